@@ -1,0 +1,12 @@
+"""autograd_viz: see backpropagation work, one step and one equation at a time.
+
+`from autograd_viz import Value` loads only the engine (standard library);
+drawing and widgets load on first use.
+"""
+
+from autograd_viz.engine import Value
+from autograd_viz.gradcheck import GradReport, gradcheck
+from autograd_viz.nn import MLP, Layer, Module, Neuron, Parameter
+
+__all__ = ["MLP", "GradReport", "Layer", "Module", "Neuron", "Parameter", "Value", "gradcheck"]
+__version__ = "0.1.0"

@@ -1,0 +1,295 @@
+"""A scalar autograd engine: backpropagation in one small file.
+
+A `Value` wraps a number and remembers how it was made: its parents (in operand
+order) and the operation that joined them. Each operation has one *local*
+backward rule that says how the gradient of the output flows to its inputs.
+`backward()` visits the graph in reverse topological order and applies those
+rules, so every node's gradient is complete before it is passed on.
+
+Read it top to bottom: every operation is a forward method followed by its
+backward rule. Two choices differ from micrograd, and both are about speed:
+
+* Each backward rule is written once per operation and shared by every node
+  (a static method taking the output node), instead of a new closure per node.
+  Nodes are then two small objects (the Value and its parents tuple) with no
+  reference cycles, so Python's cyclic garbage collector has little to walk and
+  a dropped graph is freed at once by reference counting.
+* Graph walks use an explicit stack, so a chain of a million operations needs
+  no recursion.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from collections.abc import Callable, Iterator
+from typing import Union
+
+Number = Union[int, float]
+Operand = Union["Value", int, float]
+
+
+def _as_float(data: object) -> float:
+    """Accept real numbers (int, float, numpy scalars); refuse anything else clearly."""
+    if isinstance(data, numbers.Real) and not isinstance(data, bool):
+        return float(data)
+    hint = ""
+    if isinstance(data, str):
+        hint = f" Convert it first, e.g. Value(float({data!r}))."
+    elif isinstance(data, (list, tuple)):
+        hint = " A Value holds one number; make one Value per element."
+    raise TypeError(
+        f"Value() needs a real number (int, float or numpy scalar), "
+        f"got {type(data).__name__}: {data!r}.{hint}"
+    )
+
+
+class Value:
+    """A number that remembers how it was computed, so gradients can flow back.
+
+    >>> x, y = Value(2.0, label="x"), Value(3.0, label="y")
+    >>> z = (x + y) * y
+    >>> z.backward()
+    >>> x.grad, y.grad
+    (3.0, 8.0)
+    """
+
+    __slots__ = ("data", "grad", "label", "tag", "_op", "_backward", "_a", "_b", "_arg")
+
+    def __init__(
+        self,
+        data: Number,
+        _op: str = "",
+        _backward: Callable[[Value], None] | None = None,
+        _a: Value | None = None,
+        _b: Value | None = None,
+        *,
+        label: str = "",
+    ) -> None:
+        self.data = data if type(data) is float else _as_float(data)
+        self.grad = 0.0
+        self.label = label
+        self.tag = None  # free for tools: nn records the neuron that made a value
+        self._op = _op
+        self._backward = _backward  # the operation's local rule, shared by all its nodes
+        # The operands, in order: every operation has one or two. Two slots rather
+        # than a tuple keep a node to one object for the garbage collector to walk.
+        self._a = _a
+        self._b = _b
+        self._arg: float | None = None  # a number exponent, for `**`
+
+    @property
+    def parents(self) -> tuple[Value, ...]:
+        """The values this one was computed from, in operand order."""
+        if self._b is not None:
+            return (self._a, self._b)
+        return () if self._a is None else (self._a,)
+
+    @property
+    def op(self) -> str:
+        """The operation that produced this value ('' for a leaf)."""
+        return self._op
+
+    def __repr__(self) -> str:
+        name = f"label={self.label!r}, " if self.label else ""
+        return f"Value({name}data={self.data:.4g}, grad={self.grad:.4g})"
+
+    # ---- operations: forward, then the local backward rule ----------------------
+
+    def __add__(self, other: Operand) -> Value:
+        other = other if isinstance(other, Value) else Value(other)
+        return Value(self.data + other.data, "+", Value._add_backward, self, other)
+
+    @staticmethod
+    def _add_backward(out: Value) -> None:
+        a, b = out._a, out._b
+        a.grad += out.grad  # d(a+b)/da = 1
+        b.grad += out.grad  # d(a+b)/db = 1
+
+    def __mul__(self, other: Operand) -> Value:
+        other = other if isinstance(other, Value) else Value(other)
+        return Value(self.data * other.data, "*", Value._mul_backward, self, other)
+
+    @staticmethod
+    def _mul_backward(out: Value) -> None:
+        a, b = out._a, out._b
+        a.grad += b.data * out.grad  # d(a*b)/da = b
+        b.grad += a.data * out.grad  # d(a*b)/db = a
+
+    def __pow__(self, other: Operand) -> Value:
+        if isinstance(other, Value):
+            return self._pow_value(other)
+        if not isinstance(other, numbers.Real) or isinstance(other, bool):
+            raise TypeError(f"** needs a number or a Value as exponent, got {type(other).__name__}")
+        n = float(other)
+        if self.data == 0 and n < 0:
+            raise ZeroDivisionError(f"{self!r} ** {other}: zero cannot be raised to a negative power")
+        if self.data < 0 and not n.is_integer():
+            raise ValueError(
+                f"{self!r} ** {other}: a negative base with a fractional exponent is not a real number"
+            )
+        out = Value(self.data**n, f"**{other:g}", Value._pow_backward, self)
+        out._arg = n
+        return out
+
+    @staticmethod
+    def _pow_backward(out: Value) -> None:
+        a = out._a
+        n = out._arg
+        a.grad += n * a.data ** (n - 1) * out.grad  # d(a**n)/da = n * a**(n-1)
+
+    def _pow_value(self, exponent: Value) -> Value:
+        if self.data <= 0:
+            raise ValueError(
+                f"{self!r} ** Value: a Value exponent needs a positive base, because the "
+                f"gradient with respect to the exponent is base**exponent * log(base)"
+            )
+        data = self.data**exponent.data
+        return Value(data, "**", Value._pow_value_backward, self, exponent)
+
+    @staticmethod
+    def _pow_value_backward(out: Value) -> None:
+        a, b = out._a, out._b
+        a.grad += b.data * a.data ** (b.data - 1) * out.grad  # d(a**b)/da = b * a**(b-1)
+        b.grad += out.data * math.log(a.data) * out.grad  # d(a**b)/db = a**b * log(a)
+
+    def relu(self) -> Value:
+        return Value(max(0.0, self.data), "ReLU", Value._relu_backward, self)
+
+    @staticmethod
+    def _relu_backward(out: Value) -> None:
+        a = out._a
+        a.grad += (a.data > 0) * out.grad  # slope 1 where positive, 0 elsewhere (and at 0)
+
+    def tanh(self) -> Value:
+        return Value(math.tanh(self.data), "tanh", Value._tanh_backward, self)
+
+    @staticmethod
+    def _tanh_backward(out: Value) -> None:
+        a = out._a
+        a.grad += (1 - out.data**2) * out.grad  # d tanh(a)/da = 1 - tanh(a)**2
+
+    def exp(self) -> Value:
+        try:
+            data = math.exp(self.data)
+        except OverflowError:
+            raise OverflowError(
+                f"exp({self.data:g}) is too large for a float; scale the input down"
+            ) from None
+        return Value(data, "exp", Value._exp_backward, self)
+
+    @staticmethod
+    def _exp_backward(out: Value) -> None:
+        a = out._a
+        a.grad += out.data * out.grad  # d exp(a)/da = exp(a)
+
+    def log(self) -> Value:
+        if self.data <= 0:
+            raise ValueError(f"log({self!r}): log is defined only for values > 0")
+        return Value(math.log(self.data), "log", Value._log_backward, self)
+
+    @staticmethod
+    def _log_backward(out: Value) -> None:
+        a = out._a
+        a.grad += out.grad / a.data  # d log(a)/da = 1/a
+
+    def sigmoid(self) -> Value:
+        x = self.data
+        # two forms of 1/(1+e^-x), each safe from overflow on its own side
+        data = 1 / (1 + math.exp(-x)) if x >= 0 else math.exp(x) / (1 + math.exp(x))
+        return Value(data, "sigmoid", Value._sigmoid_backward, self)
+
+    @staticmethod
+    def _sigmoid_backward(out: Value) -> None:
+        a = out._a
+        a.grad += out.data * (1 - out.data) * out.grad  # d s(a)/da = s(a) * (1 - s(a))
+
+    # ---- derived operations: built from the ones above, as in the blog ----------
+
+    def __neg__(self) -> Value:  # -a
+        return self * -1
+
+    def __sub__(self, other: Operand) -> Value:  # a - b
+        return self + (-other)
+
+    def __truediv__(self, other: Operand) -> Value:  # a / b
+        other = other if isinstance(other, Value) else Value(other)
+        if other.data == 0:
+            raise ZeroDivisionError(f"division by zero: {self!r} / {other!r}")
+        return self * other**-1
+
+    def __radd__(self, other: Number) -> Value:  # 3 + a
+        return self + other
+
+    def __rmul__(self, other: Number) -> Value:  # 3 * a
+        return self * other
+
+    def __rsub__(self, other: Number) -> Value:  # 1 - a
+        return Value(other) + (-self)
+
+    def __rtruediv__(self, other: Number) -> Value:  # 2 / a
+        return Value(other) / self
+
+    def __rpow__(self, other: Number) -> Value:  # 2 ** a
+        return Value(other) ** self
+
+    # ---- backpropagation ------------------------------------------------------
+
+    def topological_order(self) -> list[Value]:
+        """Every value this one depends on, each after all of its parents.
+
+        Depth-first search with an explicit stack (no recursion limit); parents are
+        visited in operand order, so the order is the same on every run.
+        """
+        order: list[Value] = []
+        visited: set[Value] = set()
+        stack: list[Value | None] = [self]
+        while stack:
+            node = stack.pop()
+            if node is None:  # marker: the node below it has all its parents placed
+                order.append(stack.pop())
+            elif node not in visited:
+                visited.add(node)
+                stack += (node, None)
+                if node._b is not None:  # push operands last-first, so the first pops first
+                    stack.append(node._b)
+                if node._a is not None:
+                    stack.append(node._a)
+        return order
+
+    def backward(self) -> None:
+        """Fill in `grad` for every value this one depends on.
+
+        Gradients of intermediate values are recomputed on every call; leaves
+        (inputs and parameters) *accumulate*, like PyTorch. So calling backward()
+        twice without `zero_grad()` gives exactly double the leaf gradients —
+        the "forgot to zero the grads" pitfall, predictable rather than garbage.
+        """
+        order = self.topological_order()
+        for node in order:
+            if node._a is not None:
+                node.grad = 0.0
+        if self._a is not None:
+            self.grad = 1.0  # dL/dL = 1
+        else:
+            self.grad += 1.0
+        for node in reversed(order):
+            if node._a is not None:
+                node._backward(node)
+
+    def zero_grad(self) -> None:
+        """Set `grad` to 0 on this value and everything it depends on."""
+        for node in self.topological_order():
+            node.grad = 0.0
+
+    def leaves(self) -> Iterator[Value]:
+        """The inputs of this graph (values with no parents), in topological order."""
+        return (node for node in self.topological_order() if node._a is None)
+
+    # Drawing lives in its own modules; these imports stay lazy so that
+    # `from autograd_viz import Value` never loads graphviz or ipywidgets.
+    def draw(self, **options):
+        """Draw the computation graph ending here (see `autograd_viz.render.draw`)."""
+        from autograd_viz.render import draw
+
+        return draw(self, **options)
