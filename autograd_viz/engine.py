@@ -293,3 +293,9 @@ class Value:
         from autograd_viz.render import draw
 
         return draw(self, **options)
+
+    def animate(self, **options):
+        """Step through the forward and backward pass (see `autograd_viz.player.Player`)."""
+        from autograd_viz.player import Player
+
+        return Player(self, **options)
