@@ -16,6 +16,12 @@ backward rule. Two choices differ from micrograd, and both are about speed:
   a dropped graph is freed at once by reference counting.
 * Graph walks use an explicit stack, so a chain of a million operations needs
   no recursion.
+
+Numbers are Python floats, so nan and inf flow through forward and backward
+exactly as IEEE arithmetic says (inf * 0 is nan). The engine raises only where
+the maths has no real answer — log of a value <= 0, division by zero, 0 to a
+negative power, a negative base to a fractional power, exp overflow — and its
+message names the operation and the operand.
 """
 
 from __future__ import annotations
@@ -23,10 +29,10 @@ from __future__ import annotations
 import math
 import numbers
 from collections.abc import Callable, Iterator
-from typing import Union
+from typing import TypeAlias
 
-Number = Union[int, float]
-Operand = Union["Value", int, float]
+Number: TypeAlias = int | float
+Operand: TypeAlias = "Value | int | float"
 
 
 def _as_float(data: object) -> float:
@@ -123,10 +129,13 @@ class Value:
             raise TypeError(f"** needs a number or a Value as exponent, got {type(other).__name__}")
         n = float(other)
         if self.data == 0 and n < 0:
-            raise ZeroDivisionError(f"{self!r} ** {other}: zero cannot be raised to a negative power")
+            raise ZeroDivisionError(
+                f"{self!r} ** {other}: zero cannot be raised to a negative power"
+            )
         if self.data < 0 and not n.is_integer():
             raise ValueError(
-                f"{self!r} ** {other}: a negative base with a fractional exponent is not a real number"
+                f"{self!r} ** {other}: a negative base with a fractional exponent "
+                "is not a real number"
             )
         out = Value(self.data**n, f"**{other:g}", Value._pow_backward, self)
         out._arg = n
@@ -154,7 +163,8 @@ class Value:
         b.grad += out.data * math.log(a.data) * out.grad  # d(a**b)/db = a**b * log(a)
 
     def relu(self) -> Value:
-        return Value(max(0.0, self.data), "ReLU", Value._relu_backward, self)
+        data = 0.0 if self.data <= 0 else self.data  # keeps nan as nan, unlike max()
+        return Value(data, "ReLU", Value._relu_backward, self)
 
     @staticmethod
     def _relu_backward(out: Value) -> None:
@@ -262,7 +272,7 @@ class Value:
 
         Gradients of intermediate values are recomputed on every call; leaves
         (inputs and parameters) *accumulate*, like PyTorch. So calling backward()
-        twice without `zero_grad()` gives exactly double the leaf gradients —
+        twice without `zero_grad()` gives double the leaf gradients —
         the "forgot to zero the grads" pitfall, predictable rather than garbage.
         """
         order = self.topological_order()

@@ -50,8 +50,14 @@ class GradReport:
     def __str__(self) -> str:
         header = ("input", "analytic", "numeric", "abs error", "rel error", "")
         lines = [
-            (r.name, f"{r.analytic:.6g}", f"{r.numeric:.6g}", f"{r.abs_error:.1e}",
-             f"{r.rel_error:.1e}", "ok" if r.ok else "FAIL")
+            (
+                r.name,
+                f"{r.analytic:.6g}",
+                f"{r.numeric:.6g}",
+                f"{r.abs_error:.1e}",
+                f"{r.rel_error:.1e}",
+                "ok" if r.ok else "FAIL",
+            )
             for r in self.rows
         ]
         widths = [max(len(row[i]) for row in [header, *lines]) for i in range(len(header))]

@@ -37,11 +37,10 @@ class Module:
             p.grad = 0.0
 
 
-def _rng(seed: int | random.Random | None) -> random.Random | object:
-    if isinstance(seed, random.Random):
-        return seed
-    if seed is None:
-        return random  # the global generator, seeded (or not) by the user
+def _rng(seed: int | random.Random | None):
+    """A private generator for a seed; the global `random` module when there is none."""
+    if seed is None or seed is random or isinstance(seed, random.Random):
+        return random if seed is None else seed
     return random.Random(seed)
 
 
@@ -99,9 +98,7 @@ class Layer(Module):
             raise ValueError(f"Layer needs nout >= 1 neurons, got {nout!r}")
         rng = _rng(seed)
         self.name = name
-        self.neurons = [
-            Neuron(nin, nonlin, seed=rng, name=f"{name}.n{j + 1}") for j in range(nout)
-        ]
+        self.neurons = [Neuron(nin, nonlin, seed=rng, name=f"{name}.n{j + 1}") for j in range(nout)]
 
     def __call__(self, x: Sequence[Operand]) -> Value | list[Value]:
         out = [n(x) for n in self.neurons]
@@ -154,7 +151,7 @@ class MLP(Module):
         if len(x) != self.nin:
             raise ValueError(f"MLP expects {self.nin} inputs, got {len(x)}")
         # Named inputs make drawings readable: x1, x2, ...
-        x = [xi if isinstance(xi, Value) else Value(xi, label=f"x{i + 1}") for i, xi in enumerate(x)]
+        x = [v if isinstance(v, Value) else Value(v, label=f"x{i + 1}") for i, v in enumerate(x)]
         for layer in self.layers:
             x = layer(x)
             x = x if isinstance(x, list) else [x]

@@ -74,6 +74,7 @@ def step(Value, model, X, y, lr: float = 0.5) -> float:
 
 def float_forward(weights, X, y) -> float:
     """The same forward arithmetic on plain floats: the floor for any scalar engine."""
+
     def neuron(w, b, x, relu):
         act = sum((wi * xi for wi, xi in zip(w, x)), b)
         return max(0.0, act) if relu else act
@@ -150,7 +151,9 @@ def main() -> None:
         for engine in results:
             out = subprocess.run(
                 [sys.executable, __file__, "--worker", engine, "--steps", str(args.steps)],
-                check=True, capture_output=True, text=True,
+                check=True,
+                capture_output=True,
+                text=True,
             )
             data = json.loads(out.stdout)
             results[engine]["times"] += data["times"]

@@ -1,0 +1,112 @@
+"""nn: the blog's MLP works as written, seeds are private, parameters and tags are right."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from autograd_viz import MLP, Layer, Neuron, Parameter, Value
+
+
+def test_blog_mlp_has_37_parameters_all_trainable():
+    model = MLP(2, [4, 4, 1], seed=0)
+    params = model.parameters()
+    assert len(params) == (2 * 4 + 4) + (4 * 4 + 4) + (4 * 1 + 1) == 37
+    assert all(isinstance(p, Parameter) for p in params)
+    assert len({id(p) for p in params}) == 37
+
+
+def test_blog_mlp_is_relu_everywhere_and_linear_output_is_an_option():
+    relu_net = MLP(2, [4, 4, 1], seed=0)
+    assert all(n.nonlin for layer in relu_net.layers for n in layer.neurons)
+    linear_out = MLP(2, [4, 4, 1], linear_output=True, seed=0)
+    assert [n.nonlin for n in linear_out.layers[-1].neurons] == [False]
+    assert all(n.nonlin for n in linear_out.layers[0].neurons)
+
+
+def test_same_seed_gives_same_weights_and_leaves_global_random_alone():
+    state = random.getstate()
+    a = [p.data for p in MLP(2, [4, 4, 1], seed=7).parameters()]
+    b = [p.data for p in MLP(2, [4, 4, 1], seed=7).parameters()]
+    assert random.getstate() == state
+    assert a == b
+    assert a != [p.data for p in MLP(2, [4, 4, 1], seed=8).parameters()]
+
+
+def test_unseeded_model_follows_the_global_random_seed_like_the_blog():
+    random.seed(42)
+    a = [p.data for p in MLP(2, [4, 4, 1]).parameters()]
+    random.seed(42)
+    b = [p.data for p in MLP(2, [4, 4, 1]).parameters()]
+    assert a == b
+
+
+def test_neuron_computes_relu_of_weighted_sum_plus_bias():
+    n = Neuron(2, seed=1)
+    n.w[0].data, n.w[1].data, n.b.data = 0.5, -1.0, 0.25
+    assert n([2.0, 0.5]).data == pytest.approx(0.75)  # relu(1 - 0.5 + 0.25)
+    assert n([0.0, 1.0]).data == 0.0  # relu(-0.75)
+    n.nonlin = False
+    assert n([0.0, 1.0]).data == pytest.approx(-0.75)
+
+
+def test_neuron_outputs_are_tagged_with_their_neuron_and_inputs_named():
+    model = MLP(2, [3, 1], seed=0)
+    out = model([1.0, -1.0])
+    assert out.tag is model.layers[-1].neurons[0]
+    labels = {v.label for v in out.topological_order() if not v.parents}
+    assert {"x1", "x2", "L1.n1.w1", "L2.n1.b"} <= labels
+
+
+def test_layer_returns_a_list_or_a_single_value():
+    assert isinstance(Layer(2, 3, seed=0)([1.0, 2.0]), list)
+    assert isinstance(Layer(2, 1, seed=0)([1.0, 2.0]), Value)
+
+
+def test_zero_grad_resets_every_parameter():
+    model = MLP(2, [4, 1], seed=0)
+    out = model([1.0, 2.0])
+    (out * out + sum(p * p for p in model.parameters())).backward()
+    assert any(p.grad != 0 for p in model.parameters())
+    model.zero_grad()
+    assert all(p.grad == 0 for p in model.parameters())
+
+
+def test_training_reduces_the_loss():
+    model = MLP(2, [8, 1], linear_output=True, seed=3)
+    xs = [[0.0, 0.0], [0.0, 1.0], [1.0, 0.0], [1.0, 1.0]]
+    ys = [0.0, 1.0, 1.0, 0.0]
+
+    def loss():
+        return sum((model(x) - y) ** 2 for x, y in zip(xs, ys))
+
+    first = loss().data
+    for _ in range(200):
+        total = loss()
+        model.zero_grad()
+        total.backward()
+        for p in model.parameters():
+            p.data -= 0.05 * p.grad
+    assert loss().data < 0.5 * first
+
+
+@pytest.mark.parametrize(
+    ("make", "message"),
+    [
+        (lambda: MLP(2, [4, 1], seed=0)([1.0]), "MLP expects 2 inputs, got 1"),
+        (lambda: Neuron(3, seed=0)([1.0, 2.0]), "expects 3 inputs, got 2"),
+        (lambda: Neuron(0), "nin >= 1"),
+        (lambda: Layer(2, 0), "nout >= 1"),
+        (lambda: MLP(2, []), "at least one layer size"),
+    ],
+)
+def test_wrong_shapes_are_explained(make, message):
+    with pytest.raises(ValueError, match=message):
+        make()
+
+
+def test_reprs_read_like_the_architecture():
+    assert repr(MLP(2, [2, 1], linear_output=True, seed=0)) == (
+        "MLP of [Layer of [ReLUNeuron(2), ReLUNeuron(2)], Layer of [LinearNeuron(2)]]"
+    )
