@@ -72,6 +72,8 @@ class Value:
         *,
         label: str = "",
     ) -> None:
+        if _op and _backward is None:  # Value(2.0, "x"): a label passed by position
+            raise TypeError(f"pass the label by name: Value({data!r}, label={_op!r})")
         self.data = data if type(data) is float else _as_float(data)
         self.grad = 0.0
         self.label = label

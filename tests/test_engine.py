@@ -259,6 +259,11 @@ def test_non_numbers_are_refused_with_a_type_error_naming_the_type(bad, type_nam
         Value(bad)
 
 
+def test_label_passed_by_position_is_refused_with_the_fix():
+    with pytest.raises(TypeError, match=r"pass the label by name: Value\(2.0, label='x'\)"):
+        Value(2.0, "x")
+
+
 def test_string_error_suggests_converting():
     with pytest.raises(TypeError, match=r"Value\(float\('3'\)\)"):
         Value("3")
