@@ -1,8 +1,15 @@
 #!/usr/bin/env bash
-# Set up (if needed) and start JupyterLab on the notebooks.
+# Set up (if needed) and start JupyterLab on the notebooks, opened at the start notebook.
+#   bash scripts/lab.sh                                  # then open the URL it prints
+#   bash scripts/lab.sh --no-browser --ip=127.0.0.1 --port=8899 --IdentityProvider.token=abc
+# Every argument is passed through to `jupyter lab`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh lab
+
 extra=()
 [[ $(id -u) -eq 0 ]] && extra+=(--allow-root)
-exec .venv/bin/jupyter lab "${extra[@]}" "$@" notebooks/00_start_here.ipynb
+start=notebooks/00_start_here.ipynb
+[[ -f "$start" ]] || start=notebooks
+echo "[lab] starting JupyterLab on $start (stop it with Ctrl-C)"
+exec .venv/bin/jupyter lab "${extra[@]}" "$@" "$start"

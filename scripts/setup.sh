@@ -1,37 +1,117 @@
 #!/usr/bin/env bash
-# Set up everything autograd_viz needs on Debian/Ubuntu: graphviz's `dot`, a venv
-# in .venv with the package and its extras. Safe and fast to re-run.
-#   bash scripts/setup.sh            # the lab: JupyterLab, notebooks' packages
-#   bash scripts/setup.sh test       # also what the tests need
+# Set up everything autograd_viz needs on Debian/Ubuntu, then get out of the way.
+#   bash scripts/setup.sh        # the lab: graphviz `dot`, .venv with JupyterLab + notebook packages
+#   bash scripts/setup.sh test   # also what the tests need: Chromium, npm packages, PyTorch, repo2docker
+# Safe and fast to re-run: each step checks first and leaves a stamp (a hash of its inputs),
+# so a second run does no network work at all. Needs root (or passwordless sudo) only when a
+# system package is missing; it says exactly what to install otherwise.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-want="${1:-lab}"
+
+mode="${1:-lab}"
+case "$mode" in
+    lab | test) ;;
+    *) echo "setup.sh: unknown mode '$mode'; use 'lab' or 'test'." >&2; exit 2 ;;
+esac
+
+say() { printf '\033[1m[setup]\033[0m %s\n' "$*"; }
+die() { printf '\033[1;31m[setup] error:\033[0m %s\n' "$*" >&2; exit 1; }
+
+# torch: the CPU build pinned here is the one this project's CI machines carry as a local wheel;
+# notebook 08 compares our gradients with PyTorch's.
+TORCH_SPEC="torch==2.13.0"
+
+# ---------------------------------------------------------------- system packages (apt)
+python="${PYTHON:-python3}"
+command -v "$python" >/dev/null || die "no '$python' found. Install Python 3.11+ (apt-get install python3 python3-venv)."
+"$python" - <<'EOF' || die "autograd_viz needs Python 3.10 or newer (3.11+ recommended); '$python' is $("$python" -V 2>&1). Set PYTHON=/path/to/python3.11 and re-run."
+import sys
+sys.exit(0 if sys.version_info >= (3, 10) else 1)
+EOF
 
 apt_packages=()
 command -v dot >/dev/null || apt_packages+=(graphviz)
-if [[ "$want" == test ]]; then
-    [[ -x /usr/bin/chromium ]] || apt_packages+=(chromium)
-    command -v npm >/dev/null || apt_packages+=(npm)
+if [[ ! -x .venv/bin/python ]] && ! "$python" -c 'import ensurepip, venv' 2>/dev/null; then
+    # Debian splits venv/ensurepip out of python3: python3.11-venv for 3.11 and so on.
+    apt_packages+=("python$("$python" -c 'import sys; print("%d.%d" % sys.version_info[:2])')-venv")
 fi
-if ((${#apt_packages[@]})); then
-    if [[ $(id -u) -ne 0 ]]; then
-        echo "Missing system packages: ${apt_packages[*]}. Run: sudo apt-get install -y ${apt_packages[*]}" >&2
-        exit 1
-    fi
-    echo "Installing system packages: ${apt_packages[*]}"
-    apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${apt_packages[@]}" >/dev/null
+if [[ "$mode" == test ]]; then
+    [[ -x /usr/bin/chromium ]] || apt_packages+=(chromium)
+    command -v node >/dev/null || apt_packages+=(nodejs)
+    command -v npm >/dev/null || apt_packages+=(npm)
+    command -v git >/dev/null || apt_packages+=(git)
 fi
 
-python=$(command -v python3)
+_apt_lists_fresh() {
+    # Package lists exist and were refreshed within the last day.
+    [[ -n "$(find /var/lib/apt/lists -maxdepth 1 -name '*_Packages*' -mtime -1 2>/dev/null | head -1)" ]]
+}
+
+if ((${#apt_packages[@]})); then
+    sudo=()
+    if [[ $(id -u) -ne 0 ]]; then
+        if command -v sudo >/dev/null && sudo -n true 2>/dev/null; then
+            sudo=(sudo -n)
+        else
+            die "missing system packages: ${apt_packages[*]}.
+    Install them as root, then re-run this command:
+        sudo apt-get update && sudo apt-get install -y ${apt_packages[*]}"
+        fi
+    fi
+    command -v apt-get >/dev/null || die "missing system packages: ${apt_packages[*]}, and this is not a Debian/Ubuntu system (no apt-get). Install them with your package manager and re-run."
+    say "installing system packages: ${apt_packages[*]}"
+    export DEBIAN_FRONTEND=noninteractive
+    apt_install=("${sudo[@]}" apt-get install -y -q -o Dpkg::Use-Pty=0 "${apt_packages[@]}")
+    # apt-get update only when the lists are missing or stale, or the install fails without it.
+    if ! _apt_lists_fresh; then
+        "${sudo[@]}" apt-get update -q
+        "${apt_install[@]}" >/dev/null
+    elif ! "${apt_install[@]}" >/dev/null 2>&1; then
+        "${sudo[@]}" apt-get update -q
+        "${apt_install[@]}" >/dev/null
+    fi
+fi
+
+# ---------------------------------------------------------------- Python packages (.venv)
 if [[ ! -x .venv/bin/python ]]; then
-    "$python" -m venv .venv
+    say "creating .venv with $("$python" -V 2>&1)"
+    "$python" -m venv .venv || die "could not create .venv. On Debian/Ubuntu: apt-get install python3-venv"
 fi
-stamp=".venv/.installed-$want"
-if [[ ! -f "$stamp" || pyproject.toml -nt "$stamp" ]]; then
+
+_hash() { cat "$@" 2>/dev/null | sha256sum | cut -d' ' -f1; }
+
+extras="lab"
+[[ "$mode" == test ]] && extras="lab,test"
+py_key="$(_hash pyproject.toml) extras=$extras torch=$([[ $mode == test ]] && echo "$TORCH_SPEC")"
+py_stamp=".venv/.setup-python-$mode"
+# A test setup is a superset of the lab setup: it satisfies `setup.sh lab` too.
+if [[ "$mode" == lab && -f .venv/.setup-python-test ]] &&
+    [[ "$(cat .venv/.setup-python-test)" == "$(_hash pyproject.toml) extras=lab,test torch=$TORCH_SPEC" ]]; then
+    py_stamp=.venv/.setup-python-test
+    py_key="$(cat "$py_stamp")"
+fi
+if [[ "$(cat "$py_stamp" 2>/dev/null)" != "$py_key" ]]; then
+    say "installing Python packages into .venv (.[$extras])"
     .venv/bin/python -m pip install -q --upgrade pip
-    extras="lab"
-    [[ "$want" == test ]] && extras="lab,test"
     .venv/bin/python -m pip install -q -e ".[$extras]"
-    touch "$stamp"
+    if [[ "$mode" == test ]]; then
+        say "installing $TORCH_SPEC (CPU) for notebook 08's PyTorch comparison"
+        .venv/bin/python -m pip install -q "$TORCH_SPEC"
+    fi
+    echo "$py_key" >"$py_stamp"
 fi
+
+# ---------------------------------------------------------------- npm packages for browser tests
+if [[ "$mode" == test && -f tests/browser/package-lock.json ]]; then
+    npm_key="$(_hash tests/browser/package.json tests/browser/package-lock.json) node=$(node --version)"
+    npm_stamp=tests/browser/node_modules/.setup-stamp
+    if [[ "$(cat "$npm_stamp" 2>/dev/null)" != "$npm_key" ]]; then
+        say "installing npm packages for the browser tests (npm ci, from the committed lock file)"
+        # Browsers come from the system (/usr/bin/chromium): never let a package download one.
+        PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 PUPPETEER_SKIP_DOWNLOAD=1 \
+            npm ci --prefix tests/browser --no-audit --no-fund --loglevel=error
+        echo "$npm_key" >"$npm_stamp"
+    fi
+fi
+
+say "ready ($mode)."
