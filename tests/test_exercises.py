@@ -1,0 +1,189 @@
+"""Tests for autograd_viz.exercises: tolerant answer parsing, checking, hints, and revealing."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from autograd_viz import exercises
+from autograd_viz.exercises import (
+    AnswerParseError,
+    Exercise,
+    ExerciseError,
+    hide_all,
+    parse_number,
+    reveal_all,
+    teacher_mode,
+)
+
+
+@pytest.fixture(autouse=True)
+def _teacher_off():
+    """Every test starts with the teacher switch off, whatever the environment says."""
+    saved = exercises._registry.teacher
+    exercises._registry.teacher = False
+    yield
+    exercises._registry.teacher = saved
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("8", 8.0),
+        (" 8.0 ", 8.0),
+        ("-24", -24.0),
+        ("−24", -24.0),  # Unicode minus, as printed in the notebooks
+        ("5+3", 8.0),
+        ("5 + 3", 8.0),
+        ("2*3", 6.0),
+        ("2·3", 6.0),
+        ("2×3", 6.0),
+        ("1/2", 0.5),
+        ("2^3", 8.0),
+        ("(2+3)*3", 15.0),
+        ("1e-3", 0.001),
+        ("0,5", 0.5),
+    ],
+)
+def test_parse_number_reads_what_a_learner_types(text, expected):
+    assert parse_number(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["", "   ", "eight", "x + 1", "__import__('os')", "print(1)", "1/0", "2**100000", "1,000,5"],
+)
+def test_parse_number_refuses_names_calls_and_nonsense(text):
+    with pytest.raises(AnswerParseError):
+        parse_number(text)
+
+
+def test_numeric_answer_accepts_equal_forms_and_rejects_others():
+    ex = Exercise("∂z/∂y at x=2, y=3?", answer=8)
+    assert ex.submit("8")
+    assert ex.submit("5+3")
+    assert ex.submit("8.0000000001")
+    assert not ex.submit("7")
+    assert not ex.submit("-8")
+
+
+def test_wrong_answer_shows_the_hint_and_right_answer_the_explanation():
+    ex = Exercise("∂z/∂x?", answer=3, hint="Follow the path through s.", explanation="∂z/∂s · 1")
+    ex.submit("5")
+    assert "Not quite" in ex.feedback.value
+    assert "Follow the path through s." in ex.feedback.value
+    ex.submit("3")
+    assert "Right" in ex.feedback.value
+    assert "∂z/∂s · 1" in ex.feedback.value
+
+
+def test_unreadable_answer_says_how_to_type_a_number_instead_of_raising():
+    ex = Exercise("2 + 3?", answer=5)
+    assert not ex.submit("five")
+    assert "couldn't read" in ex.feedback.value
+
+
+def test_clicking_check_judges_the_typed_text():
+    ex = Exercise("2 + 3?", answer=5)
+    ex.input.value = "5"
+    ex.feedback.value = ""
+    ex.button.click()
+    assert "Right" in ex.feedback.value
+
+
+def test_text_answer_ignores_case_and_spaces_and_accepts_alternatives():
+    ex = Exercise("Which order does backward() visit nodes in?", answer=["reverse", "reversed"])
+    assert ex.submit("  Reverse ")
+    assert ex.submit("REVERSED")
+    assert not ex.submit("forward")
+
+
+def test_custom_check_receives_the_typed_text():
+    ex = Exercise("Name a positive number", answer="any x > 0", check=lambda t: float(t) > 0)
+    assert ex.submit("0.5")
+    assert not ex.submit("-1")
+
+
+def test_answer_is_hidden_until_revealed():
+    ex = Exercise("∂L/∂a?", answer=-24, explanation="because")
+    assert "-24" not in ex.solution.value
+    assert "-24" not in ex.feedback.value
+    ex.reveal()
+    assert "-24" in ex.solution.value and "because" in ex.solution.value
+    ex.hide()
+    assert ex.solution.value == ""
+
+
+def test_saved_widget_state_does_not_contain_the_answer_before_reveal():
+    ex = Exercise("What is 271 · 271?", answer=73441)
+    states = [w.get_state() for w in [ex.widget, *_descendants(ex.widget)]]
+    assert "73441" not in json.dumps(states, default=str)
+    ex.reveal()
+    assert "73441" in ex.solution.get_state()["value"]
+
+
+def _descendants(box):
+    for child in getattr(box, "children", ()):
+        yield child
+        yield from _descendants(child)
+
+
+def test_reveal_all_and_hide_all_reach_every_exercise():
+    first, second = Exercise("1 + 1?", answer=2), Exercise("2 + 2?", answer=4)
+    assert reveal_all() >= 2
+    assert first.revealed and second.revealed
+    assert "4" in second.solution.value
+    hide_all()
+    assert not first.revealed and second.solution.value == ""
+
+
+def test_teacher_switch_reveals_existing_and_later_exercises():
+    before = Exercise("1 + 2?", answer=3)
+    switch = teacher_mode()
+    switch.value = True
+    assert before.revealed
+    after = Exercise("2 + 5?", answer=7)
+    assert after.revealed
+    switch.value = False
+    assert not before.revealed and not after.revealed
+
+
+def test_teacher_environment_variable_reveals_answers_from_the_start():
+    code = "from autograd_viz.exercises import Exercise; print(Exercise('1+1?', answer=2).revealed)"
+    env = {**os.environ, "AUTOGRAD_VIZ_TEACHER": "1"}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert out.stdout.strip() == "True", out.stderr
+
+
+def test_text_repr_is_deterministic_and_names_the_question():
+    ex = Exercise("What is ∂z/∂x?", answer=3)
+    bundle = ex._repr_mimebundle_()
+    assert bundle["text/plain"] == "Exercise: What is ∂z/∂x?"
+    assert "application/vnd.jupyter.widget-view+json" in bundle
+    assert repr(teacher_mode()) == "Teacher switch: reveal every answer in this notebook"
+
+
+def test_question_html_is_escaped_but_latex_is_kept():
+    ex = Exercise("Is $a < b$ when <b>a</b>=1?", answer="yes")
+    assert "&lt;b&gt;" in ex._question.value
+    assert "$a &lt; b$" in ex._question.value
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"question": "", "answer": 1}, "question"),
+        ({"question": "q", "answer": []}, "at least one"),
+        ({"question": "q", "answer": True}, "number or a string"),
+        ({"question": "q", "answer": None}, "number or a string"),
+        ({"question": "q", "answer": 1, "check": 3}, "check="),
+        ({"question": "q", "answer": 1, "tol": -1}, "tol"),
+    ],
+)
+def test_badly_written_exercise_is_refused_with_a_clear_message(kwargs, message):
+    with pytest.raises(ExerciseError, match=message):
+        Exercise(**kwargs)
