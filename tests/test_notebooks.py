@@ -106,7 +106,7 @@ def test_no_cell_shows_an_error(path):
         errors = [out for out in cell.get("outputs", []) if out["output_type"] == "error"]
         assert not errors, f"{path.name}: code cell {n} shows {errors[0].get('ename')}"
         streams = [o for o in cell.get("outputs", []) if o.get("name") == "stderr"]
-        text = "".join(o["text"] if isinstance(o["text"], str) else "".join(o["text"]) for o in streams)
+        text = "".join("".join(o["text"]) for o in streams)
         assert "Traceback" not in text, f"{path.name}: code cell {n} printed a traceback"
 
 
@@ -177,7 +177,7 @@ def test_walkthrough_is_a_slideshow_with_the_player(path):
     nb = _load(path)
     types = [c.get("metadata", {}).get("slideshow", {}).get("slide_type") for c in nb["cells"]]
     assert all(t in SLIDE_TYPES for t in types), (
-        f"{path.name}: every cell needs metadata.slideshow.slide_type (one of {sorted(SLIDE_TYPES)})"
+        f"{path.name}: every cell needs metadata.slideshow.slide_type, one of {sorted(SLIDE_TYPES)}"
     )
     assert types.count("slide") >= 3, f"{path.name}: fewer than 3 slides"
     code = "\n".join(_source(c) for c in _code_cells(nb))
