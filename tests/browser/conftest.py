@@ -1,0 +1,323 @@
+"""Fixtures for the real-browser tests: JupyterLab, a local static server, Chromium via Playwright.
+
+Everything runs on 127.0.0.1 with no internet: JupyterLab starts on a random free port with a
+random token in a temporary root directory; the widget manager, RequireJS and MathJax that an
+nbconvert HTML export needs are served from `tests/browser/node_modules` (installed by
+`npm ci --prefix tests/browser`, which `scripts/setup.sh test` runs); Chromium is Debian's
+`/usr/bin/chromium`, driven by Playwright for Python. Every page records its requests so a test
+can assert that nothing left the machine, and a failing test leaves a screenshot in a temp folder
+(its path is printed in the failure report).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import http.server
+import json
+import os
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+NODE_MODULES = HERE / "node_modules"
+CHROMIUM = Path(os.environ.get("AUTOGRAD_VIZ_CHROMIUM", "/usr/bin/chromium"))
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-dev-shm-usage",
+]
+LOCAL_HOSTS = {"127.0.0.1", "localhost", "[::1]", "::1"}
+SCREENSHOT_DIR = Path(tempfile.gettempdir()) / "autograd_viz_browser_failures"
+NPM_FILES = {
+    "embed-amd.js": "@jupyter-widgets/html-manager/dist/embed-amd.js",
+    "require.js": "requirejs/require.js",
+    "MathJax.js": "mathjax/MathJax.js",
+}
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "browser: drives a real Chromium (and JupyterLab); runs by default"
+    )
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> Iterator[None]:
+    """Keep each phase's report on the test item, so fixtures can see whether the test failed."""
+    outcome = yield
+    report = outcome.get_result()
+    setattr(item, f"report_{report.when}", report)
+
+
+# ---------------------------------------------------------------- helpers
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _wait_for_http(url: str, timeout: float, proc: subprocess.Popen | None = None) -> None:
+    deadline = time.monotonic() + timeout
+    last_error: Exception | None = None
+    while time.monotonic() < deadline:
+        if proc is not None and proc.poll() is not None:
+            raise RuntimeError(
+                f"the server exited with code {proc.returncode} before {url} answered"
+            )
+        try:
+            with urllib.request.urlopen(url, timeout=5) as response:
+                if response.status == 200:
+                    return
+        except (urllib.error.URLError, ConnectionError, TimeoutError) as error:
+            last_error = error
+        time.sleep(0.25)
+    raise TimeoutError(f"{url} did not answer within {timeout:.0f} s (last error: {last_error})")
+
+
+def is_local(url: str) -> bool:
+    """True for URLs that stay on this machine (127.0.0.1, localhost, data:, blob:, about:)."""
+    parts = urlsplit(url)
+    if parts.scheme in {"data", "blob", "about", "chrome-error"}:
+        return True
+    return parts.hostname in LOCAL_HOSTS
+
+
+# ---------------------------------------------------------------- JupyterLab
+
+
+@dataclass
+class Lab:
+    """A running JupyterLab: its base URL, token and root directory."""
+
+    url: str
+    token: str
+    root: Path
+    log: Path
+
+    def api(self, path: str) -> dict:
+        request = urllib.request.Request(
+            f"{self.url}{path}", headers={"Authorization": f"token {self.token}"}
+        )
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return json.load(response)
+
+    def notebook_url(self, name: str) -> str:
+        return f"{self.url}/lab/tree/{name}?token={self.token}&reset"
+
+
+@pytest.fixture(scope="session")
+def lab_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A temporary folder JupyterLab serves, with its own isolated Jupyter settings."""
+    return tmp_path_factory.mktemp("lab")
+
+
+@pytest.fixture(scope="session")
+def jupyterlab(lab_root: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
+    """Start JupyterLab on 127.0.0.1 (random port and token), wait until it answers, stop it."""
+    port, token = _free_port(), secrets.token_hex(16)
+    home = tmp_path_factory.mktemp("jupyter_home")
+    env = {
+        **os.environ,
+        "JUPYTER_CONFIG_DIR": str(home / "config"),
+        "JUPYTER_RUNTIME_DIR": str(home / "runtime"),
+        "JUPYTERLAB_SETTINGS_DIR": str(home / "settings"),
+        "JUPYTERLAB_WORKSPACES_DIR": str(home / "workspaces"),
+        "JUPYTER_PLATFORM_DIRS": "1",
+        "PYTHONUNBUFFERED": "1",
+    }
+    log = home / "jupyterlab.log"
+    command = [
+        sys.executable, "-m", "jupyterlab",
+        "--no-browser", "--allow-root",
+        "--ip=127.0.0.1", f"--port={port}", "--port-retries=0",
+        f"--IdentityProvider.token={token}",
+        f"--ServerApp.root_dir={lab_root}",
+        "--ServerApp.open_browser=False",
+        "--ServerApp.disable_check_xsrf=False",
+        "--LabApp.news_url=None",
+        "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+    ]  # fmt: skip
+    with log.open("wb") as log_file:
+        proc = subprocess.Popen(
+            command,
+            cwd=lab_root,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=log_file,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    lab = Lab(url=f"http://127.0.0.1:{port}", token=token, root=lab_root, log=log)
+    try:
+        _wait_for_http(f"{lab.url}/api/status?token={token}", timeout=120, proc=proc)
+        yield lab
+    except Exception:
+        sys.stderr.write(f"--- JupyterLab log ({log}) ---\n{log.read_text(errors='replace')}\n")
+        raise
+    finally:
+        _stop(proc)
+
+
+def _stop(proc: subprocess.Popen) -> None:
+    """Stop a server we started (its whole process group: kernels too), politely then firmly."""
+    if proc.poll() is not None:
+        return
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(proc.pid, signal.SIGTERM)
+    try:
+        proc.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=10)
+
+
+# ---------------------------------------------------------------- static files for HTML exports
+
+
+@dataclass
+class StaticServer:
+    """A threaded HTTP server on 127.0.0.1 serving one folder."""
+
+    url: str
+    root: Path
+    _server: http.server.ThreadingHTTPServer = field(repr=False)
+
+    def url_for(self, path: Path) -> str:
+        return f"{self.url}/{path.resolve().relative_to(self.root).as_posix()}"
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+@pytest.fixture(scope="session")
+def npm_packages() -> Path:
+    """`tests/browser/node_modules` with html-manager, RequireJS, MathJax (npm ci if absent)."""
+    missing = [rel for rel in NPM_FILES.values() if not (NODE_MODULES / rel).is_file()]
+    if missing and shutil.which("npm"):
+        subprocess.run(
+            ["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"],
+            cwd=HERE, check=False, stdin=subprocess.DEVNULL, timeout=600,
+        )  # fmt: skip
+        missing = [rel for rel in NPM_FILES.values() if not (NODE_MODULES / rel).is_file()]
+    if missing:
+        pytest.fail(
+            f"npm packages for the HTML-export tests are missing ({', '.join(missing)}). "
+            "Install them with: npm ci --prefix tests/browser  (or: bash scripts/setup.sh test)"
+        )
+    return NODE_MODULES
+
+
+@pytest.fixture(scope="session")
+def static_server(
+    tmp_path_factory: pytest.TempPathFactory, npm_packages: Path
+) -> Iterator[StaticServer]:
+    """Serve a temp folder (exports go there) with `node_modules` linked in, on 127.0.0.1."""
+    root = tmp_path_factory.mktemp("static").resolve()
+    (root / "node_modules").symlink_to(npm_packages, target_is_directory=True)
+    handler = functools.partial(_QuietHandler, directory=str(root))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, name="static-server", daemon=True)
+    thread.start()
+    try:
+        yield StaticServer(url=f"http://127.0.0.1:{server.server_address[1]}", root=root,
+                           _server=server)  # fmt: skip
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def local_export_urls(static_server: StaticServer) -> dict[str, str]:
+    """nbconvert HTMLExporter settings that load widgets, RequireJS and MathJax from disk."""
+    base = f"{static_server.url}/node_modules"
+    return {
+        "widget_renderer_url": f"{base}/{NPM_FILES['embed-amd.js']}",
+        "require_js_url": f"{base}/{NPM_FILES['require.js']}",
+        "mathjax_url": f"{base}/{NPM_FILES['MathJax.js']}?config=TeX-AMS_CHTML-full,Safe",
+    }
+
+
+# ---------------------------------------------------------------- Chromium
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[object]:
+    """Debian's Chromium, headless, with background networking off."""
+    if not CHROMIUM.exists():
+        pytest.fail(
+            f"{CHROMIUM} not found: install Debian's chromium (apt-get install chromium), "
+            "or set AUTOGRAD_VIZ_CHROMIUM to a Chromium binary."
+        )
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True
+        )
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+@dataclass
+class RecordedPage:
+    """A Playwright page plus every URL it requested and every console error it logged."""
+
+    page: object
+    requests: list[str]
+    console_errors: list[str]
+
+    def foreign_requests(self) -> list[str]:
+        return [url for url in self.requests if not is_local(url)]
+
+
+@pytest.fixture
+def page(browser: object, request: pytest.FixtureRequest) -> Iterator[RecordedPage]:
+    """A fresh page (own context) that records requests; screenshots itself if the test fails."""
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    context.set_default_timeout(60_000)
+    new_page = context.new_page()
+    recorded = RecordedPage(page=new_page, requests=[], console_errors=[])
+    new_page.on("request", lambda r: recorded.requests.append(r.url))
+    new_page.on(
+        "console", lambda m: recorded.console_errors.append(m.text) if m.type == "error" else None
+    )
+    try:
+        yield recorded
+    finally:
+        report = getattr(request.node, "report_call", None)
+        if report is not None and report.failed:
+            SCREENSHOT_DIR.mkdir(parents=True, exist_ok=True)
+            shot = SCREENSHOT_DIR / f"{request.node.name}.png"
+            with contextlib.suppress(Exception):
+                new_page.screenshot(path=str(shot), full_page=True)
+                report.sections.append(("browser", f"screenshot: {shot}"))
+                print(f"\nscreenshot of the failing page: {shot}", file=sys.stderr)
+        context.close()
