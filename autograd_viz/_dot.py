@@ -1,0 +1,192 @@
+"""DOT text for one computation graph: escaping, number formatting and node/edge statements.
+
+`autograd_viz.render` decides *what* to draw (which values, which boxes, which
+states); this module knows only how to spell it in graphviz's DOT language. All
+user text goes through `html_text`, which escapes the five markup characters and
+keeps everything else literal, so no label can break the DOT or inject markup
+into the SVG. Statements are built as plain strings: for a thousand-node graph
+that takes a few milliseconds, next to the hundreds `dot` spends on layout.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+# Okabe–Ito palette (colour-blind safe), shared with the animation.
+FORWARD_COLOR = "#E69F00"  # orange: value computed in the forward pass
+BACKWARD_COLOR = "#56B4E9"  # sky blue: gradient final in the backward pass
+ACTIVE_COLOR = "#D55E00"  # vermilion: the step being explained (thick border)
+PENDING_COLOR = "#EEEEEE"  # light grey: not reached yet
+PARAM_COLOR = "#009E73"  # bluish green: border of trainable weights and biases
+INK = "#222222"  # text and input/output borders
+MUTED = "#6B6B6B"  # generated names, interior borders, constants
+
+STATE_FILLS = {"pending": PENDING_COLOR, "forward": FORWARD_COLOR, "backward": BACKWARD_COLOR}
+STATES = ("pending", "forward", "backward", "active")
+
+_MINUS = "\u2212"
+
+# Markup characters become entities; C0 control characters (which XML cannot carry)
+# become U+FFFD; a tab becomes a space. `| { } \` need nothing inside an HTML label.
+_ESCAPES: dict[int, str] = {c: "\ufffd" for c in range(32)}
+_ESCAPES.update({ord("\t"): " ", 0x7F: "\ufffd"})
+_ESCAPES.update({ord("&"): "&amp;", ord("<"): "&lt;", ord(">"): "&gt;"})
+_ESCAPES.update({ord('"'): "&quot;", ord("'"): "&#39;"})
+del _ESCAPES[ord("\n")]
+
+
+def html_text(text: str) -> str:
+    """Text for a graphviz HTML-like label that renders literally (newlines as line breaks).
+
+    >>> html_text('a<b> & "c"\\nd')
+    'a&lt;b&gt; &amp; &quot;c&quot;<BR/>d'
+    """
+    text = str(text).replace("\r\n", "\n").replace("\r", "\n")
+    return text.translate(_ESCAPES).replace("\n", "<BR/>")
+
+
+def format_number(x: float) -> str:
+    """The default number format: whole numbers in full, others to 4 significant digits,
+    with a real minus sign, as the equations write them.
+
+    >>> format_number(15.0), format_number(-6.0), format_number(2 / 3), format_number(-0.0)
+    ('15', '−6', '0.6667', '0')
+    """
+    if math.isnan(x):
+        return "nan"
+    if math.isinf(x):
+        return "∞" if x > 0 else f"{_MINUS}∞"
+    if x == 0:
+        return "0"
+    if x.is_integer() and abs(x) < 1e15:
+        text = str(int(x))
+    else:
+        text = f"{x:.4g}"
+        if "e" in text:
+            mantissa, exponent = text.split("e")
+            text = f"{mantissa}e{int(exponent)}"
+    return text.replace("-", _MINUS)
+
+
+def number_formatter(fmt: str | Callable[[float], str] | None) -> Callable[[float], str]:
+    """Turn the `fmt` option (None, a format spec like ".3f", or a function) into a function.
+
+    >>> number_formatter(".2f")(3.14159)
+    '3.14'
+    """
+    if fmt is None:
+        return format_number
+    if callable(fmt):
+        return lambda x: str(fmt(x))
+    if not isinstance(fmt, str):
+        raise TypeError(
+            f"fmt must be a format spec such as '.4g' or a function of a float, got {fmt!r}"
+        )
+    try:
+        format(1.5, fmt)
+    except ValueError:
+        raise ValueError(
+            f"fmt={fmt!r} is not a number format spec; try '.4g', '.3f' or '.2e'"
+        ) from None
+    return lambda x: format(x, fmt)
+
+
+def graph_header(rankdir: str, font_size: float, caption: str | None) -> list[str]:
+    """The opening lines of the digraph: layout direction, fonts and default styles."""
+    fs = f"{font_size:g}"
+    lines = [
+        "digraph autograd {",
+        f'graph [rankdir={rankdir} bgcolor="white" nodesep=0.18 ranksep=0.3 '
+        f'fontname="Helvetica" fontsize={fs}];',
+        f'node [shape=box style="filled" fillcolor="white" color="{MUTED}" fontcolor="{INK}" '
+        f'fontname="Helvetica" fontsize={fs} margin="0.05,0.03" height=0.3 penwidth=1];',
+        f'edge [color="{MUTED}" arrowsize=0.6 penwidth=1];',
+    ]
+    if caption:
+        lines.append(f"label=<{html_text(caption)}> labelloc=b labeljust=l;")
+    return lines
+
+
+# Per-role node attributes (beyond the defaults in graph_header).
+ROLE_ATTRS = {
+    "value": "",
+    "input": f' color="{INK}" penwidth=1.6',
+    "param": f' style="rounded,filled" color="{PARAM_COLOR}" penwidth=1.8',
+    "output": f' color="{INK}" penwidth=1.4 peripheries=2',
+    "const": f' style="dashed,filled" color="{MUTED}" fontcolor="{MUTED}" margin="0.04,0.02"',
+    "op": ' shape=ellipse margin="0.02,0.01" width=0.3 height=0.3',
+    "neuron": f' style="rounded,filled" color="{INK}" penwidth=1.4',
+    "layer": f' style="rounded,filled" color="{INK}" penwidth=1.4',
+}
+
+
+def state_attrs(state: str) -> str:
+    """Node attributes for an animation state: "pending", "forward", "backward", "active",
+    or several separated by spaces ("forward active")."""
+    attrs = []
+    for token in state.split():
+        if token in STATE_FILLS:
+            attrs.append(f' fillcolor="{STATE_FILLS[token]}"')
+            if token == "pending":
+                attrs.append(f' fontcolor="{MUTED}"')
+        elif token == "active":
+            attrs.append(f' color="{ACTIVE_COLOR}" penwidth=3')
+    return "".join(attrs)
+
+
+def edge_state_attrs(state: str) -> str:
+    """Edge attributes for the state of the value the edge leads to."""
+    tokens = state.split()
+    if "active" in tokens:
+        return f' color="{ACTIVE_COLOR}" penwidth=2.2'
+    if "backward" in tokens:
+        return f' color="{BACKWARD_COLOR}" penwidth=1.6'
+    if "forward" in tokens:
+        return f' color="{FORWARD_COLOR}" penwidth=1.6'
+    if "pending" in tokens:
+        return ' color="#BBBBBB"'
+    return ""
+
+
+def value_label(name: str, generated: bool, bold: bool, data: str, grad: str) -> str:
+    """The HTML label of a value node: name | data | grad, in one row.
+
+    The SVG post-processing in `render` relies on this order: the name's text lines
+    first, then exactly one text for data and one for grad.
+    """
+    if generated:
+        name_html = f'<FONT COLOR="{MUTED}"><I>{html_text(name)}</I></FONT>'
+    elif bold:
+        name_html = f"<B>{html_text(name)}</B>"
+    else:
+        name_html = html_text(name)
+    return (
+        '<<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="2" COLUMNS="*">'
+        f"<TR><TD>{name_html}</TD><TD>data {html_text(data)}</TD>"
+        f"<TD>grad {html_text(grad)}</TD></TR></TABLE>>"
+    )
+
+
+def neuron_label(name: str, activation: str, data: str, grad: str) -> str:
+    """The HTML label of a collapsed neuron: name and activation, then data | grad."""
+    return (
+        '<<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="2">'
+        f'<TR><TD COLSPAN="2"><B>{html_text(name)}</B>  {html_text(activation)}</TD></TR>'
+        f"<TR><TD>data {html_text(data)}</TD><TD>grad {html_text(grad)}</TD></TR></TABLE>>"
+    )
+
+
+def layer_label(title: str, rows: list[tuple[str, str, str]]) -> str:
+    """The HTML label of a collapsed layer: a title row, then name | data | grad per neuron."""
+    body = "".join(
+        f"<TR><TD ALIGN=\"LEFT\">{html_text(n)}</TD><TD ALIGN=\"RIGHT\">{html_text(d)}</TD>"
+        f'<TD ALIGN="RIGHT">{html_text(g)}</TD></TR>'
+        for n, d, g in rows
+    )
+    return (
+        '<<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="1">'
+        f'<TR><TD COLSPAN="3"><B>{html_text(title)}</B></TD></TR>'
+        f'<TR><TD ALIGN="LEFT"><I>neuron</I></TD><TD ALIGN="RIGHT"><I>data</I></TD>'
+        f'<TD ALIGN="RIGHT"><I>grad</I></TD></TR>{body}</TABLE>>'
+    )
