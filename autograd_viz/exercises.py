@@ -208,7 +208,10 @@ class Exercise:
         True
         """
         if self._check is not None:
-            return bool(self._check(text))
+            try:
+                return bool(self._check(text))
+            except (ValueError, TypeError, ArithmeticError) as err:
+                raise AnswerParseError(f"{text.strip()!r} could not be checked ({err})") from None
         numbers = [a for a in self._answers if not isinstance(a, str)]
         words = [_normalise_text(a) for a in self._answers if isinstance(a, str)]
         if _normalise_text(text) in words:

@@ -187,3 +187,9 @@ def test_question_html_is_escaped_but_latex_is_kept():
 def test_badly_written_exercise_is_refused_with_a_clear_message(kwargs, message):
     with pytest.raises(ExerciseError, match=message):
         Exercise(**kwargs)
+
+
+def test_custom_check_that_cannot_read_the_text_gives_feedback_instead_of_crashing():
+    ex = Exercise("A positive number?", answer="x > 0", check=lambda t: float(t) > 0)
+    assert not ex.submit("lots")
+    assert "couldn't read" in ex.feedback.value
