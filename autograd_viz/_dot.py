@@ -21,6 +21,14 @@ PENDING_COLOR = "#EEEEEE"  # light grey: not reached yet
 PARAM_COLOR = "#009E73"  # bluish green: border of trainable weights and biases
 INK = "#222222"  # text and input/output borders
 MUTED = "#6B6B6B"  # generated names, interior borders, constants
+RULE = "#B0B0B0"  # the thin lines between a node's cells
+
+# Text font: Arial's metrics (Liberation Sans on Linux) match what browsers draw, so
+# boxes fit their text. Bold and italic use PostScript names, which graphviz writes as
+# font-weight/font-style and keeps on the same baseline as plain text (<B>/<I> do not).
+FONT = "Arial, Helvetica, sans-serif"
+BOLD = "Helvetica-Bold"
+ITALIC = "Helvetica-Oblique"
 
 STATE_FILLS = {"pending": PENDING_COLOR, "forward": FORWARD_COLOR, "backward": BACKWARD_COLOR}
 STATES = ("pending", "forward", "backward", "active")
@@ -97,10 +105,10 @@ def graph_header(rankdir: str, font_size: float, caption: str | None) -> list[st
     fs = f"{font_size:g}"
     lines = [
         "digraph autograd {",
-        f'graph [rankdir={rankdir} bgcolor="white" nodesep=0.18 ranksep=0.3 '
-        f'fontname="Helvetica" fontsize={fs}];',
-        f'node [shape=box style="filled" fillcolor="white" color="{MUTED}" fontcolor="{INK}" '
-        f'fontname="Helvetica" fontsize={fs} margin="0.05,0.03" height=0.3 penwidth=1];',
+        f'graph [rankdir={rankdir} ordering=in bgcolor="white" nodesep=0.18 ranksep=0.3 '
+        f'fontname="{FONT}" fontsize={fs}];',
+        f'node [shape=box style="filled" fillcolor="white" color="{MUTED}" fontcolor="{INK}" width=0.3 '
+        f'fontname="{FONT}" fontsize={fs} margin="0.05,0.03" height=0.3 penwidth=1];',
         f'edge [color="{MUTED}" arrowsize=0.6 penwidth=1];',
     ]
     if caption:
@@ -156,13 +164,14 @@ def value_label(name: str, generated: bool, bold: bool, data: str, grad: str) ->
     first, then exactly one text for data and one for grad.
     """
     if generated:
-        name_html = f'<FONT COLOR="{MUTED}"><I>{html_text(name)}</I></FONT>'
+        name_html = f'<FONT FACE="{ITALIC}" COLOR="{MUTED}">{html_text(name)}</FONT>'
     elif bold:
-        name_html = f"<B>{html_text(name)}</B>"
+        name_html = f'<FONT FACE="{BOLD}">{html_text(name)}</FONT>'
     else:
         name_html = html_text(name)
     return (
-        '<<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="2" COLUMNS="*">'
+        '<<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="3" COLUMNS="*" '
+        f'COLOR="{RULE}">'
         f"<TR><TD>{name_html}</TD><TD>data {html_text(data)}</TD>"
         f"<TD>grad {html_text(grad)}</TD></TR></TABLE>>"
     )
@@ -172,7 +181,8 @@ def neuron_label(name: str, activation: str, data: str, grad: str) -> str:
     """The HTML label of a collapsed neuron: name and activation, then data | grad."""
     return (
         '<<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="2">'
-        f'<TR><TD COLSPAN="2"><B>{html_text(name)}</B>  {html_text(activation)}</TD></TR>'
+        f'<TR><TD COLSPAN="2"><FONT FACE="{BOLD}">{html_text(name)}</FONT>  '
+        f"{html_text(activation)}</TD></TR>"
         f"<TR><TD>data {html_text(data)}</TD><TD>grad {html_text(grad)}</TD></TR></TABLE>>"
     )
 
@@ -185,8 +195,9 @@ def layer_label(title: str, rows: list[tuple[str, str, str]]) -> str:
         for n, d, g in rows
     )
     return (
-        '<<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="1">'
-        f'<TR><TD COLSPAN="3"><B>{html_text(title)}</B></TD></TR>'
-        f'<TR><TD ALIGN="LEFT"><I>neuron</I></TD><TD ALIGN="RIGHT"><I>data</I></TD>'
-        f'<TD ALIGN="RIGHT"><I>grad</I></TD></TR>{body}</TABLE>>'
+        '<<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="2">'
+        f'<TR><TD COLSPAN="3"><FONT FACE="{BOLD}">{html_text(title)}</FONT></TD></TR>'
+        f'<TR><TD ALIGN="LEFT"><FONT COLOR="{MUTED}">neuron</FONT></TD>'
+        f'<TD ALIGN="RIGHT"><FONT COLOR="{MUTED}">data</FONT></TD>'
+        f'<TD ALIGN="RIGHT"><FONT COLOR="{MUTED}">grad</FONT></TD></TR>{body}</TABLE>>'
     )
