@@ -107,8 +107,8 @@ def graph_header(rankdir: str, font_size: float, caption: str | None) -> list[st
         "digraph autograd {",
         f'graph [rankdir={rankdir} ordering=in bgcolor="white" nodesep=0.18 ranksep=0.3 '
         f'fontname="{FONT}" fontsize={fs}];',
-        f'node [shape=box style="filled" fillcolor="white" color="{MUTED}" fontcolor="{INK}" width=0.3 '
-        f'fontname="{FONT}" fontsize={fs} margin="0.05,0.03" height=0.3 penwidth=1];',
+        f'node [shape=box style="filled" fillcolor="white" color="{MUTED}" fontcolor="{INK}" '
+        f'fontname="{FONT}" fontsize={fs} margin="0.05,0.03" width=0.3 height=0.3 penwidth=1];',
         f'edge [color="{MUTED}" arrowsize=0.6 penwidth=1];',
     ]
     if caption:
@@ -190,7 +190,7 @@ def neuron_label(name: str, activation: str, data: str, grad: str) -> str:
 def layer_label(title: str, rows: list[tuple[str, str, str]]) -> str:
     """The HTML label of a collapsed layer: a title row, then name | data | grad per neuron."""
     body = "".join(
-        f"<TR><TD ALIGN=\"LEFT\">{html_text(n)}</TD><TD ALIGN=\"RIGHT\">{html_text(d)}</TD>"
+        f'<TR><TD ALIGN="LEFT">{html_text(n)}</TD><TD ALIGN="RIGHT">{html_text(d)}</TD>'
         f'<TD ALIGN="RIGHT">{html_text(g)}</TD></TR>'
         for n, d, g in rows
     )

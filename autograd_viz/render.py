@@ -143,11 +143,11 @@ def _build(root, rankdir, fmt, font_size, collapse, max_nodes, show_grad, states
     if rankdir not in RANKDIRS:
         raise ValueError(f"rankdir must be one of {RANKDIRS}, got {rankdir!r}")
     if collapse not in COLLAPSE_MODES:
-        raise ValueError(
-            f"collapse must be None, 'neuron' or 'layer', got {collapse!r}"
-        )
-    if isinstance(font_size, bool) or not isinstance(font_size, (int, float)) or not (
-        4 <= font_size <= 96
+        raise ValueError(f"collapse must be None, 'neuron' or 'layer', got {collapse!r}")
+    if (
+        isinstance(font_size, bool)
+        or not isinstance(font_size, (int, float))
+        or not (4 <= font_size <= 96)
     ):
         raise ValueError(f"font_size must be a number of points from 4 to 96, got {font_size!r}")
     if isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes < 1:
@@ -432,7 +432,7 @@ class Drawing:
             return {"text/plain": f"{err}"}
 
     def __repr__(self) -> str:
-        boxes = len(re.findall(r'^(?:v|layer)\d+ \[', self.source, re.M))
+        boxes = len(re.findall(r"^(?:v|layer)\d+ \[", self.source, re.M))
         return f"<Drawing of {boxes} values: .source is the DOT, .svg() the picture>"
 
 
