@@ -23,6 +23,7 @@ from __future__ import annotations
 import os
 import re
 import subprocess
+import sys
 import warnings
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -158,14 +159,12 @@ def _build(root, rankdir, fmt, font_size, collapse, max_nodes, show_grad, states
     if show_grad is None:
         show_grad = any(v.grad != 0 for v in order)
 
-    mode, caption = _choose_mode(order, collapse, max_nodes)
+    view, caption = _choose_view(order, collapse, max_nodes)
     lines = _dot.graph_header(rankdir, font_size, caption)
     kinds = roles(order)
-    if mode is None:
+    if view is None:
         _plain_lines(lines, order, kinds, range(len(order)), {}, number, show_grad, state_of)
     else:
-        view = collapse_view(order, mode)
-        _check_size(view, max_nodes, len(order), mode)
         _collapsed_lines(lines, order, kinds, view, number, show_grad, state_of)
     lines.append("}")
     return "\n".join(lines) + "\n", caption
@@ -184,9 +183,8 @@ def _check_states(states: Mapping[int, str] | None, n: int) -> dict[int, str]:
     return dict(states)
 
 
-def _choose_mode(
-    order: list[Value], collapse: str | None, max_nodes: int
-) -> tuple[str | None, str | None]:
+def _choose_view(order: list[Value], collapse: str | None, max_nodes: int):
+    """The collapsed view to draw (None: every value) and a caption saying why, if automatic."""
     n = len(order)
     if collapse is not None:
         if not has_neurons(order):
@@ -194,33 +192,51 @@ def _choose_mode(
                 f"collapse={collapse!r} groups values made by autograd_viz.nn neurons, and this "
                 "graph has none; draw it with collapse=None"
             )
-        return collapse, None
+        view = collapse_view(order, collapse)
+        if _drawn(view) > max_nodes:
+            raise _too_large_collapsed(n, collapse, _drawn(view), max_nodes)
+        return view, None
     if n <= max_nodes:
         return None, None
-    if has_neurons(order):
-        caption = (
-            f"{n} values (more than max_nodes={max_nodes}): collapsed to one box per neuron. "
-            f"draw(collapse=None, max_nodes={n}) shows every value."
+    if not has_neurons(order):
+        raise GraphTooLargeError(
+            f"this graph has {n} values, more than max_nodes={max_nodes}, too many to read in "
+            "one picture. Draw less: draw a sub-expression (an intermediate Value), build it "
+            "with autograd_viz.nn and pass collapse='neuron' or 'layer', or raise the limit "
+            f"with max_nodes={n} (slow and hard to read)."
         )
-        warnings.warn(caption, UserWarning, stacklevel=4)
-        return "neuron", caption
-    raise GraphTooLargeError(
-        f"this graph has {n} values, more than max_nodes={max_nodes}, too many to read in one "
-        "picture. Draw less: draw a sub-expression (an intermediate Value), build it with "
-        "autograd_viz.nn and pass collapse='neuron' or 'layer', or raise the limit with "
-        f"max_nodes={n} (slow and hard to read)."
+    for mode in ("neuron", "layer"):
+        view = collapse_view(order, mode)
+        if _drawn(view) <= max_nodes:
+            caption = (
+                f"{n} values (more than max_nodes={max_nodes}): collapsed to one box per "
+                f"{mode}. draw(collapse=None, max_nodes={n}) shows every value."
+            )
+            warnings.warn(caption, UserWarning, stacklevel=_user_stacklevel())
+            return view, caption
+    raise _too_large_collapsed(n, "layer", _drawn(view), max_nodes)
+
+
+def _drawn(view: View) -> int:
+    return len(view.visible) + len(view.boxes)
+
+
+def _too_large_collapsed(n: int, mode: str, drawn: int, max_nodes: int) -> GraphTooLargeError:
+    hint = "collapse='layer', " if mode == "neuron" else ""
+    return GraphTooLargeError(
+        f"even collapsed to one box per {mode}, this graph of {n} values needs {drawn} "
+        f"boxes, more than max_nodes={max_nodes}. Draw less: one sample's forward pass, "
+        f"{hint}or raise the limit with max_nodes={drawn}."
     )
 
 
-def _check_size(view: View, max_nodes: int, n: int, mode: str) -> None:
-    drawn = len(view.visible) + len(view.boxes)
-    if drawn > max_nodes:
-        hint = "collapse='layer'" if mode == "neuron" else "a smaller batch"
-        raise GraphTooLargeError(
-            f"even collapsed to one box per {mode}, this graph of {n} values needs {drawn} "
-            f"boxes, more than max_nodes={max_nodes}. Draw less: one sample's forward pass, "
-            f"{hint}, or raise the limit with max_nodes={drawn}."
-        )
+def _user_stacklevel() -> int:
+    """The stacklevel that points a warning at the first caller outside this package."""
+    package = os.path.dirname(__file__)
+    frame, level = sys._getframe(1), 1
+    while frame is not None and os.path.dirname(frame.f_code.co_filename) == package:
+        frame, level = frame.f_back, level + 1
+    return level
 
 
 def _name(v: Value, i: int) -> tuple[str, bool]:
