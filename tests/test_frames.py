@@ -1,0 +1,251 @@
+"""Frames: one frame per step, node states per frame, one layout shared by every frame (and
+every phase) with `dot` run once, and — in a real Chromium — colours and hidden values that
+really apply, without two animations on one page restyling each other."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from autograd_viz import Value, render
+from autograd_viz.frames import PLACEHOLDER, Frames
+from autograd_viz.trace import TraceError
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+]
+
+
+def _sum_times_y() -> Value:
+    x, y = Value(2.0, label="x"), Value(3.0, label="y")
+    s = x + y
+    s.label = "s"
+    z = s * y
+    z.label = "z"
+    return z  # topological order: x=0, y=1, s=2, z=3
+
+
+@pytest.fixture
+def dot_runs(monkeypatch) -> list[str]:
+    """Count the real `dot` runs (each call still runs graphviz)."""
+    calls: list[str] = []
+    real = render._run_dot
+
+    def counting(dot, fmt, *args, **kwargs):
+        calls.append(fmt)
+        return real(dot, fmt, *args, **kwargs)
+
+    monkeypatch.setattr(render, "_run_dot", counting)
+    return calls
+
+
+def test_one_frame_per_step():
+    frames = Frames(_sum_times_y())
+    assert len(frames) == len(frames.steps) == 9
+    assert len(frames.frame_svgs()) == 9
+    assert [len(Frames(_sum_times_y(), p)) for p in ("forward", "backward")] == [3, 6]
+
+
+def test_node_states_per_frame_follow_the_derivation():
+    frames = Frames(_sum_times_y())
+    table = [[frames.states(k)[i] for i in range(4)] for k in range(len(frames))]
+    assert table == [
+        ["forward active", "forward", "pending", "pending"],  # inputs: x = 2, y = 3
+        ["forward", "forward", "forward active", "pending"],  # s = x + y
+        ["forward", "forward", "forward", "forward active"],  # z = s · y
+        ["forward", "forward", "forward", "backward active"],  # ∂z/∂z = 1
+        ["forward", "forward", "backward active", "backward"],  # ∂z/∂s = y = 3
+        ["forward", "forward active", "backward", "backward"],  # ∂z/∂y (via the product)
+        ["backward active", "forward", "backward", "backward"],  # ∂z/∂x
+        ["backward", "forward active", "backward", "backward"],  # ∂z/∂y (via the sum)
+        ["backward", "backward active", "backward", "backward"],  # ∂z/∂y = 5 + 3 = 8
+    ]
+
+
+def _classes(svg: str) -> dict[str, str]:
+    return dict(re.findall(r'<g id="([^"]+)" class="([^"]*)"', svg))
+
+
+def _cells(svg: str) -> dict[str, str]:
+    return dict(re.findall(r'<text id="(v\d+-(?:data|grad))"[^>]*>([^<]*)</text>', svg))
+
+
+def test_values_and_grads_read_as_placeholders_until_computed():
+    frames = Frames(_sum_times_y())
+    first, seed, last = (_cells(frames.frame_svg(k)) for k in (0, 3, 8))
+    assert first["v0-data"] == "data 2" and first["v2-data"] == f"data {PLACEHOLDER}"
+    assert all(first[f"v{i}-grad"] == f"grad {PLACEHOLDER}" for i in range(4))
+    assert seed["v3-grad"] == "grad 1" and seed["v1-grad"] == f"grad {PLACEHOLDER}"
+    assert [last[f"v{i}-grad"] for i in range(4)] == ["grad 3", "grad 8", "grad 3", "grad 1"]
+
+
+def test_frame_classes_mark_states_touched_nodes_and_travelled_edges():
+    frames = Frames(_sum_times_y())
+    step5 = _classes(frames.frame_svg(5))  # ∂z/∂y (via the product) = s = 5
+    assert step5["v1"] == "node input forward active"
+    assert step5["v3"] == "node output backward touched"
+    assert step5["op3"] == "node op backward touched"
+    assert step5["v1&#45;op3&#45;1"] == "edge avz-on"
+    assert step5["op3&#45;v3"] == "edge avz-on"
+    assert step5["v1&#45;op2&#45;1"] == "edge"
+    step1 = _classes(frames.frame_svg(1))  # s = x + y: the operation itself is active
+    assert step1["op2"] == "node op forward active"
+
+
+def _layout(svg: str) -> str:
+    """The SVG with everything a frame may change removed: classes, cell texts, style, tags."""
+    svg = re.sub(r"\n<style>.*?</style>", "", svg, flags=re.S)
+    svg = re.sub(
+        r'<svg class="[^"]*" data-step="\d+" data-phase="\w+" data-active="v\d+"', "<svg", svg
+    )
+    svg = re.sub(r' class="[^"]*"', "", svg)
+    return re.sub(r'(<text id="v\d+-(?:data|grad)"[^>]*>)[^<]*', r"\1", svg)
+
+
+def _coordinates(svg: str) -> list[str]:
+    return re.findall(r'\b(?:points|d|cx|cy|rx|ry|x|y|width|height|viewBox)="([^"]*)"', svg)
+
+
+def test_every_frame_shares_one_layout_and_dot_runs_once(dot_runs):
+    frames = Frames(_sum_times_y())
+    svgs = frames.frame_svgs()
+    assert dot_runs == ["svg"]
+    assert {_layout(s) for s in svgs} == {_layout(frames.base_svg)}
+    coordinates = _coordinates(frames.base_svg)
+    assert len(coordinates) > 30
+    assert all(_coordinates(s) == coordinates for s in svgs)
+
+
+def test_other_phases_reuse_the_layout_without_dot(dot_runs):
+    frames = Frames(_sum_times_y())
+    forward = frames.for_phase("forward")
+    backward = frames.for_phase("backward")
+    assert dot_runs == ["svg"]
+    assert (len(forward), len(backward)) == (3, 6)
+    assert (
+        _layout(forward.frame_svg(2)) == _layout(backward.frame_svg(5)) == _layout(frames.base_svg)
+    )
+    assert len(frames) == 9  # the original is unchanged
+
+
+def test_forward_only_frames_are_laid_out_like_both():
+    assert Frames(_sum_times_y(), "forward").base_svg == Frames(_sum_times_y()).base_svg
+
+
+def test_layout_sizes_cells_for_final_grads_without_touching_the_graph():
+    z = _sum_times_y()
+    frames = Frames(z)
+    assert "grad 8" in frames.base_svg  # laid out with the final gradient...
+    assert all(v.grad == 0 for v in z.topological_order())  # ...and the graph left as it was
+
+
+def test_draw_options_reach_the_layout():
+    frames = Frames(_sum_times_y(), font_size=20, rankdir="TB")
+    assert 'font-size="20.00"' in frames.base_svg
+    assert Frames(_sum_times_y()).base_svg != frames.base_svg
+
+
+def test_frame_states_are_valid_render_states():
+    z = _sum_times_y()
+    frames = Frames(z)
+    for k in range(len(frames)):
+        render.to_dot(z, states=frames.states(k))  # raises on an unknown state
+
+
+def test_each_layout_has_its_own_scope_and_every_rule_uses_it():
+    a = Frames(_sum_times_y())
+    x = Value(1.0, label="x")
+    b = Frames(x.tanh())
+    assert a.scope != b.scope
+    style = re.search(r"<style>(.*?)</style>", a.frame_svg(0), re.S).group(1)
+    selectors = [rule.split("{")[0].strip() for rule in style.split("}") if rule.strip()]
+    assert selectors and all(s.startswith(f".{a.scope} ") for s in selectors)
+    assert f'class="avz-frame {a.scope}"' in a.frame_svg(0)
+
+
+def test_labels_with_markup_stay_escaped_in_frames():
+    x = Value(1.0, label="<b>&x")
+    frames = Frames(x * 2)
+    svg = frames.frame_svg(len(frames) - 1)
+    assert "<b>&" not in svg and "&lt;b&gt;&amp;x" in svg
+
+
+def test_bad_arguments_are_refused_clearly():
+    z = _sum_times_y()
+    with pytest.raises(TypeError, match="Frames needs a Value"):
+        Frames(3.0)  # type: ignore[arg-type]
+    with pytest.raises(TraceError, match="phase must be one of"):
+        Frames(z, "sideways")
+    with pytest.raises(TypeError, match="Frames sets 'states' itself"):
+        Frames(z, states={0: "forward"})
+    frames = Frames(z)
+    with pytest.raises(IndexError, match=r"frames are 0\.\.8"):
+        frames.frame_svg(9)
+    with pytest.raises(TraceError, match="phase must be one of"):
+        frames.for_phase("up")
+
+
+# ---- a real browser ----------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def chromium():
+    if not CHROMIUM.exists():
+        pytest.fail(f"{CHROMIUM} is missing: apt-get install chromium")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+_FILL = """([frame, id]) => {
+  const el = document.querySelector(`#f${frame} #${id} > .avz-shape`);
+  return getComputedStyle(el).fill;
+}"""
+_TEXT = """([frame, id]) => document.querySelector(`#f${frame} #${id}`).textContent"""
+_EDGE = """([frame, id]) => getComputedStyle(
+  document.querySelector(`#f${frame} [id="${id}"] > path`)).stroke"""
+
+GREY, ORANGE, BLUE, VERMILION = (
+    "rgb(238, 238, 238)",
+    "rgb(230, 159, 0)",
+    "rgb(86, 180, 233)",
+    "rgb(213, 94, 0)",
+)
+
+
+def test_colours_and_placeholders_apply_in_chromium_and_frames_do_not_interfere(chromium, tmp_path):
+    frames = Frames(_sum_times_y())
+    x = Value(0.5, label="x")
+    other = Frames(x.tanh())  # a second animation on the same page, in a different state
+    body = "".join(f'<div id="f{k}">{frames.frame_svg(k)}</div>' for k in range(len(frames)))
+    body += f'<div id="f99">{other.frame_svg(0)}</div>'
+    page = chromium.new_page()
+    try:
+        page.set_content(f"<!doctype html><html><body>{body}</body></html>")
+        assert page.evaluate(_FILL, [0, "v2"]) == GREY  # s not computed yet
+        assert page.evaluate(_FILL, [1, "v2"]) == ORANGE  # s = x + y
+        assert page.evaluate(_FILL, [8, "v2"]) == BLUE  # its gradient is known
+        assert page.evaluate(_FILL, [99, "v1"]) == GREY  # the other animation: tanh pending
+        assert page.evaluate(_FILL, [99, "v0"]) == ORANGE
+        assert page.evaluate(_TEXT, [0, "v2-data"]) == "data ?"
+        assert page.evaluate(_TEXT, [8, "v1-grad"]) == "grad 8"
+        assert page.evaluate(_EDGE, [5, "v1-op3-1"]) == VERMILION
+        assert page.evaluate(_EDGE, [5, "v1-op2-1"]) != VERMILION
+        width = page.evaluate(
+            "() => getComputedStyle(document.querySelector('#f5 #v1 > .avz-shape')).strokeWidth"
+        )
+        assert width == "3.5px"  # the active value's thick border
+        page.screenshot(path=str(tmp_path / "frames.png"), full_page=True)
+    finally:
+        page.close()
