@@ -137,8 +137,15 @@ class Frames:
             out[i] = f"{state} active" if i == step.active else state
         return out
 
-    def frame_svg(self, k: int) -> str:
-        """The SVG of frame k: the one layout, restyled for the state after step k."""
+    @property
+    def slots(self) -> list[tuple[str, str]]:
+        """What a frame may change, in SVG order: ("node", id) and ("edge", id) class
+        attributes, ("cell", id) texts of data/grad cells, and ("svg", "") the root tag."""
+        return [(part[0], part[1]) for part in self._parts if not isinstance(part, str)]
+
+    def slot_values(self, k: int) -> list[str]:
+        """The content of every slot (see `slots`) in frame k: a class attribute, a cell's
+        text (unescaped) or the opening of the root `<svg` tag."""
         step = self._check(k)
         states = self.states(k)
         touched = set(step.nodes)
@@ -177,17 +184,19 @@ class Frames:
                 f'data-phase="{step.phase}" data-active="v{step.active}"'
             ),
         }
+        return [fill[p[0]](p[1], p[2]) for p in self._parts if not isinstance(p, str)]
+
+    def frame_svg(self, k: int) -> str:
+        """The SVG of frame k: the one layout, restyled for the state after step k."""
+        values = iter(self.slot_values(k))
         out = []
         for part in self._parts:
             if isinstance(part, str):
                 out.append(part)
+            elif part[0] == "cell":
+                out.append(html.escape(next(values), quote=False))
             else:
-                kind, key, base = part
-                out.append(
-                    html.escape(fill[kind](key, base), quote=False)
-                    if kind == "cell"
-                    else fill[kind](key, base)
-                )
+                out.append(next(values))
         svg = "".join(out)
         # the stylesheet goes right after the opening <svg ...> tag
         end = svg.index(">", svg.index("<svg")) + 1
