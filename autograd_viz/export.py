@@ -1,0 +1,441 @@
+"""Static forms of the animation, for printing, slides and places without widgets.
+
+Three exports, all from the one layout of `autograd_viz.frames.Frames`, and none needs
+a kernel or the network:
+
+* `filmstrip(root)` — chosen frames in a grid with each step's equation under it, as
+  an HTML page (prints one frame per cell, never split across pages) or as one SVG.
+* `save_html(root, "backprop.html")` — a standalone page with its own controls
+  (Play/Pause, Prev/Next, a step slider, speed; keys ← → space Home End). It holds the
+  SVG once plus, per frame, only what changes (class attributes and cell texts), and
+  ~2 kB of inline vanilla JavaScript applies them: no CDN, no library.
+* `save_svg_animation(root, "backprop.svg")` — an animated SVG that plays by itself
+  wherever SVG does (browsers, GitHub READMEs, HTML slides): each frame is a group shown
+  in turn by a CSS keyframe animation, with its equation as a caption. We chose this over
+  an animated GIF: a GIF needs a rasteriser for SVG (cairosvg or a browser), which is not
+  a dependency; the SVG stays sharp on a projector and its text stays searchable.
+
+`source` is a `Value` (traced and laid out here, with `phase` and any `render` options)
+or an existing `Frames`.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from autograd_viz.engine import Value
+from autograd_viz.frames import Frames
+
+Source = Value | Frames
+
+__all__ = [
+    "Filmstrip",
+    "filmstrip",
+    "save_html",
+    "save_svg_animation",
+    "standalone_html",
+    "svg_animation",
+]
+
+
+def _frames(source: Source, phase: str | None, draw_options: dict[str, Any]) -> Frames:
+    if isinstance(source, Frames):
+        if draw_options:
+            raise TypeError(
+                f"drawing options {sorted(draw_options)} only apply when exporting a Value; "
+                "these Frames are laid out already"
+            )
+        return source if phase in (None, source.phase) else source.for_phase(phase)
+    if isinstance(source, Value):
+        return Frames(source, phase or "both", **draw_options)
+    raise TypeError(f"export needs a Value or Frames, got {type(source).__name__}: {source!r}")
+
+
+def _caption(frames: Frames, k: int) -> str:
+    step = frames.steps[k]
+    return f"step {k + 1} of {len(frames)} · {step.phase}"
+
+
+def _size(svg: str) -> tuple[float, float]:
+    """The width and height (in pt) of a graphviz SVG."""
+    m = re.search(r'width="([\d.]+)pt" height="([\d.]+)pt"', svg)
+    if not m:
+        raise ValueError("the frame SVG has no width/height in pt; was it made by graphviz?")
+    return float(m.group(1)), float(m.group(2))
+
+
+# ---- filmstrip ------------------------------------------------------------------------
+
+
+class Filmstrip:
+    """Chosen frames in a grid, each with its step's equation: `.html()`, `.svg()`,
+    `.save(path)` (.html or .svg); shows inline in Jupyter."""
+
+    def __init__(self, frames: Frames, indices: Sequence[int], columns: int) -> None:
+        self.frames = frames
+        self.indices = list(indices)
+        self.columns = columns
+
+    def html(self, *, full_page: bool = True) -> str:
+        """An HTML grid of the frames with their equations (a whole page, or a fragment)."""
+        figures = "".join(
+            '<figure class="avz-cell">'
+            f'<div class="avz-graph">{self.frames.frame_svg(k)}</div>'
+            f'<figcaption><span class="avz-step">{html.escape(_caption(self.frames, k))}'
+            f"</span><br>{html.escape(self.frames.steps[k].text)}</figcaption></figure>"
+            for k in self.indices
+        )
+        style = (
+            f".avz-strip{{display:grid;grid-template-columns:repeat({self.columns},minmax(0,1fr));"
+            "gap:14px;font-family:Arial,Helvetica,sans-serif}"
+            ".avz-cell{margin:0;padding:6px;border:1px solid #ddd;break-inside:avoid;"
+            "page-break-inside:avoid}"
+            ".avz-graph svg{width:100%;height:auto}"
+            ".avz-cell figcaption{font-size:13px;line-height:1.4;margin-top:4px}"
+            ".avz-step{color:#6B6B6B;font-size:11px}"
+        )
+        body = f'<style>{style}</style><div class="avz-strip">{figures}</div>'
+        if not full_page:
+            return body
+        return (
+            '<!doctype html><html lang="en"><head><meta charset="utf-8">'
+            f"<title>Backpropagation, step by step</title></head><body>{body}</body></html>"
+        )
+
+    def svg(self, *, caption_size: float = 11) -> str:
+        """One SVG: the frames in a grid, each with its equation underneath."""
+        width, height = _size(self.frames.base_svg)
+        line = caption_size * 1.35
+        chars = max(20, int(width / (caption_size * 0.55)))
+        captions = [_wrap(self.frames.steps[k].text, chars) for k in self.indices]
+        cell_h = height + line * (1 + max(len(c) for c in captions)) + 12
+        cell_w = width + 16
+        rows = -(-len(self.indices) // self.columns)
+        cols = min(self.columns, len(self.indices))
+        parts = []
+        for n, (k, lines) in enumerate(zip(self.indices, captions)):
+            x0, y0 = (n % self.columns) * cell_w + 8, (n // self.columns) * cell_h + 8
+            frame = _nested(self.frames.frame_svg(k), x0, y0, width, height)
+            parts.append(
+                frame + _caption_texts(x0, y0 + height, line, _caption(self.frames, k), lines)
+            )
+        total_w, total_h = cols * cell_w, rows * cell_h
+        return (
+            f'<svg xmlns="http://www.w3.org/2000/svg" width="{total_w:g}pt" '
+            f'height="{total_h:g}pt" viewBox="0 0 {total_w:g} {total_h:g}" '
+            f'font-family="Arial, Helvetica, sans-serif" font-size="{caption_size:g}">'
+            f'<rect width="100%" height="100%" fill="white"/>{"".join(parts)}</svg>\n'
+        )
+
+    def save(self, path: str | Path) -> Path:
+        """Write the filmstrip to `path`: .html (a printable page) or .svg."""
+        path = Path(path)
+        suffix = path.suffix.lower()
+        if suffix == ".html":
+            path.write_text(self.html(), encoding="utf-8")
+        elif suffix == ".svg":
+            path.write_text(self.svg(), encoding="utf-8")
+        else:
+            raise ValueError(
+                f"cannot save a filmstrip as {suffix or 'a file without a suffix'!r}: "
+                "use a path ending in .html or .svg"
+            )
+        return path
+
+    def _repr_html_(self) -> str:
+        return self.html(full_page=False)
+
+    def __repr__(self) -> str:
+        return f"<Filmstrip of {len(self.indices)} frames in {self.columns} columns>"
+
+
+def _wrap(text: str, width: int) -> list[str]:
+    """Break an equation into lines of about `width` characters, at its spaces."""
+    lines: list[str] = []
+    current = ""
+    for word in text.split(" "):
+        if current and len(current) + 1 + len(word) > width:
+            lines.append(current)
+            current = word
+        else:
+            current = f"{current} {word}" if current else word
+    return [*lines, current]
+
+
+def _caption_texts(x: float, top: float, line: float, caption: str, lines: list[str]) -> str:
+    """SVG text lines under a frame: the grey "step k of n" caption, then the equation."""
+    grey = ' fill="#6B6B6B"'
+    return "".join(
+        f'<text x="{x:g}" y="{top + line * (i + 1):g}"{grey if i == 0 else ""}>'
+        f"{html.escape(t, quote=False)}</text>"
+        for i, t in enumerate([caption, *lines])
+    )
+
+
+def _nested(svg: str, x: float, y: float, width: float, height: float) -> str:
+    """A frame's SVG placed at (x, y) inside a larger SVG whose units are pt."""
+    svg = re.sub(
+        r'width="[\d.]+pt" height="[\d.]+pt"',
+        f'x="{x:g}" y="{y:g}" width="{width:g}" height="{height:g}"',
+        svg,
+        count=1,
+    )
+    return svg.strip()
+
+
+def filmstrip(
+    source: Source,
+    steps: Sequence[int] | None = None,
+    *,
+    columns: int = 3,
+    phase: str | None = None,
+    **draw_options: Any,
+) -> Filmstrip:
+    """A grid of frames with their equations, for printing and slides.
+
+    `steps`: the frame indices to show (default: all); negative indices count from the end.
+
+    >>> x, y = Value(2.0, label="x"), Value(3.0, label="y")
+    >>> strip = filmstrip((x + y) * y, steps=[0, 2, -1])
+    >>> strip.indices
+    [0, 2, 8]
+    """
+    frames = _frames(source, phase, draw_options)
+    if isinstance(columns, bool) or not isinstance(columns, int) or columns < 1:
+        raise ValueError(f"columns must be a positive whole number, got {columns!r}")
+    n = len(frames)
+    chosen = list(range(n)) if steps is None else list(steps)
+    if not chosen:
+        raise ValueError("steps is empty: pass the frame indices to show, or None for all")
+    indices = []
+    for k in chosen:
+        if isinstance(k, bool) or not isinstance(k, int) or not -n <= k < n:
+            raise IndexError(f"step {k!r} does not exist; frames are 0..{n - 1} (or -{n}..-1)")
+        indices.append(k % n)
+    return Filmstrip(frames, indices, columns)
+
+
+# ---- standalone HTML with its own controls ----------------------------------------------
+
+_PAGE_CSS = """
+body{font-family:Arial,Helvetica,sans-serif;margin:24px;color:#222}
+h1{font-size:20px;margin:0 0 12px}
+.avz-graph svg{max-width:100%;height:auto}
+.avz-caption{color:#6B6B6B;margin:8px 0 2px}
+.avz-equation{font-size:22px;min-height:1.4em;margin:4px 0 12px}
+.avz-controls{display:flex;gap:8px;align-items:center;flex-wrap:wrap}
+.avz-controls button{font-size:16px;padding:4px 12px}
+.avz-controls input[type=range]{flex:1;min-width:160px}
+.avz-help{color:#6B6B6B;font-size:13px}
+"""
+
+# Applies frame k: set each slot's class or text from the frame's row of string indices.
+_PAGE_JS = """
+(function () {
+  var data = JSON.parse(document.getElementById("avz-data").textContent);
+  var svg = document.querySelector(".avz-graph svg");
+  var els = data.slots.map(function (s) {
+    return s[0] === "svg" ? null : svg.querySelector('[id="' + s[1] + '"]');
+  });
+  var $ = function (id) { return document.getElementById(id); };
+  var slider = $("avz-slider"), play = $("avz-play"), speed = $("avz-speed");
+  var n = data.frames.length, k = 0, timer = null;
+  function show(i) {
+    k = Math.max(0, Math.min(n - 1, i));
+    var row = data.frames[k];
+    for (var j = 0; j < els.length; j++) {
+      var el = els[j];
+      if (!el) continue;
+      var v = data.strings[row[j]];
+      if (data.slots[j][0] === "cell") { el.textContent = v; } else { el.setAttribute("class", v); }
+    }
+    svg.setAttribute("data-step", k);
+    svg.setAttribute("data-active", "v" + data.active[k]);
+    $("avz-equation").textContent = data.equations[k];
+    $("avz-caption").textContent = data.captions[k];
+    slider.value = k;
+    $("avz-prev").disabled = k === 0;
+    $("avz-next").disabled = k === n - 1;
+  }
+  function stop() { clearInterval(timer); timer = null; play.textContent = "\\u25B6 Play"; }
+  function start() {
+    if (k === n - 1) show(0);
+    play.textContent = "\\u275A\\u275A Pause";
+    timer = setInterval(function () { if (k >= n - 1) { stop(); } else { show(k + 1); } },
+                        Number(speed.value));
+  }
+  function toggle() { if (timer) { stop(); } else { start(); } }
+  play.onclick = toggle;
+  $("avz-prev").onclick = function () { stop(); show(k - 1); };
+  $("avz-next").onclick = function () { stop(); show(k + 1); };
+  $("avz-first").onclick = function () { stop(); show(0); };
+  slider.oninput = function () { stop(); show(Number(slider.value)); };
+  speed.onchange = function () { if (timer) { stop(); start(); } };
+  document.addEventListener("keydown", function (e) {
+    var t = e.target.tagName;
+    if (t === "INPUT" || t === "SELECT" || t === "TEXTAREA") return;
+    if (e.key === "ArrowRight") { stop(); show(k + 1); }
+    else if (e.key === "ArrowLeft") { stop(); show(k - 1); }
+    else if (e.key === "Home") { stop(); show(0); }
+    else if (e.key === "End") { stop(); show(n - 1); }
+    else if (e.key === " ") { toggle(); }
+    else return;
+    e.preventDefault();
+  });
+  show(0);
+})();
+"""
+
+
+def standalone_html(
+    source: Source,
+    *,
+    phase: str | None = None,
+    title: str = "Backpropagation, step by step",
+    interval: float = 1.2,
+    **draw_options: Any,
+) -> str:
+    """A self-contained HTML page that steps through the animation with its own controls.
+
+    `interval`: seconds per step when playing (the page also offers slow/fast).
+
+    >>> x = Value(3.0, label="x")
+    >>> page = standalone_html(x * x)
+    >>> "<script" in page and "http" not in page.split("<svg", 1)[0]
+    True
+    """
+    frames = _frames(source, phase, draw_options)
+    if not (isinstance(interval, (int, float)) and 0.05 <= interval <= 60):
+        raise ValueError(f"interval must be seconds between 0.05 and 60, got {interval!r}")
+    strings: dict[str, int] = {}
+    kinds = [kind for kind, _ in frames.slots]
+    rows = [  # per frame, each slot's content as an index into one table of strings
+        [
+            strings.setdefault("" if kind == "svg" else v, len(strings))  # the JS sets the tag
+            for kind, v in zip(kinds, frames.slot_values(k))
+        ]
+        for k in range(len(frames))
+    ]
+    data = {
+        "slots": frames.slots,
+        "strings": list(strings),
+        "frames": rows,
+        "equations": [s.text for s in frames.steps],
+        "captions": [_caption(frames, k) for k in range(len(frames))],
+        "active": [s.active for s in frames.steps],
+    }
+    # "<" as \u003c: no label can close the <script> that carries the data, or open one
+    payload = json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")
+    ms = round(interval * 1000)
+    speeds = "".join(
+        f'<option value="{round(ms * f)}"{" selected" if f == 1 else ""}>{name}</option>'
+        for name, f in (("slow", 2), ("normal", 1), ("fast", 0.5))
+    )
+    n = len(frames)
+    return f"""<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{html.escape(title)}</title><style>{_PAGE_CSS}</style></head>
+<body><main class="avz-player">
+<h1>{html.escape(title)}</h1>
+<div class="avz-graph">{frames.frame_svg(0)}</div>
+<p class="avz-caption" id="avz-caption">{html.escape(_caption(frames, 0))}</p>
+<p class="avz-equation" id="avz-equation" aria-live="polite">{html.escape(frames.steps[0].text)}</p>
+<div class="avz-controls">
+<button id="avz-first" title="first step (Home)">First</button>
+<button id="avz-prev" title="previous step (&#x2190;)">&#x25C0; Prev</button>
+<button id="avz-play" title="play / pause (space)">&#x25B6; Play</button>
+<button id="avz-next" title="next step (&#x2192;)">Next &#x25B6;</button>
+<input id="avz-slider" type="range" min="0" max="{n - 1}" value="0" aria-label="step">
+<label>speed <select id="avz-speed">{speeds}</select></label>
+</div>
+<p class="avz-help">Keys: &#x2190; &#x2192; step, space play/pause, Home/End first/last.</p>
+</main>
+<script type="application/json" id="avz-data">{payload}</script>
+<script>{_PAGE_JS}</script>
+</body></html>
+"""
+
+
+def save_html(source: Source, path: str | Path, **options: Any) -> Path:
+    """Write `standalone_html(source, **options)` to `path` and return the path.
+
+    >>> import tempfile, os
+    >>> x = Value(3.0, label="x")
+    >>> out = save_html(x * x, os.path.join(tempfile.mkdtemp(), "square.html"))
+    >>> out.suffix
+    '.html'
+    """
+    path = Path(path)
+    path.write_text(standalone_html(source, **options), encoding="utf-8")
+    return path
+
+
+# ---- animated SVG ----------------------------------------------------------------------
+
+
+def svg_animation(
+    source: Source,
+    *,
+    phase: str | None = None,
+    seconds_per_step: float = 1.5,
+    caption_size: float = 13,
+    **draw_options: Any,
+) -> str:
+    """An SVG that plays the animation by itself, in a loop, with each step's equation.
+
+    Every frame is a group hidden by default; one CSS animation, delayed by k steps for
+    frame k, shows it for one step of every cycle.
+
+    >>> x = Value(3.0, label="x")
+    >>> svg_animation(x * x).count('class="avz-anim-frame"')  # one group per step
+    6
+    """
+    frames = _frames(source, phase, draw_options)
+    if not (isinstance(seconds_per_step, (int, float)) and 0.05 <= seconds_per_step <= 60):
+        raise ValueError(f"seconds_per_step must be between 0.05 and 60, got {seconds_per_step!r}")
+    width, height = _size(frames.base_svg)
+    n = len(frames)
+    line = caption_size * 1.4
+    chars = max(20, int(width / (caption_size * 0.55)))
+    captions = [_wrap(s.text, chars) for s in frames.steps]
+    total_h = height + line * (1 + max(len(c) for c in captions)) + 8
+    cycle = n * seconds_per_step
+    share = 100 / n
+    groups = []
+    for k in range(n):
+        frame = _nested(frames.frame_svg(k), 0, 0, width, height)
+        frame = re.sub(r'\sid="[^"]*"', "", frame)  # one document: ids must stay unique
+        texts = _caption_texts(4, height, line, _caption(frames, k), captions[k])
+        groups.append(
+            f'<g class="avz-anim-frame" style="animation-delay:{k * seconds_per_step:g}s">'
+            f"{frame}{texts}</g>"
+        )
+    style = (
+        f"@keyframes avz-show {{0% {{visibility: visible;}} {share:.6g}% {{visibility: hidden;}}"
+        " 100% {visibility: hidden;}}"
+        f".avz-anim-frame {{visibility: hidden; animation: avz-show {cycle:g}s step-end infinite;}}"
+        "@media (prefers-reduced-motion: reduce) {.avz-anim-frame {animation-duration: "
+        f"{cycle * 3:g}s;}}}}"
+    )
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:g}pt" height="{total_h:g}pt" '
+        f'viewBox="0 0 {width:g} {total_h:g}" font-family="Arial, Helvetica, sans-serif" '
+        f'font-size="{caption_size:g}"><title>Backpropagation, step by step</title>'
+        f'<style>{style}</style><rect width="100%" height="100%" fill="white"/>'
+        f"{''.join(groups)}</svg>\n"
+    )
+
+
+def save_svg_animation(source: Source, path: str | Path, **options: Any) -> Path:
+    """Write `svg_animation(source, **options)` to `path` (an .svg file) and return the path."""
+    path = Path(path)
+    if path.suffix.lower() != ".svg":
+        raise ValueError(f"an SVG animation needs a path ending in .svg, got {str(path)!r}")
+    path.write_text(svg_animation(source, **options), encoding="utf-8")
+    return path

@@ -1,0 +1,272 @@
+"""Static exports: the filmstrip (HTML and SVG), the standalone HTML page with its own
+controls — driven in real headless Chromium with no network — and the self-playing SVG."""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from autograd_viz import Value
+from autograd_viz.export import (
+    filmstrip,
+    save_html,
+    save_svg_animation,
+    standalone_html,
+    svg_animation,
+)
+from autograd_viz.frames import Frames
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+]
+SVG_NS = "{http://www.w3.org/2000/svg}"
+
+
+def _sum_times_y() -> Value:
+    x, y = Value(2.0, label="x"), Value(3.0, label="y")
+    s = x + y
+    s.label = "s"
+    z = s * y
+    z.label = "z"
+    return z
+
+
+def _node_classes(svg: str) -> dict[str, str]:
+    return dict(re.findall(r'<g id="((?:v|op)\d+)" class="([^"]*)"', svg))
+
+
+# ---- filmstrip ---------------------------------------------------------------------------
+
+
+def test_filmstrip_html_shows_chosen_frames_with_their_equations():
+    strip = filmstrip(_sum_times_y(), steps=[1, -1], columns=2)
+    page = strip.html()
+    assert strip.indices == [1, 8]
+    assert page.count("<figure") == 2 and page.count("<svg") == 2
+    assert "s = x + y = 2 + 3 = 5" in page and "∂z/∂y = 5 + 3 = 8" in page
+    assert "step 2 of 9 · forward" in page and "step 9 of 9 · backward" in page
+    assert "repeat(2," in page and "break-inside:avoid" in page
+    assert 'data-step="1"' in page and 'data-step="8"' in page
+    assert not strip._repr_html_().startswith("<!doctype")
+
+
+def test_filmstrip_svg_is_one_wellformed_svg_with_a_caption_per_frame(tmp_path):
+    strip = filmstrip(_sum_times_y(), columns=3)
+    path = strip.save(tmp_path / "strip.svg")
+    root = ET.parse(path).getroot()
+    assert root.tag == f"{SVG_NS}svg"
+    nested = root.findall(f"{SVG_NS}svg")
+    assert len(nested) == 9
+    texts = ["".join(t.itertext()) for t in root.findall(f"{SVG_NS}text")]
+    assert "∂z/∂s = y = 3" in texts and "step 5 of 9 · backward" in texts
+    widths = {float(s.get("width")) for s in nested}
+    assert len(widths) == 1  # every frame the same size: one layout
+
+
+def test_long_equations_wrap_in_the_svg_filmstrip():
+    x = Value(0.5, label="x")
+    y = x.tanh().sigmoid()
+    svg = filmstrip(y, steps=[-1], rankdir="TB").svg()  # a narrow frame, a long equation
+    lines = re.findall(r"<text [^>]*>([^<]*)</text>", svg.split("</svg>")[-2])
+    assert len(lines) >= 3  # caption + an equation broken over several lines
+
+
+def test_filmstrip_refuses_bad_choices_clearly(tmp_path):
+    z = _sum_times_y()
+    with pytest.raises(IndexError, match=r"frames are 0\.\.8"):
+        filmstrip(z, steps=[9])
+    with pytest.raises(ValueError, match="steps is empty"):
+        filmstrip(z, steps=[])
+    with pytest.raises(ValueError, match="columns"):
+        filmstrip(z, columns=0)
+    with pytest.raises(ValueError, match=r"\.html or \.svg"):
+        filmstrip(z).save(tmp_path / "strip.png")
+
+
+def test_exports_accept_frames_and_reuse_their_layout():
+    frames = Frames(_sum_times_y())
+    assert filmstrip(frames).frames is frames
+    assert filmstrip(frames, phase="backward").frames.base_svg == frames.base_svg
+    assert len(filmstrip(frames, phase="forward").indices) == 3
+    with pytest.raises(TypeError, match="laid out already"):
+        filmstrip(frames, font_size=20)
+    with pytest.raises(TypeError, match="needs a Value or Frames"):
+        filmstrip("z")  # type: ignore[arg-type]
+
+
+# ---- standalone HTML -------------------------------------------------------------------
+
+
+def test_standalone_html_needs_no_network():
+    page = standalone_html(_sum_times_y())
+    assert not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", page)
+    assert "<script src" not in page
+    assert page.count("<svg") == 1  # the layout once; frames are data
+
+
+def test_standalone_html_escapes_labels_out_of_script_and_markup():
+    x = Value(1.0, label="</script><script>alert(1)</script>")
+    page = standalone_html(x * 2)
+    assert "<script>alert(1)" not in page
+    assert page.count("<script") == 2
+
+
+@pytest.fixture(scope="module")
+def chromium():
+    if not CHROMIUM.exists():
+        pytest.fail(f"{CHROMIUM} is missing: apt-get install chromium")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def open_page(chromium, tmp_path):
+    """Open a file in a fresh page; record every request and fail on dialogs or JS errors."""
+    pages = []
+
+    def _open(path: Path):
+        page = chromium.new_page()
+        page.requests = []  # type: ignore[attr-defined]
+        page.errors = []  # type: ignore[attr-defined]
+        page.on("request", lambda r: page.requests.append(r.url))
+        page.on("pageerror", lambda e: page.errors.append(str(e)))
+        page.on("dialog", lambda d: page.errors.append(f"dialog: {d.message}"))
+        page.goto(path.as_uri())
+        pages.append(page)
+        return page
+
+    yield _open
+    for page in pages:
+        try:
+            page.screenshot(path=str(tmp_path / "last.png"))
+        finally:
+            page.close()
+
+
+def _state(page) -> tuple[str, str, str]:
+    """The equation, the id of the highlighted (active) element and the step caption."""
+    return tuple(
+        page.evaluate(
+            """() => [document.getElementById('avz-equation').textContent,
+                  document.querySelector('.avz-graph g.node.active').id,
+                  document.getElementById('avz-caption').textContent]"""
+        )
+    )
+
+
+def test_standalone_html_steps_with_buttons_keys_and_slider(open_page, tmp_path):
+    z = _sum_times_y()
+    frames = Frames(z)
+    page = open_page(save_html(frames, tmp_path / "backprop.html", interval=0.1))
+    assert _state(page) == ("inputs: x = 2, y = 3", "v0", "step 1 of 9 · forward")
+    page.click("#avz-next")
+    assert _state(page) == ("s = x + y = 2 + 3 = 5", "op2", "step 2 of 9 · forward")
+    page.click("#avz-prev")
+    assert _state(page)[0] == "inputs: x = 2, y = 3"
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    assert _state(page)[:2] == ("z = s · y = 5 · 3 = 15", "op3")
+    page.locator("#avz-slider").fill("5")
+    assert _state(page) == ("∂z/∂y (via the product) = s = 5", "v1", "step 6 of 9 · backward")
+    page.keyboard.press("End")
+    assert page.text_content("#v1-grad") == "grad 8"
+    page.keyboard.press("Home")
+    assert page.text_content("#v1-grad") == "grad ?"
+    assert page.is_disabled("#avz-prev") and not page.is_disabled("#avz-next")
+    assert not page.errors, page.errors
+    assert all(url.startswith("file://") for url in page.requests), page.requests
+
+
+def test_standalone_html_frames_match_the_python_frames(open_page, tmp_path):
+    frames = Frames(_sum_times_y())
+    page = open_page(save_html(frames, tmp_path / "backprop.html"))
+    for k in range(len(frames)):
+        if k:
+            page.keyboard.press("ArrowRight")
+        shown = page.evaluate("() => document.querySelector('.avz-graph svg').outerHTML")
+        assert _node_classes(shown) == _node_classes(frames.frame_svg(k)), k
+        cells = dict(re.findall(r'<text id="(v\d+-\w+)"[^>]*>([^<]*)</text>', shown))
+        want = dict(re.findall(r'<text id="(v\d+-\w+)"[^>]*>([^<]*)</text>', frames.frame_svg(k)))
+        assert cells == want, k
+
+
+def test_standalone_html_plays_to_the_end_and_stops(open_page, tmp_path):
+    page = open_page(save_html(_sum_times_y(), tmp_path / "play.html", interval=0.05))
+    page.select_option("#avz-speed", label="fast")
+    page.keyboard.press(" ")
+    page.wait_for_function(
+        "() => document.getElementById('avz-caption').textContent.startsWith('step 9 of 9')",
+        timeout=10_000,
+    )
+    page.wait_for_function(
+        "() => document.getElementById('avz-play').textContent.includes('Play')", timeout=5_000
+    )
+    assert _state(page)[:2] == ("∂z/∂y = 5 + 3 = 8", "v1")
+    page.click("#avz-play")  # at the end, Play starts again from the first step
+    page.wait_for_function(
+        "() => !document.getElementById('avz-caption').textContent.startsWith('step 9')",
+        timeout=5_000,
+    )
+    assert not page.errors, page.errors
+
+
+def test_hostile_label_stays_text_in_the_browser(open_page, tmp_path):
+    x = Value(1.0, label="</script><script>alert(1)</script>")
+    page = open_page(save_html(x * 2, tmp_path / "hostile.html"))
+    page.keyboard.press("ArrowRight")
+    assert "</script><script>alert(1)</script> · 2" in _state(page)[0]
+    assert not page.errors, page.errors
+
+
+# ---- animated SVG -------------------------------------------------------------------------
+
+
+def test_svg_animation_is_wellformed_with_one_group_per_step(tmp_path):
+    path = save_svg_animation(_sum_times_y(), tmp_path / "anim.svg", seconds_per_step=2)
+    root = ET.parse(path).getroot()
+    groups = [g for g in root.iter(f"{SVG_NS}g") if g.get("class") == "avz-anim-frame"]
+    assert len(groups) == 9
+    assert [g.get("style") for g in groups[:3]] == [
+        "animation-delay:0s",
+        "animation-delay:2s",
+        "animation-delay:4s",
+    ]
+    ids = [el.get("id") for el in root.iter() if el.get("id")]
+    assert len(ids) == len(set(ids))  # copies of the layout carry no duplicate ids
+    with pytest.raises(ValueError, match=r"ending in \.svg"):
+        save_svg_animation(_sum_times_y(), tmp_path / "anim.gif")
+
+
+def test_svg_animation_shows_each_frame_in_turn_in_chromium(open_page, tmp_path):
+    path = tmp_path / "anim.svg"
+    path.write_text(svg_animation(_sum_times_y(), seconds_per_step=1), encoding="utf-8")
+    page = open_page(path)
+    visible_at = """(t) => {
+      for (const a of document.getAnimations()) { a.pause(); a.currentTime = t * 1000; }
+      const gs = [...document.querySelectorAll('.avz-anim-frame')];
+      return gs.map((g, k) => getComputedStyle(g).visibility === 'visible' ? k : -1)
+               .filter(k => k >= 0);
+    }"""
+    assert page.evaluate(visible_at, 0.5) == [0]
+    assert page.evaluate(visible_at, 4.5) == [4]
+    assert page.evaluate(visible_at, 8.5) == [8]
+    assert page.evaluate(visible_at, 9.5) == [0]  # it loops
+    texts = page.evaluate(
+        "() => [...document.querySelectorAll('.avz-anim-frame')[4].children]"
+        ".filter(e => e.tagName === 'text').map(e => e.textContent)"
+    )
+    assert texts == ["step 5 of 9 · backward", "∂z/∂s = y = 3"]
+    assert not page.errors, page.errors
