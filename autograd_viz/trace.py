@@ -475,6 +475,14 @@ def trace(root: Value, phase: str = "both", *, digits: int = 4) -> list[Step]:
     return _steps(order, lines, phase)
 
 
+_LIST_AT_MOST = 8  # inputs or parameters named one by one in the first step
+
+
+def _natural(label: str) -> list[object]:
+    """Sort key that puts L1.n2.w10 after L1.n2.w9."""
+    return [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", label)]
+
+
 def _forward_lines(
     order: list[Value],
     parents: list[list[int]],
@@ -488,10 +496,17 @@ def _forward_lines(
     groups = []
     for title, members in (
         ("inputs", [i for i in leaves if not constant[i] and not isinstance(order[i], Parameter)]),
-        ("parameters", [i for i in leaves if isinstance(order[i], Parameter)]),
-    ):
+        ("parameters", sorted((i for i in leaves if isinstance(order[i], Parameter)),
+                              key=lambda i: _natural(order[i].label))),
+    ):  # fmt: skip
         if members:
             pairs = [_chain([names[i], _num(order[i].data, digits)]) for i in members]
+            if len(pairs) > _LIST_AT_MOST:  # a network's weights: the picture shows them all
+                more = f"… ({len(pairs)} in all)"
+                pairs = [
+                    *pairs[: _LIST_AT_MOST - 2],
+                    _Eq(more, rf"\ldots\ \text{{({len(pairs)} in all)}}"),
+                ]
             groups.append(
                 _Eq(
                     f"{title}: " + ", ".join(p.text for p in pairs),

@@ -8,10 +8,12 @@ import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from autograd_viz import Value, render
 from autograd_viz.frames import PLACEHOLDER, Frames
-from autograd_viz.trace import TraceError
+from autograd_viz.trace import TraceError, format_number
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -191,6 +193,13 @@ def test_bad_arguments_are_refused_clearly():
         frames.frame_svg(9)
     with pytest.raises(TraceError, match="phase must be one of"):
         frames.for_phase("up")
+
+
+@given(st.floats(allow_nan=True, allow_infinity=True))
+def test_equations_and_pictures_write_numbers_alike(x):
+    from autograd_viz import _dot
+
+    assert format_number(x) == _dot.format_number(x)
 
 
 # ---- a real browser ----------------------------------------------------------------

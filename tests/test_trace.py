@@ -239,6 +239,14 @@ def test_parameters_are_listed_apart_from_inputs():
     assert first.startswith("inputs: x1 = 1, x2 = −2; parameters: L1.n1.b = 0, L1.n1.w1 = ")
 
 
+def test_a_network_lists_a_few_parameters_in_natural_order_then_counts_them():
+    model = MLP(2, [4, 4, 1], seed=0)
+    first = trace(model([1.0, -2.0]), "forward")[0].text
+    params = first.split("parameters: ")[1]
+    assert params.startswith("L1.n1.b = 0, L1.n1.w1 = ")
+    assert params.endswith(", … (37 in all)") and params.count("=") == 6
+
+
 def test_unlabelled_leaves_are_constants_shown_by_value():
     x = Value(3.0, label="x")
     y = x * 2 + Value(1.0)
