@@ -64,7 +64,8 @@ def frame_css(scope: str, *, active_width: float = 3.5) -> str:
 class Frames:
     """The frames of an animated trace, all from one layout.
 
-    `Frames(root, phase="both", digits=4, **draw_options)`: `draw_options` go to
+    `Frames(root, phase="both", digits=4, notation="blog", **draw_options)`: `digits`
+    and `notation` go to `autograd_viz.trace.trace`, `draw_options` to
     `autograd_viz.render.to_dot` (rankdir, fmt, font_size, ...). `steps` is the trace;
     `frame_svg(k)` is the picture after step k (one frame per step); `states(k)` the
     value states of frame k in `render`'s vocabulary; `for_phase(p)` the same layout
@@ -79,7 +80,13 @@ class Frames:
     """
 
     def __init__(
-        self, root: Value, phase: str = "both", *, digits: int = 4, **draw_options: Any
+        self,
+        root: Value,
+        phase: str = "both",
+        *,
+        digits: int = 4,
+        notation: str = "blog",
+        **draw_options: Any,
     ) -> None:
         if not isinstance(root, Value):
             raise TypeError(f"Frames needs a Value, got {type(root).__name__}: {root!r}")
@@ -91,8 +98,9 @@ class Frames:
         self.root = root
         self.phase = phase
         self.digits = digits
+        self.notation = notation
         self.draw_options = dict(draw_options)
-        self.steps: list[Step] = trace(root, phase, digits=digits)
+        self.steps: list[Step] = trace(root, phase, digits=digits, notation=notation)
         final = self.steps if phase != "forward" else trace(root, "backward", digits=digits)
         self.source = _dot_with_grads(root, final[-1].grads, self.draw_options)
         self.base_svg = render.svg_from_dot(self.source)
@@ -113,7 +121,7 @@ class Frames:
         other = object.__new__(Frames)
         other.__dict__.update(self.__dict__)
         other.phase = phase
-        other.steps = trace(self.root, phase, digits=self.digits)
+        other.steps = trace(self.root, phase, digits=self.digits, notation=self.notation)
         return other
 
     def __len__(self) -> int:

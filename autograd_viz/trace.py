@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -30,6 +31,7 @@ from autograd_viz.engine import Value
 
 PHASES = ("forward", "backward", "both")
 KINDS = ("value", "seed", "local", "contribution", "accumulate")
+NOTATIONS = ("blog", "adjoint")
 
 _MINUS = "\u2212"  # the typographic minus sign: −
 _SUPERSCRIPTS = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
@@ -434,11 +436,16 @@ def _local(
 # ---- the walk -------------------------------------------------------------------------
 
 
-def trace(root: Value, phase: str = "both", *, digits: int = 4) -> list[Step]:
+def trace(
+    root: Value, phase: str = "both", *, digits: int = 4, notation: str = "blog"
+) -> list[Step]:
     """The forward and/or backward pass of `root`'s graph as an ordered list of `Step`s.
 
     `phase` is "forward", "backward" (values all known from the start) or "both".
     `digits` is the number of significant digits in the equations (see `format_number`).
+    `notation` is "blog" (one line per edge, the chain rule written out, as below) or
+    "adjoint" (each operation's local partials first, then each contribution to the
+    adjoints: `s̄ = z̄ · ∂z/∂s = 1 · 3 = 3`, `ȳ = ȳ_mul + ȳ_add = 5 + 3 = 8`).
     The graph is only read: no `.grad` changes.
 
     >>> x, y = Value(2.0, label="x"), Value(3.0, label="y")
@@ -461,6 +468,8 @@ def trace(root: Value, phase: str = "both", *, digits: int = 4) -> list[Step]:
         raise TraceError(f"phase must be one of {', '.join(map(repr, PHASES))}; got {phase!r}")
     if not isinstance(digits, int) or digits < 1:
         raise TraceError(f"digits must be a whole number >= 1, got {digits!r}")
+    if notation not in NOTATIONS:
+        raise TraceError(f"notation must be 'blog' or 'adjoint', got {notation!r}")
     order = root.topological_order()
     position = {node: i for i, node in enumerate(order)}
     parents = [[position[p] for p in node.parents] for node in order]
@@ -471,7 +480,7 @@ def trace(root: Value, phase: str = "both", *, digits: int = 4) -> list[Step]:
     if phase in ("forward", "both"):
         lines += _forward_lines(order, parents, names, constant, digits)
     if phase in ("backward", "both"):
-        lines += _backward_lines(order, parents, names, constant, digits)
+        lines += _backward_lines(order, parents, names, constant, digits, notation)
     return _steps(order, lines, phase)
 
 
@@ -535,6 +544,7 @@ def _backward_lines(
     names: list[_Eq],
     constant: list[bool],
     digits: int,
+    notation: str,
 ) -> list[_Line]:
     r = len(order) - 1  # the root is last in topological order
     uses: list[list[tuple[int, int]]] = [[] for _ in order]  # (consumer, operand position)
@@ -544,45 +554,55 @@ def _backward_lines(
     grad: list[float] = [0.0] * len(order)
     received: list[list[tuple[int, int, float]]] = [[] for _ in order]  # (op, k, amount)
     top = names[r]
-    seed = _chain([_partial(top, top), _Eq("1", "1")])
-    lines = [_Line("backward", "seed", (r,), (), r, seed, (), (r,))]
+    adjoint = notation == "adjoint"
+    seed = [_bar(top), _partial(top, top)] if adjoint else [_partial(top, top)]
+    lines = [_Line("backward", "seed", (r,), (), r, _chain([*seed, _Eq("1", "1")]), (), (r,))]
     grad[r] = 1.0
     for i in range(r, -1, -1):
         node = order[i]
         if not node.parents:
             continue
+        out = names[i]
+        g = _num(grad[i], digits)
+        locals_: list[_Line] = []  # adjoint notation: all local partials, then contributions
         completed: list[int] = []
         for k, p in enumerate(parents[i]):
             if constant[p]:
                 continue
-            symbolic, numbers, rule, reads = _local(node, k, names[i], names, parents[i], digits)
+            symbolic, numbers, rule, reads = _local(node, k, out, names, parents[i], digits)
             contribution = rule(grad[i])
             received[p].append((i, k, contribution))
-            lhs = _partial(top, names[p])
             shared = len(uses[p]) > 1
-            if shared:
-                via = _via(order, uses[p], i, k, names)
-                lhs = _Eq(
-                    f"{lhs.text} (via {via.text})",
-                    rf"{lhs.latex}\ \left(\text{{via }}{via.latex}\right)",
-                )
+            via = _via(order, uses[p], i, k, names) if shared else None
             result = _num(contribution, digits)
-            if i == r:
-                kind, eq = "local", _chain([lhs, symbolic, numbers, result])
+            edges = (f"op{i}-v{i}", f"v{p}-op{i}-{k}")
+            touched = tuple(dict.fromkeys((p, i, *reads)))
+            if adjoint:
+                partial = _partial(out, names[p])
+                if parents[i].count(p) > 1:  # a * a: say which operand
+                    partial = _Eq(f"{partial.text} (operand {k + 1})",
+                                  rf"{partial.latex}\ (\text{{operand {k + 1}}})")  # fmt: skip
+                local = _chain([partial, symbolic, numbers, _num(rule(1.0), digits)])
+                locals_.append(_Line("backward", "local", touched, edges, p, local))
+                lhs = _bar(names[p], via)
+                kind, eq = "contribution", _chain([
+                    lhs, _times(_bar(out), _partial(out, names[p])),
+                    _times(g, _num(rule(1.0), digits)), result,
+                ])  # fmt: skip
             else:
-                g = _num(grad[i], digits)
-                kind, eq = (
-                    "contribution",
-                    _chain(
-                        [
-                            lhs,
-                            _times(_partial(top, names[i]), _partial(names[i], names[p])),
-                            _times(g, symbolic),
-                            _times(g, numbers),
-                            result,
-                        ]
-                    ),
-                )
+                lhs = _partial(top, names[p])
+                if via is not None:
+                    lhs = _Eq(
+                        f"{lhs.text} (via {via[0].text})",
+                        rf"{lhs.latex}\ \left(\text{{via }}{via[0].latex}\right)",
+                    )
+                if i == r:  # the output's own operation: the local partial is the gradient
+                    kind, eq = "local", _chain([lhs, symbolic, numbers, result])
+                else:
+                    kind, eq = "contribution", _chain([
+                        lhs, _times(_partial(top, out), _partial(out, names[p])),
+                        _times(g, symbolic), _times(g, numbers), result,
+                    ])  # fmt: skip
             done = len(received[p]) == len(uses[p])
             if done:
                 total = 0.0
@@ -591,19 +611,26 @@ def _backward_lines(
                 grad[p] = total
                 if shared:
                     completed.append(p)
-            edges = (f"op{i}-v{i}", f"v{p}-op{i}-{k}")
-            touched = tuple(dict.fromkeys((p, i, *reads)))
-            lines.append(
-                _Line(
-                    "backward", kind, touched, edges, p, eq, (), (p,) if done and not shared else ()
-                )
-            )
+            reveal = (p,) if done and not shared else ()
+            lines.append(_Line("backward", kind, touched, edges, p, eq, (), reveal))
+        if locals_:
+            first = len(lines) - len(locals_)
+            lines[first:first] = locals_
         for p in completed:
             terms = [_num(c, digits) for _, _, c in received[p]]
             total_eq = terms[0]
             for term in terms[1:]:
                 total_eq = _plus(total_eq, term)
-            eq = _chain([_partial(top, names[p]), total_eq, _num(grad[p], digits)])
+            if adjoint:
+                parts = [_bar(names[p])]
+                vias = [_via(order, uses[p], c, k, names) for c, k, _ in received[p]]
+                symbolic_sum = _bar(names[p], vias[0])
+                for via in vias[1:]:
+                    symbolic_sum = _plus(symbolic_sum, _bar(names[p], via))
+                parts.append(symbolic_sum)
+            else:
+                parts = [_partial(top, names[p])]
+            eq = _chain([*parts, total_eq, _num(grad[p], digits)])
             consumers = tuple(dict.fromkeys(c for c, _, _ in received[p]))
             edges = tuple(f"v{p}-op{c}-{k}" for c, k, _ in received[p])
             lines.append(_Line("backward", "accumulate", (p, *consumers), edges, p, eq, (), (p,)))
@@ -613,26 +640,48 @@ def _backward_lines(
     return lines
 
 
-def _via(order: list[Value], uses: list[tuple[int, int]], i: int, k: int, names: list[_Eq]) -> _Eq:
-    """Which of a value's several uses an edge is.
+def _bar(name: _Eq, via: tuple[_Eq, _Eq] | None = None) -> _Eq:
+    """The adjoint (gradient) of a value: z̄; with `via`, one operation's share: ȳ_mul."""
+    if len(name.text) == 1:
+        text, latex = name.text + "\u0304", rf"\bar{{{name.latex}}}"  # one letter: a macron
+    else:
+        text, latex = "".join(c + "\u0305" for c in name.text), rf"\overline{{{name.latex}}}"
+    if via is not None:
+        short = via[1]
+        text, latex = f"{text}_{short.text}", rf"{latex}_{{{short.latex}}}"
+    return _Eq(unicodedata.normalize("NFC", text), latex)  # ȳ as one character where one exists
 
-    `the product`; `the sum s` when several sums use it; `the product t, operand 2` when
-    one operation uses it twice (`a * a`).
+
+_SHORT = {"+": "add", "*": "mul", "**": "pow", "ReLU": "relu", "tanh": "tanh", "exp": "exp",
+          "log": "log", "sigmoid": "sigmoid"}  # fmt: skip
+
+
+def _via(
+    order: list[Value], uses: list[tuple[int, int]], i: int, k: int, names: list[_Eq]
+) -> tuple[_Eq, _Eq]:
+    """Which of a value's several uses an edge is, spelt long and short.
+
+    Long: `the product`; `the sum s` when several sums use it; `the product t, operand 2`
+    when one operation uses it twice (`a * a`). Short (a subscript): `mul`, `add,s`, `mul2`.
     """
 
-    def noun_of(c: int) -> str:
-        return _NOUNS["**" if order[c].op.startswith("**") else order[c].op]
+    def op_of(c: int) -> str:
+        return "**" if order[c].op.startswith("**") else order[c].op
 
-    noun = noun_of(i)
-    same_noun = [c for c, _ in uses if noun_of(c) == noun]
-    named = len(set(same_noun)) > 1  # several different operations of this kind
-    twice = same_noun.count(i) > 1  # this very operation uses the value more than once
+    op = op_of(i)
+    same_op = [c for c, _ in uses if op_of(c) == op]
+    named = len(set(same_op)) > 1  # several different operations of this kind
+    twice = same_op.count(i) > 1  # this very operation uses the value more than once
+    noun, short = _NOUNS[op], _SHORT[op]
     text, latex = noun, rf"\text{{{noun}}}"
+    stext, slatex = short, rf"\text{{{short}}}"
     if named:
         text, latex = f"{text} {names[i].text}", rf"{latex}\ {names[i].latex}"
+        stext, slatex = f"{stext},{names[i].text}", rf"{slatex},{names[i].latex}"
     if twice:
         text, latex = f"{text}, operand {k + 1}", rf"{latex}\text{{, operand {k + 1}}}"
-    return _Eq(text, latex)
+        stext, slatex = f"{stext}{k + 1}", rf"{slatex}{k + 1}"
+    return _Eq(text, latex), _Eq(stext, slatex)
 
 
 def _steps(order: list[Value], lines: list[_Line], phase: str) -> list[Step]:
@@ -673,7 +722,7 @@ def _steps(order: list[Value], lines: list[_Line], phase: str) -> list[Step]:
     ]
 
 
-def derivation(root: Value, phase: str = "both", *, digits: int = 4) -> str:
+def derivation(root: Value, phase: str = "both", *, digits: int = 4, notation: str = "blog") -> str:
     """The whole derivation as text, one step per line, for `print()` in a notebook.
 
     >>> a = Value(2.0, label="a")
@@ -683,11 +732,13 @@ def derivation(root: Value, phase: str = "both", *, digits: int = 4) -> str:
     ∂v1/∂a (via the product, operand 2) = a = 2
     ∂v1/∂a = 2 + 2 = 4
     """
-    return "\n".join(step.text for step in trace(root, phase, digits=digits))
+    steps = trace(root, phase, digits=digits, notation=notation)
+    return "\n".join(step.text for step in steps)
 
 
 __all__ = [
     "KINDS",
+    "NOTATIONS",
     "PHASES",
     "Step",
     "TraceError",

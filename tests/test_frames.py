@@ -138,6 +138,13 @@ def test_other_phases_reuse_the_layout_without_dot(dot_runs):
     assert len(frames) == 9  # the original is unchanged
 
 
+def test_notation_reaches_the_steps_and_survives_a_phase_change():
+    frames = Frames(_sum_times_y(), notation="adjoint")
+    assert frames.steps[3].text == "z̄ = ∂z/∂z = 1"
+    assert frames.for_phase("backward").steps[0].text == "z̄ = ∂z/∂z = 1"
+    assert len(frames) == 3 + 10
+
+
 def test_forward_only_frames_are_laid_out_like_both():
     assert Frames(_sum_times_y(), "forward").base_svg == Frames(_sum_times_y()).base_svg
 

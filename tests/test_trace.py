@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
 
 import pytest
 from hypothesis import given, settings
@@ -148,6 +149,55 @@ def test_two_d_with_b_used_twice_accumulates_sum_then_product():
     final = trace(L)[-1].grads
     assert (final[0], final[1]) == (6, 6)
     assert 4 not in final  # the constant 2 (index 4) gets no gradient
+
+
+def test_adjoint_notation_gives_local_partials_then_contributions():
+    assert _texts_adjoint(_sum_times_y()) == _nfc(
+        [
+            "z̄ = ∂z/∂z = 1",
+            "∂z/∂s = y = 3",
+            "∂z/∂y = s = 5",
+            "s̄ = z̄ · ∂z/∂s = 1 · 3 = 3",
+            "ȳ_mul = z̄ · ∂z/∂y = 1 · 5 = 5",
+            "∂s/∂x = 1",
+            "∂s/∂y = 1",
+            "x̄ = s̄ · ∂s/∂x = 3 · 1 = 3",
+            "ȳ_add = s̄ · ∂s/∂y = 3 · 1 = 3",
+            "ȳ = ȳ_mul + ȳ_add = 5 + 3 = 8",
+        ]
+    )
+    steps = trace(_sum_times_y(), "backward", notation="adjoint")
+    assert [s.kind for s in steps] == ["seed"] + ["local"] * 2 + ["contribution"] * 2 + [
+        "local"
+    ] * 2 + ["contribution"] * 2 + ["accumulate"]
+    assert steps[-1].latex == (r"\bar{y} = \bar{y}_{\text{mul}} + \bar{y}_{\text{add}} = 5 + 3 = 8")
+    assert dict(steps[2].grads) == {3: 1}  # local partials reveal no gradient
+    assert dict(steps[3].grads) == {3: 1, 2: 3}
+
+
+def _texts_adjoint(root: Value) -> list[str]:
+    """Backward texts in adjoint notation, checked to be NFC (ȳ as one character)."""
+    texts = [step.text for step in trace(root, "backward", notation="adjoint")]
+    assert all(unicodedata.is_normalized("NFC", t) for t in texts)
+    return texts
+
+
+def _nfc(texts: list[str]) -> list[str]:
+    return [unicodedata.normalize("NFC", t) for t in texts]
+
+
+def test_adjoint_notation_overlines_longer_names_and_numbers_repeated_operands():
+    a = Value(2.0, label="a")
+    b = a * a
+    texts = _texts_adjoint(_named(b * 3, "out"))
+    assert texts[0] == "o\u0305u\u0305t\u0305 = ∂out/∂out = 1"
+    assert "∂v1/∂a (operand 2) = a = 2" in texts
+    assert texts[-1] == unicodedata.normalize("NFC", "ā = ā_mul1 + ā_mul2 = 6 + 6 = 12")
+
+
+def test_unknown_notation_is_refused():
+    with pytest.raises(TraceError, match="notation must be 'blog' or 'adjoint'"):
+        trace(_sum_times_y(), notation="leibniz")
 
 
 # ---- every operation ---------------------------------------------------------------
@@ -413,10 +463,10 @@ def _same(a: float, b: float) -> bool:
 
 
 @settings(max_examples=150, deadline=None)
-@given(graphs())
-def test_final_gradients_equal_the_engine_exactly(root):
+@given(graphs(), st.sampled_from(["blog", "adjoint"]))
+def test_final_gradients_equal_the_engine_exactly(root, notation):
     order = root.topological_order()
-    steps = trace(root)
+    steps = trace(root, notation=notation)
     root.backward()
     final = steps[-1]
     for i, node in enumerate(order):
