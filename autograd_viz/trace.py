@@ -11,7 +11,9 @@ own (`∂z/∂s = y = 3`), the chain rule elsewhere (`∂z/∂x = ∂z/∂s · �
 touches (the ids of `autograd_viz.render`), the values and gradients known after
 it, and its equation as plain Unicode text and as LaTeX. Steps are plain data:
 notebooks print them, the player animates them, tests compare them, and the
-gradients agree bit for bit with `Value.backward()`.
+gradients agree bit for bit with `Value.backward()`. `notation="adjoint"` writes the
+backward pass the autodiff way instead: each operation's local partials, then each
+contribution to the adjoints (`s̄ = z̄ · ∂z/∂s = 1 · 3 = 3`, `ȳ = ȳ_mul + ȳ_add`).
 
 Names: a value's label where it has one, else a stable generated name `v{i}` from
 its topological index. Unlabelled leaves that are not parameters are constants
@@ -49,7 +51,7 @@ def format_number(x: float, digits: int = 4) -> str:
     others with `digits` significant digits, and a real minus sign (−).
 
     Whole numbers below 10¹⁵ are written in full (`15`, `−6`, `12345`); others use
-    Python's general format (`0.5`, `0.7616`, `1.5e−07`); `-0.0` is `0`.
+    Python's general format (`0.5`, `0.7616`, `1.5e−7`); `-0.0` is `0`.
 
     >>> format_number(2.0), format_number(-6.0), format_number(0.5), format_number(2 / 3)
     ('2', '−6', '0.5', '0.6667')
@@ -174,7 +176,7 @@ def _latex_name(name: str) -> str:
     escaped = _LATEX_SPECIAL.sub(
         lambda c: "\\textbackslash{}" if c[1] == "\\" else "\\" + c[1], name
     )
-    return rf"\mathrm{{{escaped}}}"
+    return rf"\mathrm{{{escaped}}}".replace(" ", "\\ ")  # spaces vanish in math mode
 
 
 def _partial(top: _Eq, bottom: _Eq) -> _Eq:
@@ -477,11 +479,13 @@ def trace(
     constant = [is_constant(node, root) for node in order]
 
     lines: list[_Line] = []
+    grads: list[float] = []
     if phase in ("forward", "both"):
         lines += _forward_lines(order, parents, names, constant, digits)
     if phase in ("backward", "both"):
-        lines += _backward_lines(order, parents, names, constant, digits, notation)
-    return _steps(order, lines, phase)
+        backward, grads = _backward_lines(order, parents, names, constant, digits, notation)
+        lines += backward
+    return _steps(order, lines, phase, grads)
 
 
 _LIST_AT_MOST = 8  # inputs or parameters named one by one in the first step
@@ -545,7 +549,8 @@ def _backward_lines(
     constant: list[bool],
     digits: int,
     notation: str,
-) -> list[_Line]:
+) -> tuple[list[_Line], list[float]]:
+    """The backward lines, and every value's final gradient (constants' stay 0)."""
     r = len(order) - 1  # the root is last in topological order
     uses: list[list[tuple[int, int]]] = [[] for _ in order]  # (consumer, operand position)
     for i, ps in enumerate(parents):
@@ -634,10 +639,7 @@ def _backward_lines(
             consumers = tuple(dict.fromkeys(c for c, _, _ in received[p]))
             edges = tuple(f"v{p}-op{c}-{k}" for c, k, _ in received[p])
             lines.append(_Line("backward", "accumulate", (p, *consumers), edges, p, eq, (), (p,)))
-    lines_grads = {p: grad[p] for line in lines for p in line.reveal_grads}
-    for line in lines:
-        line.reveal_grads = tuple((p, lines_grads[p]) for p in line.reveal_grads)
-    return lines
+    return lines, grad
 
 
 def _bar(name: _Eq, via: tuple[_Eq, _Eq] | None = None) -> _Eq:
@@ -684,7 +686,7 @@ def _via(
     return _Eq(text, latex), _Eq(stext, slatex)
 
 
-def _steps(order: list[Value], lines: list[_Line], phase: str) -> list[Step]:
+def _steps(order: list[Value], lines: list[_Line], phase: str, grads: list[float]) -> list[Step]:
     """Turn lines into Steps whose values/grads are views on one shared table."""
     values_final = {i: node.data for i, node in enumerate(order)}
     # the forward pass is taken as done when only the backward pass is traced
@@ -698,8 +700,8 @@ def _steps(order: list[Value], lines: list[_Line], phase: str) -> list[Step]:
             if i not in seen:
                 seen.add(i)
                 value_order.append(i)
-        for p, g in line.reveal_grads:
-            grads_final[p] = g
+        for p in line.reveal_grads:
+            grads_final[p] = grads[p]
             grad_order.append(p)
         value_counts.append(len(value_order))
         grad_counts.append(len(grad_order))
