@@ -225,9 +225,9 @@ def filmstrip(
 _PAGE_CSS = """
 body{font-family:Arial,Helvetica,sans-serif;margin:24px;color:#222}
 h1{font-size:20px;margin:0 0 12px}
-.avz-graph svg{max-width:100%;height:auto}
+.avz-graph svg{display:block;width:100%;height:auto;max-height:68vh}
 .avz-caption{color:#6B6B6B;margin:8px 0 2px}
-.avz-equation{font-size:22px;min-height:1.4em;margin:4px 0 12px}
+.avz-equation{font-size:26px;min-height:1.4em;margin:4px 0 12px}
 .avz-controls{display:flex;gap:8px;align-items:center;flex-wrap:wrap}
 .avz-controls button{font-size:16px;padding:4px 12px}
 .avz-controls input[type=range]{flex:1;min-width:160px}
