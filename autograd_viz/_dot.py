@@ -23,12 +23,17 @@ INK = "#222222"  # text and input/output borders
 MUTED = "#6B6B6B"  # generated names, interior borders, constants
 RULE = "#B0B0B0"  # the thin lines between a node's cells
 
-# Text font: Arial's metrics (Liberation Sans on Linux) match what browsers draw, so
-# boxes fit their text. Bold and italic use PostScript names, which graphviz writes as
-# font-weight/font-style and keeps on the same baseline as plain text (<B>/<I> do not).
-FONT = "Arial, Helvetica, sans-serif"
-BOLD = "Helvetica-Bold"
-ITALIC = "Helvetica-Oblique"
+# Text font: graphviz measures "Arial" with Arial's metrics (Liberation Sans on Linux,
+# metric-compatible), which is what browsers draw, so boxes fit their text. Bold and
+# italic are faces rather than <B>/<I>, which graphviz sets 1 pt off the baseline;
+# `SVG_FACES` turns the face names back into CSS a browser understands.
+FONT = "Arial,Helvetica,sans-serif"
+BOLD = "Arial Bold"
+ITALIC = "Arial Italic"
+SVG_FACES = {
+    f'font-family="{BOLD}"': f'font-family="{FONT}" font-weight="bold"',
+    f'font-family="{ITALIC}"': f'font-family="{FONT}" font-style="italic"',
+}
 
 STATE_FILLS = {"pending": PENDING_COLOR, "forward": FORWARD_COLOR, "backward": BACKWARD_COLOR}
 STATES = ("pending", "forward", "backward", "active")

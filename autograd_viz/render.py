@@ -336,7 +336,10 @@ def svg_from_dot(dot: str, *, timeout: float = 120) -> str:
     """
     svg = _run_dot(dot, "svg", timeout).decode("utf-8")
     start = svg.find("<svg")
-    return _tag_cells(svg[start:] if start >= 0 else svg)
+    svg = svg[start:] if start >= 0 else svg
+    for face, css in _dot.SVG_FACES.items():
+        svg = svg.replace(face, css)
+    return _tag_cells(svg)
 
 
 def _tag_cells(svg: str) -> str:
