@@ -127,7 +127,7 @@ ROLE_ATTRS = {
     "input": f' color="{INK}" penwidth=1.6',
     "param": f' style="rounded,filled" color="{PARAM_COLOR}" penwidth=1.8',
     "output": f' color="{INK}" penwidth=1.4 peripheries=2',
-    "const": f' style="dashed,filled" color="{MUTED}" fontcolor="{MUTED}" margin="0.04,0.02"',
+    "const": f' style="dashed,filled" color="{MUTED}" fontcolor="{MUTED}" margin="0.07,0.02"',
     "op": ' shape=ellipse margin="0.02,0.01" width=0.3 height=0.3',
     "neuron": f' style="rounded,filled" color="{INK}" penwidth=1.4',
     "layer": f' style="rounded,filled" color="{INK}" penwidth=1.4',
