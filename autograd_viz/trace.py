@@ -166,6 +166,8 @@ def _chain(parts: Sequence[_Eq]) -> _Eq:
 
 
 _LATEX_SPECIAL = re.compile(r"([\\{}_^#$%&~])")
+# what each special character becomes inside \mathrm{...} (math mode, MathJax and LaTeX)
+_LATEX_ESCAPES = {"\\": r"\backslash{}", "^": r"\hat{}", "~": r"\sim{}"}
 
 
 def _latex_name(name: str) -> str:
@@ -173,9 +175,7 @@ def _latex_name(name: str) -> str:
     if m:
         letter, sub = m.groups()
         return f"{letter}_{{{sub}}}" if sub else letter
-    escaped = _LATEX_SPECIAL.sub(
-        lambda c: "\\textbackslash{}" if c[1] == "\\" else "\\" + c[1], name
-    )
+    escaped = _LATEX_SPECIAL.sub(lambda c: _LATEX_ESCAPES.get(c[1], "\\" + c[1]), name)
     return rf"\mathrm{{{escaped}}}".replace(" ", "\\ ")  # spaces vanish in math mode
 
 

@@ -3,9 +3,11 @@ formatting, and — on random graphs — gradients identical to the engine's bac
 
 from __future__ import annotations
 
+import html
 import math
 import re
 import unicodedata
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -509,3 +511,60 @@ def test_a_long_chain_traces_without_recursion_or_quadratic_memory():
     )  # inputs, ops; seed, one line per non-constant edge
     y.backward()
     assert steps[-1].grads[0] == x.grad
+
+
+# ---- the LaTeX really typesets ----------------------------------------------------------
+
+MATHJAX = Path(__file__).parent / "browser" / "node_modules" / "mathjax" / "MathJax.js"
+
+
+def _latex_corpus() -> list[str]:
+    x, w = Value(0.5, label="x"), Value(-1.5, label="w_1")
+    odd = Value(2.0, label="my {odd} #label\\ & 50% ~x^2 $5 ∑é")
+    y = (x * w).tanh() + x**0.5 + x / w + (x - w).relu() + x.exp().log() + x.sigmoid()
+    y = y + x**w + (x**3) * (w**-1) + odd * x * x + 1e-7 * x + 2**x
+    y.label = "loss"
+    return [s.latex for n in ("blog", "adjoint") for s in trace(y, notation=n)]
+
+
+def test_every_latex_form_typesets_in_mathjax_without_errors(tmp_path):
+    if not MATHJAX.exists():
+        pytest.fail(f"{MATHJAX} is missing: run `npm ci --prefix tests/browser`")
+    from playwright.sync_api import sync_playwright
+
+    corpus = _latex_corpus()
+    body = "".join(f"<p>\\({html.escape(latex)}\\)</p>" for latex in corpus)
+    page_file = tmp_path / "latex.html"
+    page_file.write_text(
+        "<!doctype html><html><head><script type='text/x-mathjax-config'>"
+        "MathJax.Hub.Config({TeX: {noErrors: {disabled: true}, noUndefined: {disabled: true}}});"
+        f"</script><script src='{MATHJAX.as_uri()}?config=TeX-AMS_SVG'></script></head>"
+        f"<body>{body}</body></html>",
+        encoding="utf-8",
+    )
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=_CHROMIUM_ARGS)
+        try:
+            page = browser.new_page()
+            page.goto(page_file.as_uri())
+            page.wait_for_function(
+                "() => window.MathJax && MathJax.Hub && MathJax.Hub.queue.pending === 0 "
+                "&& MathJax.Hub.getAllJax().length > 0",
+                timeout=60_000,
+            )
+            mathml = page.evaluate("() => MathJax.Hub.getAllJax().map(j => j.root.toMathML(''))")
+        finally:
+            browser.close()
+    assert len(mathml) == len(corpus)
+    bad = [latex for latex, m in zip(corpus, mathml) if "merror" in m]
+    assert not bad, bad
+
+
+_CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+]
