@@ -21,7 +21,6 @@ through a pipe (no temporary files).
 from __future__ import annotations
 
 import os
-import re
 import subprocess
 import sys
 import warnings
@@ -138,7 +137,7 @@ def to_dot(
 
 
 def _build(root, rankdir, fmt, font_size, collapse, max_nodes, show_grad, states):
-    """DOT source and caption (a note about automatic collapsing, or None)."""
+    """DOT source, caption (a note about automatic collapsing, or None) and a summary."""
     if not isinstance(root, Value):
         raise TypeError(f"draw() needs a Value, got {type(root).__name__}: {root!r}")
     if rankdir not in RANKDIRS:
@@ -162,12 +161,18 @@ def _build(root, rankdir, fmt, font_size, collapse, max_nodes, show_grad, states
     view, caption = _choose_view(order, collapse, max_nodes)
     lines = _dot.graph_header(rankdir, font_size, caption)
     kinds = roles(order)
+    n = len(order)
     if view is None:
-        _plain_lines(lines, order, kinds, range(len(order)), {}, number, show_grad, state_of)
+        _plain_lines(lines, order, kinds, range(n), {}, number, show_grad, state_of)
+        ops = sum(1 for v in order if v.parents)
+        summary = f"{n} values, {ops} operations"
     else:
         _collapsed_lines(lines, order, kinds, view, number, show_grad, state_of)
+        layers = sum(1 for b in view.boxes if b.key.startswith("layer"))
+        boxes = f"{layers} layer boxes" if layers else f"{len(view.boxes)} neuron boxes"
+        summary = f"{n} values shown as {boxes} and {len(view.visible)} values"
     lines.append("}")
-    return "\n".join(lines) + "\n", caption
+    return "\n".join(lines) + "\n", caption, summary
 
 
 def _check_states(states: Mapping[int, str] | None, n: int) -> dict[int, str]:
@@ -427,9 +432,12 @@ class Drawing:
     3
     """
 
-    def __init__(self, source: str, caption: str | None = None, timeout: float = 120) -> None:
+    def __init__(
+        self, source: str, caption: str | None = None, timeout: float = 120, summary: str = ""
+    ) -> None:
         self.source = source
         self.caption = caption
+        self.summary = summary
         self.timeout = timeout
         self._svg: str | None = None
 
@@ -468,8 +476,8 @@ class Drawing:
             return {"text/plain": f"{err}"}
 
     def __repr__(self) -> str:
-        boxes = len(re.findall(r"^(?:v|layer)\d+ \[", self.source, re.M))
-        return f"<Drawing of {boxes} values: .source is the DOT, .svg() the picture>"
+        what = f" of {self.summary}" if self.summary else ""
+        return f"<Drawing{what}: .source is the DOT, .svg() the picture>"
 
 
 def draw(
@@ -493,5 +501,7 @@ def draw(
     >>> "grad 8" in d.source
     True
     """
-    source, caption = _build(root, rankdir, fmt, font_size, collapse, max_nodes, show_grad, states)
-    return Drawing(source, caption, timeout)
+    source, caption, summary = _build(
+        root, rankdir, fmt, font_size, collapse, max_nodes, show_grad, states
+    )
+    return Drawing(source, caption, timeout, summary)

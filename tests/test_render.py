@@ -524,7 +524,7 @@ def test_drawing_displays_as_svg_in_ipython():
     *_, L = blog_l()
     data, _ = DisplayFormatter().format(draw(L))
     assert data["image/svg+xml"].startswith("<svg")
-    assert "Drawing of 6 values" in data["text/plain"]
+    assert data["text/plain"].startswith("<Drawing of 6 values, 3 operations")
 
 
 def test_value_draw_is_the_module_function():
@@ -569,3 +569,19 @@ def test_missing_dot_names_the_program_and_how_to_install_it():
         ".source",
     ):
         assert hint in out
+
+
+def test_collapsed_drawing_says_what_it_shows():
+    _, loss = mlp_loss()
+    assert repr(draw(loss, collapse="neuron")).startswith("<Drawing of 61 values shown as 6 neuron")
+    assert "3 layer boxes" in repr(draw(loss, collapse="layer"))
+
+
+def test_examples_in_the_docstrings_hold():
+    import doctest
+
+    from autograd_viz import _collapse, _dot, render
+
+    for module in (render, _dot, _collapse):
+        result = doctest.testmod(module)
+        assert result.failed == 0 and result.attempted > 0, module.__name__
