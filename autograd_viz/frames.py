@@ -137,7 +137,11 @@ class Frames:
 
     def states(self, k: int) -> dict[int, str]:
         """State of every value in frame k: "pending", "forward" or "backward", plus
-        " active" on the value the step is about — the `states` option of `render.draw`."""
+        " active" on the value the step is about — the `states` option of `render.draw`.
+
+        Blue ("backward") means the gradient is final: a value that receives one share of
+        its gradient stays orange, with the active border, until the accumulation step.
+        """
         step = self._check(k)
         out = {}
         for i in range(self._n):
