@@ -23,6 +23,7 @@ value and get no gradient line. Numbers are formatted by `format_number`.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 import unicodedata
@@ -101,6 +102,7 @@ class _Eq:
     prec: int = _ATOM
 
 
+@functools.lru_cache(maxsize=4096)  # numbers repeat (0, 1, the same weights): format once
 def _num(x: float, digits: int) -> _Eq:
     return _Eq(format_number(x, digits), _latex_number(x, digits))
 
@@ -560,6 +562,17 @@ def _backward_lines(
     received: list[list[tuple[int, int, float]]] = [[] for _ in order]  # (op, k, amount)
     top = names[r]
     adjoint = notation == "adjoint"
+    family = ["**" if node.op.startswith("**") else node.op for node in order]
+    kinds_used: dict[int, dict[str, set[int]]] = {}  # value -> op kind -> its consumers
+
+    def via(p: int, i: int, k: int) -> tuple[_Eq, _Eq]:
+        if p not in kinds_used:
+            kinds_used[p] = {}
+            for c, _ in uses[p]:
+                kinds_used[p].setdefault(family[c], set()).add(c)
+        named = len(kinds_used[p][family[i]]) > 1
+        return _via(family[i], named, parents[i].count(p) > 1, k, names[i])
+
     seed = [_bar(top), _partial(top, top)] if adjoint else [_partial(top, top)]
     lines = [_Line("backward", "seed", (r,), (), r, _chain([*seed, _Eq("1", "1")]), (), (r,))]
     grad[r] = 1.0
@@ -578,7 +591,7 @@ def _backward_lines(
             contribution = rule(grad[i])
             received[p].append((i, k, contribution))
             shared = len(uses[p]) > 1
-            via = _via(order, uses[p], i, k, names) if shared else None
+            share = via(p, i, k) if shared else None
             result = _num(contribution, digits)
             edges = (f"op{i}-v{i}", f"v{p}-op{i}-{k}")
             touched = tuple(dict.fromkeys((p, i, *reads)))
@@ -589,17 +602,17 @@ def _backward_lines(
                                   rf"{partial.latex}\ (\text{{operand {k + 1}}})")  # fmt: skip
                 local = _chain([partial, symbolic, numbers, _num(rule(1.0), digits)])
                 locals_.append(_Line("backward", "local", touched, edges, p, local))
-                lhs = _bar(names[p], via)
+                lhs = _bar(names[p], share)
                 kind, eq = "contribution", _chain([
                     lhs, _times(_bar(out), _partial(out, names[p])),
                     _times(g, _num(rule(1.0), digits)), result,
                 ])  # fmt: skip
             else:
                 lhs = _partial(top, names[p])
-                if via is not None:
+                if share is not None:
                     lhs = _Eq(
-                        f"{lhs.text} (via {via[0].text})",
-                        rf"{lhs.latex}\ \left(\text{{via }}{via[0].latex}\right)",
+                        f"{lhs.text} (via {share[0].text})",
+                        rf"{lhs.latex}\ \left(\text{{via }}{share[0].latex}\right)",
                     )
                 if i == r:  # the output's own operation: the local partial is the gradient
                     kind, eq = "local", _chain([lhs, symbolic, numbers, result])
@@ -628,10 +641,10 @@ def _backward_lines(
                 total_eq = _plus(total_eq, term)
             if adjoint:
                 parts = [_bar(names[p])]
-                vias = [_via(order, uses[p], c, k, names) for c, k, _ in received[p]]
+                vias = [via(p, c, k) for c, k, _ in received[p]]
                 symbolic_sum = _bar(names[p], vias[0])
-                for via in vias[1:]:
-                    symbolic_sum = _plus(symbolic_sum, _bar(names[p], via))
+                for one in vias[1:]:
+                    symbolic_sum = _plus(symbolic_sum, _bar(names[p], one))
                 parts.append(symbolic_sum)
             else:
                 parts = [_partial(top, names[p])]
@@ -658,28 +671,19 @@ _SHORT = {"+": "add", "*": "mul", "**": "pow", "ReLU": "relu", "tanh": "tanh", "
           "log": "log", "sigmoid": "sigmoid"}  # fmt: skip
 
 
-def _via(
-    order: list[Value], uses: list[tuple[int, int]], i: int, k: int, names: list[_Eq]
-) -> tuple[_Eq, _Eq]:
+def _via(op: str, named: bool, twice: bool, k: int, consumer: _Eq) -> tuple[_Eq, _Eq]:
     """Which of a value's several uses an edge is, spelt long and short.
 
-    Long: `the product`; `the sum s` when several sums use it; `the product t, operand 2`
-    when one operation uses it twice (`a * a`). Short (a subscript): `mul`, `add,s`, `mul2`.
+    Long: `the product`; `the sum s` when several sums use the value (`named`); `the
+    product t, operand 2` when one operation uses it twice (`a * a`). Short (a
+    subscript): `mul`, `add,s`, `mul2`.
     """
-
-    def op_of(c: int) -> str:
-        return "**" if order[c].op.startswith("**") else order[c].op
-
-    op = op_of(i)
-    same_op = [c for c, _ in uses if op_of(c) == op]
-    named = len(set(same_op)) > 1  # several different operations of this kind
-    twice = same_op.count(i) > 1  # this very operation uses the value more than once
     noun, short = _NOUNS[op], _SHORT[op]
     text, latex = noun, rf"\text{{{noun}}}"
     stext, slatex = short, rf"\text{{{short}}}"
     if named:
-        text, latex = f"{text} {names[i].text}", rf"{latex}\ {names[i].latex}"
-        stext, slatex = f"{stext},{names[i].text}", rf"{slatex},{names[i].latex}"
+        text, latex = f"{text} {consumer.text}", rf"{latex}\ {consumer.latex}"
+        stext, slatex = f"{stext},{consumer.text}", rf"{slatex},{consumer.latex}"
     if twice:
         text, latex = f"{text}, operand {k + 1}", rf"{latex}\text{{, operand {k + 1}}}"
         stext, slatex = f"{stext}{k + 1}", rf"{slatex}{k + 1}"
