@@ -7,8 +7,9 @@ learner may type a sum exactly as a derivation writes it; no names or calls are 
 numeric answer is right within `tol` (relative and absolute, default 1e-6); a text answer
 (`answer="reverse"`) is right when it matches ignoring case and surrounding spaces; `answer=[...]`
 accepts any of several; `check=` takes a function of the typed text for anything else. A wrong
-answer shows the hint. The expected answer is in neither the page nor the saved widget state until
-it is revealed, so nobody sees it by accident.
+answer shows the hint. The expected answer is in neither the widget nor the saved widget state
+until it is revealed, and `scripts/execute_notebooks.py` collapses the input of every cell that
+creates an `Exercise`, so the code holding the answer is one click away, not on show.
 
 A teacher can reveal every answer in the notebook at once: call `reveal_all()`, display the
 switch from `teacher_mode()`, or start Jupyter with the environment variable

@@ -5,8 +5,9 @@ Each notebook runs top to bottom in a fresh kernel with `notebooks/` as the work
 exported HTML can show the widgets) are saved back into the file. Then the file is normalised so a
 re-run changes nothing that did not really change: widget model ids (random UUIDs) are renumbered
 deterministically per notebook, timing metadata is dropped, the kernel spec is fixed to `python3`
-and the Python version is removed from `language_info`. A failing cell stops everything loudly
-(exit status 1) and leaves that notebook untouched.
+and the Python version is removed from `language_info`. Cells that create an `Exercise` get their
+input collapsed (`metadata.jupyter.source_hidden`), so the answer in the code is not on show.
+A failing cell stops everything loudly (exit status 1) and leaves that notebook untouched.
 
 Usage (from the repository root):
 
@@ -20,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 import time
 import uuid
@@ -36,6 +38,7 @@ WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
 _NAMESPACE = uuid.UUID("6f1c2a8e-3b7d-4c59-9a0e-5d2b8f4e7a11")  # fixed: ids stay stable
 _CELL_METADATA_NOISE = ("execution", "collapsed", "scrolled", "jupyter")
+_EXERCISE_CALL = re.compile(r"^\s*(?:\w+\.)?Exercise\(", re.M)
 
 
 class NotebookExecutionError(RuntimeError):
@@ -77,12 +80,21 @@ def normalise(nb: nbformat.NotebookNode, name: str) -> nbformat.NotebookNode:
     for cell in nb.cells:
         for key in _CELL_METADATA_NOISE:
             cell.metadata.pop(key, None)
+        if is_exercise_cell(cell):
+            # The learner sees the question box, not the code holding its answer:
+            # JupyterLab shows the input collapsed (one click expands it).
+            cell.metadata["jupyter"] = {"source_hidden": True}
     text = json.dumps(nb)
     state = nb.metadata.get("widgets", {}).get(WIDGET_STATE, {}).get("state", {})
     for n, old in enumerate(state):
         new = uuid.uuid5(_NAMESPACE, f"{name}/{n}").hex
         text = text.replace(old, new)
     return nbformat.from_dict(json.loads(text))
+
+
+def is_exercise_cell(cell: nbformat.NotebookNode) -> bool:
+    """True for a code cell that creates a self-check `Exercise` (its source holds the answer)."""
+    return cell.cell_type == "code" and _EXERCISE_CALL.search(cell.source) is not None
 
 
 def _check_widget_state(nb: nbformat.NotebookNode, name: str) -> None:
