@@ -105,8 +105,11 @@ def number_formatter(fmt: str | Callable[[float], str] | None) -> Callable[[floa
     return lambda x: format(x, fmt)
 
 
-def graph_header(rankdir: str, font_size: float, caption: str | None) -> list[str]:
-    """The opening lines of the digraph: layout direction, fonts and default styles."""
+def graph_header(rankdir: str, font_size: float, caption: str | None = None) -> list[str]:
+    """The opening lines of the digraph: layout direction, fonts and default styles.
+
+    `caption` is HTML for the graph's label (see `caption_label`), drawn below the graph.
+    """
     fs = f"{font_size:g}"
     lines = [
         "digraph autograd {",
@@ -117,8 +120,56 @@ def graph_header(rankdir: str, font_size: float, caption: str | None) -> list[st
         f'edge [color="{MUTED}" arrowsize=0.6 penwidth=1];',
     ]
     if caption:
-        lines.append(f"label=<{html_text(caption)}> labelloc=b labeljust=l;")
+        lines.append(f"label=<{caption}> labelloc=b labeljust=l;")
     return lines
+
+
+# The legend: what each style means, one cell per style the drawing uses, in this order.
+_LEGEND = {
+    "input": ('BORDER="2"', "input"),
+    "param": (f'BORDER="2" STYLE="rounded" COLOR="{PARAM_COLOR}"', "weight or bias"),
+    "const": (f'BORDER="1" STYLE="dashed" COLOR="{MUTED}"', "constant"),
+    "value": (f'BORDER="1" COLOR="{MUTED}"', "intermediate value"),
+    "output": ('BORDER="0" CELLPADDING="0"', "output"),
+    "neuron": ('BORDER="2" STYLE="rounded"', "neuron"),
+    "layer": ('BORDER="2" STYLE="rounded"', "layer"),
+    "pending": (f'BORDER="1" COLOR="{MUTED}" BGCOLOR="{PENDING_COLOR}"', "not reached yet"),
+    "forward": (f'BORDER="1" BGCOLOR="{FORWARD_COLOR}"', "value computed"),
+    "backward": (f'BORDER="1" BGCOLOR="{BACKWARD_COLOR}"', "gradient final"),
+    "active": (f'BORDER="3" COLOR="{ACTIVE_COLOR}"', "this step"),
+}
+
+
+def caption_label(note: str | None, styles: set[str], grads_hidden: bool) -> str | None:
+    """HTML for the graph label: a note (plain text) above a legend of the given styles
+    (roles like "input" and states like "forward"); None when there is nothing to say.
+
+    >>> "weight or bias" in caption_label(None, {"param"}, False)
+    True
+    """
+    rows = []
+    if note:
+        rows.append(f'<TR><TD ALIGN="LEFT">{html_text(note)}</TD></TR>')
+    cells = []
+    for key, (attrs, text) in _LEGEND.items():
+        if key not in styles:
+            continue
+        if key == "output":  # a double border: a bordered cell in a bordered table
+            cells.append(f'<TD {attrs}><TABLE BORDER="1" CELLBORDER="1" CELLSPACING="2" '
+                         f'CELLPADDING="2"><TR><TD>{text}</TD></TR></TABLE></TD>')  # fmt: skip
+        else:
+            cells.append(f"<TD {attrs}>{text}</TD>")
+    if grads_hidden and styles:
+        cells.append('<TD BORDER="0">grad ? = not computed yet</TD>')
+    if cells:
+        legend = "".join(cells)
+        rows.append(
+            '<TR><TD ALIGN="LEFT"><TABLE BORDER="0" CELLSPACING="4" CELLPADDING="3">'
+            f"<TR>{legend}</TR></TABLE></TD></TR>"
+        )
+    if not rows:
+        return None
+    return f'<TABLE BORDER="0" CELLSPACING="0" CELLPADDING="0">{"".join(rows)}</TABLE>'
 
 
 # Per-role node attributes (beyond the defaults in graph_header).

@@ -121,6 +121,7 @@ def to_dot(
     max_nodes: int = 500,
     show_grad: bool | None = None,
     states: Mapping[int, str] | None = None,
+    legend: bool = False,
 ) -> str:
     """The DOT source of the graph that ends at `root` (see the module docstring for ids).
 
@@ -128,15 +129,16 @@ def to_dot(
     full, else 4 significant digits). `show_grad`: None shows grads only once backward()
     has reached the graph ("grad ?" before). `states`: value index -> "pending" |
     "forward" | "backward" | "active" (several may be combined: "forward active").
+    `legend`: add a key below the graph saying what each style used means.
 
     >>> x, y = Value(2.0, label="x"), Value(3.0, label="y")
     >>> print(to_dot(x + y).count("->"))
     3
     """
-    return _build(root, rankdir, fmt, font_size, collapse, max_nodes, show_grad, states)[0]
+    return _build(root, rankdir, fmt, font_size, collapse, max_nodes, show_grad, states, legend)[0]
 
 
-def _build(root, rankdir, fmt, font_size, collapse, max_nodes, show_grad, states):
+def _build(root, rankdir, fmt, font_size, collapse, max_nodes, show_grad, states, legend):
     """DOT source, caption (a note about automatic collapsing, or None) and a summary."""
     if not isinstance(root, Value):
         raise TypeError(f"draw() needs a Value, got {type(root).__name__}: {root!r}")
@@ -159,8 +161,15 @@ def _build(root, rankdir, fmt, font_size, collapse, max_nodes, show_grad, states
         show_grad = any(v.grad != 0 for v in order)
 
     view, caption = _choose_view(order, collapse, max_nodes)
-    lines = _dot.graph_header(rankdir, font_size, caption)
     kinds = roles(order)
+    styles: set[str] = set()
+    if legend:
+        styles.update(kinds if view is None else (kinds[i] for i in view.visible))
+        if view is not None:
+            styles.update("layer" if b.key.startswith("layer") else "neuron" for b in view.boxes)
+        styles.update(t for s in state_of.values() for t in s.split())
+    label = _dot.caption_label(caption, styles, not show_grad)
+    lines = _dot.graph_header(rankdir, font_size, label)
     n = len(order)
     if view is None:
         _plain_lines(lines, order, kinds, range(n), {}, number, show_grad, state_of)
@@ -490,6 +499,7 @@ def draw(
     max_nodes: int = 500,
     show_grad: bool | None = None,
     states: Mapping[int, str] | None = None,
+    legend: bool = False,
     timeout: float = 120,
 ) -> Drawing:
     """Draw the computation graph that ends at `root` (options as in `to_dot`).
@@ -502,6 +512,6 @@ def draw(
     True
     """
     source, caption, summary = _build(
-        root, rankdir, fmt, font_size, collapse, max_nodes, show_grad, states
+        root, rankdir, fmt, font_size, collapse, max_nodes, show_grad, states, legend
     )
     return Drawing(source, caption, timeout, summary)

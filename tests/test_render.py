@@ -585,3 +585,34 @@ def test_examples_in_the_docstrings_hold():
     for module in (render, _dot, _collapse):
         result = doctest.testmod(module)
         assert result.failed == 0 and result.attempted > 0, module.__name__
+
+
+# ---- legend -------------------------------------------------------------------------
+
+
+def test_legend_explains_only_the_styles_the_drawing_uses():
+    *_, L = blog_l()
+    assert "label=<" not in to_dot(L).split("node [")[0]  # no legend unless asked
+    dot = to_dot(L, legend=True)
+    for text in ("input", "intermediate value", "output", "grad ? = not computed yet"):
+        assert f">{text}<" in dot
+    for text in ("weight or bias", "constant", "value computed", "this step", "neuron"):
+        assert f">{text}<" not in dot
+    L.backward()
+    dot = to_dot(L, legend=True, states={0: "forward", 1: "backward active"})
+    assert ">value computed<" in dot and ">gradient final<" in dot and ">this step<" in dot
+    assert "not computed yet" not in dot
+    ids = by_id(parse(svg_from_dot(dot)))  # the legend leaves the node ids alone
+    assert ids["v5-data"].text == "data 16" and ids["v0-grad"].text == "grad −24"
+
+
+def test_legend_of_a_collapsed_network_names_neurons_and_keeps_the_note():
+    _, loss = mlp_loss()
+    assert ">neuron<" in to_dot(loss, collapse="neuron", legend=True)
+    assert ">layer<" in to_dot(loss, collapse="layer", legend=True)
+    m = MLP(2, [16, 16, 1], seed=1)
+    out = m([1.0, -2.0])
+    with pytest.warns(UserWarning):
+        dot = to_dot(out, legend=True)
+    assert "collapsed to one box per neuron" in dot and ">neuron<" in dot
+    assert ">weight or bias<" not in dot  # every weight is inside a neuron box
