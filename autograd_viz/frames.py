@@ -191,9 +191,10 @@ class Frames:
             "node": node_class,
             "edge": lambda key, base: f"{base} {EDGE_ON_CLASS}" if key in edges_on else base,
             "cell": cell_text,
-            "svg": lambda key, base: (
+            "svg": lambda key, base: (  # the equation doubles as the picture's accessible name
                 f'<svg class="avz-frame {self.scope}" data-step="{k}" '
-                f'data-phase="{step.phase}" data-active="v{step.active}"'
+                f'data-phase="{step.phase}" data-active="v{step.active}" role="img" '
+                f'aria-label="{html.escape(f"step {k + 1}: {step.text}", quote=True)}"'
             ),
         }
         return [fill[p[0]](p[1], p[2]) for p in self._parts if not isinstance(p, str)]

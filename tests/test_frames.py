@@ -5,6 +5,7 @@ really apply, without two animations on one page restyling each other."""
 from __future__ import annotations
 
 import re
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
@@ -106,7 +107,10 @@ def _layout(svg: str) -> str:
     """The SVG with everything a frame may change removed: classes, cell texts, style, tags."""
     svg = re.sub(r"\n<style>.*?</style>", "", svg, flags=re.S)
     svg = re.sub(
-        r'<svg class="[^"]*" data-step="\d+" data-phase="\w+" data-active="v\d+"', "<svg", svg
+        r'<svg class="[^"]*" data-step="\d+" data-phase="\w+" data-active="v\d+" role="img" '
+        r'aria-label="[^"]*"',
+        "<svg",
+        svg,
     )
     svg = re.sub(r' class="[^"]*"', "", svg)
     return re.sub(r'(<text id="v\d+-(?:data|grad)"[^>]*>)[^<]*', r"\1", svg)
@@ -180,11 +184,17 @@ def test_each_layout_has_its_own_scope_and_every_rule_uses_it():
     assert f'class="avz-frame {a.scope}"' in a.frame_svg(0)
 
 
+def test_each_frame_is_named_by_its_equation_for_screen_readers():
+    frames = Frames(_sum_times_y())
+    assert 'role="img" aria-label="step 2: s = x + y = 2 + 3 = 5"' in frames.frame_svg(1)
+
+
 def test_labels_with_markup_stay_escaped_in_frames():
     x = Value(1.0, label="<b>&x")
     frames = Frames(x * 2)
     svg = frames.frame_svg(len(frames) - 1)
     assert "<b>&" not in svg and "&lt;b&gt;&amp;x" in svg
+    ET.fromstring(svg)  # still well-formed XML, aria-label included
 
 
 def test_bad_arguments_are_refused_clearly():
