@@ -98,6 +98,8 @@ class Filmstrip:
             ".avz-graph svg{width:100%;height:auto}"
             ".avz-cell figcaption{font-size:13px;line-height:1.4;margin-top:4px}"
             ".avz-step{color:#6B6B6B;font-size:11px}"
+            "@page{margin:12mm}"
+            "@media print{.avz-strip{-webkit-print-color-adjust:exact;print-color-adjust:exact}}"
         )
         body = f'<style>{style}</style><div class="avz-strip">{figures}</div>'
         if not full_page:
