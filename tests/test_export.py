@@ -113,6 +113,12 @@ def test_standalone_html_needs_no_network():
     assert page.count("<svg") == 1  # the layout once; frames are data
 
 
+def test_exports_are_byte_identical_across_runs():
+    assert standalone_html(_sum_times_y()) == standalone_html(_sum_times_y())
+    assert svg_animation(_sum_times_y()) == svg_animation(_sum_times_y())
+    assert filmstrip(_sum_times_y()).svg() == filmstrip(_sum_times_y()).svg()
+
+
 def test_standalone_html_escapes_labels_out_of_script_and_markup():
     x = Value(1.0, label="</script><script>alert(1)</script>")
     page = standalone_html(x * 2)
