@@ -381,6 +381,11 @@ def save_html(source: Source, path: str | Path, **options: Any) -> Path:
 # ---- animated SVG ----------------------------------------------------------------------
 
 
+# In the animation's copies of the layout: ids (they must stay unique in one document),
+# graphviz's comments and tooltips (a quarter of the bytes).
+_COPY_NOISE = re.compile(r'\sid="[^"]*"|<!--.*?-->\n?|<title>[^<]*</title>\n?', re.S)
+
+
 def svg_animation(
     source: Source,
     *,
@@ -392,7 +397,9 @@ def svg_animation(
     """An SVG that plays the animation by itself, in a loop, with each step's equation.
 
     Every frame is a group hidden by default; one CSS animation, delayed by k steps for
-    frame k, shows it for one step of every cycle.
+    frame k, shows it for one step of every cycle. Each frame is a copy of the drawing,
+    so this suits the small graphs of a lesson (the worked examples: ~50 kB); for big
+    graphs `save_html` is far smaller (it stores the drawing once).
 
     >>> x = Value(3.0, label="x")
     >>> svg_animation(x * x).count('class="avz-anim-frame"')  # one group per step
@@ -412,7 +419,7 @@ def svg_animation(
     groups = []
     for k in range(n):
         frame = _nested(frames.frame_svg(k), 0, 0, width, height)
-        frame = re.sub(r'\sid="[^"]*"', "", frame)  # one document: ids must stay unique
+        frame = _COPY_NOISE.sub("", frame)  # one document: ids must stay unique
         texts = _caption_texts(4, height, line, _caption(frames, k), captions[k])
         groups.append(
             f'<g class="avz-anim-frame" style="animation-delay:{k * seconds_per_step:g}s">'
