@@ -174,14 +174,18 @@ def _build(root, rankdir, fmt, font_size, collapse, max_nodes, show_grad, states
     if view is None:
         _plain_lines(lines, order, kinds, range(n), {}, number, show_grad, state_of)
         ops = sum(1 for v in order if v.parents)
-        summary = f"{n} values, {ops} operations"
+        summary = f"{_count(n, 'value')}, {_count(ops, 'operation')}"
     else:
         _collapsed_lines(lines, order, kinds, view, number, show_grad, state_of)
         layers = sum(1 for b in view.boxes if b.key.startswith("layer"))
         boxes = f"{layers} layer boxes" if layers else f"{len(view.boxes)} neuron boxes"
-        summary = f"{n} values shown as {boxes} and {len(view.visible)} values"
+        summary = f"{_count(n, 'value')} shown as {boxes} and {_count(len(view.visible), 'value')}"
     lines.append("}")
     return "\n".join(lines) + "\n", caption, summary
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def _check_states(states: Mapping[int, str] | None, n: int) -> dict[int, str]:
