@@ -27,7 +27,7 @@ import warnings
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
-from autograd_viz import _dot
+from autograd_viz import _dot, _svg
 from autograd_viz._collapse import Box, View, collapse_view, has_neurons
 from autograd_viz._dot import (
     ACTIVE_COLOR,
@@ -339,8 +339,6 @@ def _box_node(box: Box, order, kinds, number, show_grad, state_of) -> str:
 
 # ---- SVG ------------------------------------------------------------------------
 
-_VALUE_NODE = '<g id="v'
-
 
 def svg_from_dot(dot: str, *, timeout: float = 120) -> str:
     """Lay out DOT with graphviz's `dot` (one run, through a pipe) and return the SVG.
@@ -352,59 +350,7 @@ def svg_from_dot(dot: str, *, timeout: float = 120) -> str:
     >>> svg.startswith("<svg")
     True
     """
-    svg = _run_dot(dot, "svg", timeout).decode("utf-8")
-    start = svg.find("<svg")
-    svg = svg[start:] if start >= 0 else svg
-    for face, css in _dot.SVG_FACES.items():
-        svg = svg.replace(face, css)
-    return _tag_cells(svg)
-
-
-def _tag_cells(svg: str) -> str:
-    """Give the texts of every value node their ids.
-
-    A value node's texts come in table order: its name's line(s), then one text for
-    data and one for grad (a constant has only its number). Plain string scanning:
-    about 15x faster than a regular expression over a large SVG.
-    """
-    out: list[str] = []
-    pos = search = 0  # copied up to `pos`; looking for the next node from `search`
-    while True:
-        start = svg.find(_VALUE_NODE, search)
-        if start < 0:
-            break
-        key_end = svg.find('"', start + 7)
-        key = svg[start + 7 : key_end]
-        head_end = svg.find(">", key_end) + 1
-        end = svg.find("</g>", head_end)
-        search = head_end
-        head = svg[key_end:head_end]
-        if not key[1:].isdigit() or 'class="node' not in head or end < 0:
-            continue
-        grad = svg.rfind("<text", head_end, end)
-        if grad < 0:
-            continue
-        if " const" in head:
-            cells, first = [(grad, "data")], -1
-        else:
-            data = svg.rfind("<text", head_end, grad)
-            if data < 0:
-                continue
-            cells, first = [(data, "data"), (grad, "grad")], svg.find("<text", head_end, data)
-        if first >= 0:  # the name's text lines, grouped
-            last = svg.rfind("</text>", first, cells[0][0]) + 7
-            out.append(svg[pos:first])
-            out.append(f'<g id="{key}-label" class="label">')
-            out.append(svg[first:last])
-            out.append("</g>")
-            pos = last
-        for t, cell in cells:
-            out.append(svg[pos:t])
-            out.append(f'<text id="{key}-{cell}"')
-            pos = t + 5
-        search = end
-    out.append(svg[pos:])
-    return "".join(out)
+    return _svg.finish(_run_dot(dot, "svg", timeout).decode("utf-8"))
 
 
 def _run_dot(dot: str, fmt: str, timeout: float, extra: tuple[str, ...] = ()) -> bytes:

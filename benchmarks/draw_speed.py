@@ -20,7 +20,8 @@ import time
 import warnings
 
 from autograd_viz import MLP, Neuron, Value
-from autograd_viz.render import _tag_cells, draw, to_dot
+from autograd_viz._svg import tag_cells
+from autograd_viz.render import draw, to_dot
 
 
 def _graphs() -> list[tuple[str, Value]]:
@@ -49,7 +50,7 @@ def _python_ms(root: Value, n: int, raw_svg: str, repeats: int) -> float:
     for _ in range(repeats):
         t = time.perf_counter()
         draw(root, max_nodes=n)
-        _tag_cells(raw_svg)
+        tag_cells(raw_svg)
         times.append(time.perf_counter() - t)
     return _median_ms(times)
 

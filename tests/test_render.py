@@ -580,9 +580,9 @@ def test_collapsed_drawing_says_what_it_shows():
 def test_examples_in_the_docstrings_hold():
     import doctest
 
-    from autograd_viz import _collapse, _dot, render
+    from autograd_viz import _collapse, _dot, _svg, render
 
-    for module in (render, _dot, _collapse):
+    for module in (render, _dot, _collapse, _svg):
         result = doctest.testmod(module)
         assert result.failed == 0 and result.attempted > 0, module.__name__
 
