@@ -28,7 +28,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from autograd_viz import _dot, _svg
-from autograd_viz._collapse import Box, View, collapse_view, has_neurons
+from autograd_viz._collapse import Box, View, collapse_view, has_neurons, neuron_layer
 from autograd_viz._dot import (
     ACTIVE_COLOR,
     BACKWARD_COLOR,
@@ -326,7 +326,7 @@ def _box_node(box: Box, order, kinds, number, show_grad, state_of) -> str:
         attrs = _dot.ROLE_ATTRS["neuron"] + extra + sattrs
         return f'{box.key} [id="{box.key}" class="{cls}" label={label}{attrs}];'
     first = order[box.members[0]]
-    layer = str(first.tag.name).rsplit(".", 1)[0]
+    layer = neuron_layer(first.tag)
     activation = first.op if first.op in ("ReLU", "tanh", "sigmoid") else "linear"
     title = f"{layer}  {activation} × {len(box.members)}"
     rows = [
@@ -334,7 +334,11 @@ def _box_node(box: Box, order, kinds, number, show_grad, state_of) -> str:
         for m in box.members
     ]
     label = _dot.layer_label(title, rows)
-    return f'{box.key} [id="{box.key}" class="layer" label={label}{_dot.ROLE_ATTRS["layer"]}];'
+    is_output = any(kinds[m] == "output" for m in box.members)
+    cls, extra = ("layer output", " peripheries=2") if is_output else ("layer", "")
+    return (
+        f'{box.key} [id="{box.key}" class="{cls}" label={label}{_dot.ROLE_ATTRS["layer"]}{extra}];'
+    )
 
 
 # ---- SVG ------------------------------------------------------------------------

@@ -13,6 +13,8 @@ import warnings
 import xml.etree.ElementTree as ET
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from autograd_viz import MLP, Value
 from autograd_viz._dot import format_number
@@ -616,3 +618,80 @@ def test_legend_of_a_collapsed_network_names_neurons_and_keeps_the_note():
         dot = to_dot(out, legend=True)
     assert "collapsed to one box per neuron" in dot and ">neuron<" in dot
     assert ">weight or bias<" not in dot  # every weight is inside a neuron box
+
+
+def test_layer_box_holding_the_output_is_drawn_as_the_output():
+    m = MLP(2, [3, 1], seed=2)
+    out = m([1.0, -1.0])
+    ns = nodes(to_dot(out, collapse="layer"))
+    assert [v[0] for v in ns.values() if v[0].startswith("layer")] == ["layer", "layer output"]
+
+
+def test_automatic_collapse_warning_points_at_the_callers_line():
+    out = MLP(2, [16, 16, 1], seed=1)([1.0, -2.0])
+    with pytest.warns(UserWarning) as record:
+        out.draw()  # through Value.draw and render.draw
+    assert record[0].filename == __file__
+
+
+# ---- property: any graph, any labels -----------------------------------------------
+
+_LABELS = st.text(alphabet=st.characters(exclude_categories=("Cs",)), max_size=10)
+_UNARY = {"relu": Value.relu, "tanh": Value.tanh, "sq": lambda a: a**2, "neg": lambda a: -a}
+_BINARY = {"+": lambda a, b: a + b, "*": lambda a, b: a * b, "-": lambda a, b: a - b}
+
+
+@st.composite
+def _graphs(draw_from) -> Value:
+    values = [
+        Value(draw_from(st.floats(0.5, 3.0)), label=draw_from(_LABELS))
+        for _ in range(draw_from(st.integers(1, 3)))
+    ]
+    for _ in range(draw_from(st.integers(0, 10))):
+        a, b = draw_from(st.sampled_from(values)), draw_from(st.sampled_from(values))
+        op = draw_from(st.sampled_from(sorted(_UNARY) + sorted(_BINARY)))
+        v = _UNARY[op](a) if op in _UNARY else _BINARY[op](a, b)
+        v.label = draw_from(_LABELS)
+        values.append(v)
+    if draw_from(st.booleans()):
+        values[-1].backward()
+    return values[-1]
+
+
+def _shown(label: str) -> list[str]:
+    """The text lines a label should render as (graphviz keeps runs of spaces as NBSPs)."""
+    text = label.replace("\r\n", "\n").replace("\r", "\n").replace("\t", " ")
+    text = "".join("\ufffd" if (ord(c) < 32 and c != "\n") or c == "\x7f" else c for c in text)
+    return [line.replace("\xa0", " ") for line in text.split("\n") if line]
+
+
+@settings(max_examples=25, deadline=None)
+@given(_graphs())
+def test_any_graph_renders_every_value_literally_with_its_ids(root):
+    order = root.topological_order()
+    kinds = roles(order)
+    dot = to_dot(root)
+    ops = [i for i, v in enumerate(order) if v.parents]
+    assert len(nodes(dot)) == len(order) + len(ops)
+    es = edges(dot)
+    assert len(es) == sum(len(order[i].parents) for i in ops) + len(ops)
+    assert len({e[2] for e in es}) == len(es)  # edge ids are unique
+    svg = parse(svg_from_dot(dot))
+    assert {el.tag.removeprefix(SVG) for el in svg.iter()} <= {
+        "svg", "g", "title", "polygon", "path", "ellipse", "text", "polyline",
+    }  # fmt: skip
+    ids = by_id(svg)
+    show_grad = any(v.grad != 0 for v in order)
+    for i, v in enumerate(order):
+        data = ids[f"v{i}-data"].text
+        if kinds[i] == "const":
+            assert data == format_number(v.data)
+            continue
+        assert data == f"data {format_number(v.data)}"
+        grad = format_number(v.grad) if show_grad else "?"
+        assert ids[f"v{i}-grad"].text == f"grad {grad}"
+        want = _shown(v.label) if v.label else [f"v{i}"]
+        if not want:  # only line breaks: nothing to show
+            assert f"v{i}-label" not in ids
+            continue
+        assert [t.replace("\xa0", " ") for t in text_of(ids[f"v{i}-label"])] == want
