@@ -11,9 +11,12 @@ a kernel or the network:
   ~2 kB of inline vanilla JavaScript applies them: no CDN, no library.
 * `save_svg_animation(root, "backprop.svg")` — an animated SVG that plays by itself
   wherever SVG does (browsers, GitHub READMEs, HTML slides): each frame is a group shown
-  in turn by a CSS keyframe animation, with its equation as a caption. We chose this over
-  an animated GIF: a GIF needs a rasteriser for SVG (cairosvg or a browser), which is not
-  a dependency; the SVG stays sharp on a projector and its text stays searchable.
+  in turn by a CSS keyframe animation, with its equation as a caption. This is the main
+  animated export: it needs no extra package, stays sharp on a projector and its text
+  stays searchable.
+* `save_gif(root, "backprop.gif")` — the same frames as a looping GIF, for slide software
+  that cannot play SVG (PowerPoint, Keynote, Google Slides). Rasterising SVG needs a
+  renderer, so this one alone needs the optional `cairosvg` package.
 
 `source` is a `Value` (traced and laid out here, with `phase` and any `render` options)
 or an existing `Frames`.
@@ -22,6 +25,7 @@ or an existing `Frames`.
 from __future__ import annotations
 
 import html
+import io
 import json
 import re
 from collections.abc import Sequence
@@ -34,8 +38,10 @@ from autograd_viz.frames import Frames
 Source = Value | Frames
 
 __all__ = [
+    "ExportError",
     "Filmstrip",
     "filmstrip",
+    "save_gif",
     "save_html",
     "save_svg_animation",
     "standalone_html",
@@ -386,6 +392,36 @@ def save_html(source: Source, path: str | Path, **options: Any) -> Path:
 _COPY_NOISE = re.compile(r'\sid="[^"]*"|<!--.*?-->\n?|<title>[^<]*</title>\n?', re.S)
 
 
+def _captioned(frames: Frames, caption_size: float) -> tuple[list[str], float, float]:
+    """Every frame as SVG markup with its caption underneath (for a document whose units
+    are pt), and the width and height they all share."""
+    width, height = _size(frames.base_svg)
+    line = caption_size * 1.4
+    chars = max(20, int(width / (caption_size * 0.55)))
+    captions = [_wrap(s.text, chars) for s in frames.steps]
+    total_h = height + line * (1 + max(len(c) for c in captions)) + 8
+    out = []
+    for k in range(len(frames)):
+        frame = _nested(frames.frame_svg(k), 0, 0, width, height)
+        frame = _COPY_NOISE.sub("", frame)  # one document: ids must stay unique
+        out.append(frame + _caption_texts(4, height, line, _caption(frames, k), captions[k]))
+    return out, width, total_h
+
+
+def _document(body: str, width: float, height: float, caption_size: float, head: str = "") -> str:
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:g}pt" height="{height:g}pt" '
+        f'viewBox="0 0 {width:g} {height:g}" font-family="Arial, Helvetica, sans-serif" '
+        f'font-size="{caption_size:g}"><title>Backpropagation, step by step</title>{head}'
+        f'<rect width="100%" height="100%" fill="white"/>{body}</svg>\n'
+    )
+
+
+def _check_seconds(seconds_per_step: float) -> None:
+    if not (isinstance(seconds_per_step, (int, float)) and 0.05 <= seconds_per_step <= 60):
+        raise ValueError(f"seconds_per_step must be between 0.05 and 60, got {seconds_per_step!r}")
+
+
 def svg_animation(
     source: Source,
     *,
@@ -406,39 +442,22 @@ def svg_animation(
     6
     """
     frames = _frames(source, phase, draw_options)
-    if not (isinstance(seconds_per_step, (int, float)) and 0.05 <= seconds_per_step <= 60):
-        raise ValueError(f"seconds_per_step must be between 0.05 and 60, got {seconds_per_step!r}")
-    width, height = _size(frames.base_svg)
+    _check_seconds(seconds_per_step)
+    bodies, width, height = _captioned(frames, caption_size)
     n = len(frames)
-    line = caption_size * 1.4
-    chars = max(20, int(width / (caption_size * 0.55)))
-    captions = [_wrap(s.text, chars) for s in frames.steps]
-    total_h = height + line * (1 + max(len(c) for c in captions)) + 8
     cycle = n * seconds_per_step
-    share = 100 / n
-    groups = []
-    for k in range(n):
-        frame = _nested(frames.frame_svg(k), 0, 0, width, height)
-        frame = _COPY_NOISE.sub("", frame)  # one document: ids must stay unique
-        texts = _caption_texts(4, height, line, _caption(frames, k), captions[k])
-        groups.append(
-            f'<g class="avz-anim-frame" style="animation-delay:{k * seconds_per_step:g}s">'
-            f"{frame}{texts}</g>"
-        )
+    groups = "".join(
+        f'<g class="avz-anim-frame" style="animation-delay:{k * seconds_per_step:g}s">{body}</g>'
+        for k, body in enumerate(bodies)
+    )
     style = (
-        f"@keyframes avz-show {{0% {{visibility: visible;}} {share:.6g}% {{visibility: hidden;}}"
-        " 100% {visibility: hidden;}}"
+        f"@keyframes avz-show {{0% {{visibility: visible;}} {100 / n:.6g}% "
+        "{visibility: hidden;} 100% {visibility: hidden;}}"
         f".avz-anim-frame {{visibility: hidden; animation: avz-show {cycle:g}s step-end infinite;}}"
         "@media (prefers-reduced-motion: reduce) {.avz-anim-frame {animation-duration: "
         f"{cycle * 3:g}s;}}}}"
     )
-    return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:g}pt" height="{total_h:g}pt" '
-        f'viewBox="0 0 {width:g} {total_h:g}" font-family="Arial, Helvetica, sans-serif" '
-        f'font-size="{caption_size:g}"><title>Backpropagation, step by step</title>'
-        f'<style>{style}</style><rect width="100%" height="100%" fill="white"/>'
-        f"{''.join(groups)}</svg>\n"
-    )
+    return _document(groups, width, height, caption_size, f"<style>{style}</style>")
 
 
 def save_svg_animation(source: Source, path: str | Path, **options: Any) -> Path:
@@ -447,4 +466,70 @@ def save_svg_animation(source: Source, path: str | Path, **options: Any) -> Path
     if path.suffix.lower() != ".svg":
         raise ValueError(f"an SVG animation needs a path ending in .svg, got {str(path)!r}")
     path.write_text(svg_animation(source, **options), encoding="utf-8")
+    return path
+
+
+# ---- animated GIF (for slide software that cannot play SVG) ------------------------------
+
+
+class ExportError(RuntimeError):
+    """An export needs something that is not installed."""
+
+
+def save_gif(
+    source: Source,
+    path: str | Path,
+    *,
+    phase: str | None = None,
+    seconds_per_step: float = 1.5,
+    width: int = 960,
+    caption_size: float = 13,
+    **draw_options: Any,
+) -> Path:
+    """Write the animation as a looping GIF, `width` pixels wide, for slide software.
+
+    Each frame (drawing and equation) is rasterised from the one layout with cairosvg
+    (an optional dependency: `pip install cairosvg`; it uses the Cairo library that
+    Graphviz already brings) and assembled with Pillow. The last frame stays up three
+    times as long, so the final gradients can be read before the loop restarts.
+
+    >>> import tempfile, os
+    >>> x = Value(3.0, label="x")
+    >>> save_gif(x * x, os.path.join(tempfile.mkdtemp(), "square.gif")).suffix
+    '.gif'
+    """
+    path = Path(path)
+    if path.suffix.lower() != ".gif":
+        raise ValueError(f"save_gif needs a path ending in .gif, got {str(path)!r}")
+    if isinstance(width, bool) or not isinstance(width, int) or not 100 <= width <= 4000:
+        raise ValueError(f"width must be a whole number of pixels from 100 to 4000, got {width!r}")
+    _check_seconds(seconds_per_step)
+    try:
+        import cairosvg
+    except ImportError:  # OSError too, below: cairosvg is there but the Cairo library is not
+        raise ExportError(
+            "save_gif rasterises frames with cairosvg, which is not installed: "
+            "`pip install cairosvg` (or `conda install -c conda-forge cairosvg`). "
+            "save_svg_animation and save_html need nothing extra."
+        ) from None
+    except OSError as err:
+        raise ExportError(
+            f"cairosvg is installed but cannot load the Cairo library ({err}); install Cairo "
+            "(it comes with Graphviz from conda-forge, apt or brew)."
+        ) from None
+    from PIL import Image
+
+    frames = _frames(source, phase, draw_options)
+    bodies, w, h = _captioned(frames, caption_size)
+    images = []
+    for body in bodies:
+        png = cairosvg.svg2png(
+            bytestring=_document(body, w, h, caption_size).encode("utf-8"), output_width=width
+        )
+        images.append(Image.open(io.BytesIO(png)).convert("RGB"))
+    ms = round(seconds_per_step * 1000)
+    durations = [ms] * (len(images) - 1) + [3 * ms]
+    images[0].save(
+        path, save_all=True, append_images=images[1:], duration=durations, loop=0, disposal=1
+    )
     return path

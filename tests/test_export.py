@@ -7,11 +7,14 @@ import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from autograd_viz import Value
 from autograd_viz.export import (
+    ExportError,
     filmstrip,
+    save_gif,
     save_html,
     save_svg_animation,
     standalone_html,
@@ -276,3 +279,46 @@ def test_svg_animation_shows_each_frame_in_turn_in_chromium(open_page, tmp_path)
     )
     assert texts == ["step 5 of 9 · backward", "∂z/∂s = y = 3"]
     assert not page.errors, page.errors
+
+
+# ---- animated GIF -------------------------------------------------------------------------
+
+
+def _share_near(image, rgb: tuple[int, int, int], tol: int = 12) -> float:
+    """The share of pixels within `tol` of a colour in every channel."""
+    pixels = np.asarray(image.convert("RGB"), dtype=int)
+    return float(np.all(np.abs(pixels - np.array(rgb)) <= tol, axis=-1).mean())
+
+
+def test_gif_has_one_frame_per_step_with_the_colours_of_each_state(tmp_path):
+    from PIL import Image
+
+    path = save_gif(_sum_times_y(), tmp_path / "backprop.gif", seconds_per_step=0.5, width=600)
+    gif = Image.open(path)
+    assert gif.n_frames == 9 and gif.size[0] == 600 and gif.info["loop"] == 0
+    durations, orange, blue = [], [], []
+    for k in range(gif.n_frames):
+        gif.seek(k)
+        durations.append(gif.info["duration"])
+        orange.append(_share_near(gif, (0xE6, 0x9F, 0x00)))
+        blue.append(_share_near(gif, (0x56, 0xB4, 0xE9)))
+    assert durations == [500] * 8 + [1500]  # the final gradients stay up longer
+    assert all(b < 0.001 for b in blue[:3])  # forward frames: no blue at all
+    assert orange[0] > 0.02 and orange[2] > orange[0]  # orange spreads as values appear
+    assert blue[3] > 0.01 and blue[8] > blue[3]  # blue spreads as gradients become final
+    assert orange[8] < 0.01  # at the end every value node is blue
+
+
+def test_gif_without_cairosvg_says_what_to_install(tmp_path, monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "cairosvg", None)  # makes `import cairosvg` fail
+    with pytest.raises(ExportError, match="pip install cairosvg"):
+        save_gif(_sum_times_y(), tmp_path / "backprop.gif")
+
+
+def test_gif_refuses_bad_paths_and_sizes(tmp_path):
+    with pytest.raises(ValueError, match=r"ending in \.gif"):
+        save_gif(_sum_times_y(), tmp_path / "backprop.png")
+    with pytest.raises(ValueError, match="width"):
+        save_gif(_sum_times_y(), tmp_path / "backprop.gif", width=10)
