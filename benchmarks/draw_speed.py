@@ -5,14 +5,18 @@ DOT text, one `dot -Tsvg` run through a pipe, SVG ids — and, alternately in th
 loop, raw `dot -Tsvg` on the very same DOT text, so both see the same machine load.
 It prints medians and their ratio (target: at most 1.1x), the SVG size, and the time
 of the collapsed drawing of a one-sample MLP(2,[16,16,1]) forward pass (target: at
-most 100 ms). micrograd's notebook `draw_dot`, measured on the same kinds of graph,
-took 12 / 23 / 387 ms.
+most 100 ms). For reference it then times a micrograd-style `draw_dot` (the
+graphviz package, record nodes named by `id()`, as in micrograd's notebook) on
+micrograd Values of the same shapes (if micrograd is installed; the issue measured
+12 / 23 / 387 ms), and our drawing of MLP(2,[16,16,1]) on 5 samples, where
+micrograd's took 17 s and 7 MB.
 
 Run: `python benchmarks/draw_speed.py` (add `--quick` for fewer repeats).
 """
 
 from __future__ import annotations
 
+import random
 import statistics
 import subprocess
 import sys
@@ -105,5 +109,75 @@ def main(repeats: int = 41) -> None:
     )
 
 
+def _micrograd_style_svg(root: object) -> bytes:
+    """micrograd's notebook drawing, rebuilt: one record node per value named by id()."""
+    import graphviz
+
+    seen, stack, edges = set(), [root], []
+    while stack:
+        v = stack.pop()
+        if v in seen:
+            continue
+        seen.add(v)
+        for child in v._prev:
+            edges.append((child, v))
+            stack.append(child)
+    dot = graphviz.Digraph(format="svg", graph_attr={"rankdir": "LR"})
+    for v in seen:
+        uid = str(id(v))
+        dot.node(uid, label=f"{{ data {v.data:.4f} | grad {v.grad:.4f} }}", shape="record")
+        if v._op:
+            dot.node(uid + v._op, label=v._op)
+            dot.edge(uid + v._op, uid)
+    for a, b in edges:
+        dot.edge(str(id(a)), str(id(b)) + b._op)
+    return dot.pipe()
+
+
+def micrograd_reference(repeats: int) -> None:
+    try:
+        from micrograd import nn as mg_nn
+        from micrograd.engine import Value as MgValue
+    except ImportError:
+        print("(micrograd not installed: no micrograd-style reference)")
+        return
+    random.seed(0)
+    x = [MgValue(1.0), MgValue(-2.0)]
+    graphs = [
+        ("~10 values", (mg_nn.Neuron(2)(x) - 1) ** 2),
+        ("~100 values", mg_nn.MLP(2, [4, 4, 1])([1.0, -2.0])),
+        ("~1,000 values", mg_nn.MLP(2, [16, 16, 1])([1.0, -2.0])),
+    ]
+    print("micrograd-style draw_dot on micrograd Values of the same shapes (reference):")
+    for name, root in graphs:
+        root.backward()
+        times, svg = [], b""
+        for _ in range(repeats if name != "~1,000 values" else max(3, repeats // 8)):
+            t = time.perf_counter()
+            svg = _micrograd_style_svg(root)
+            times.append(time.perf_counter() - t)
+        print(f"  {name:<15}{_median_ms(times):>8.1f} ms {len(svg) / 1024:>7.0f} KB")
+
+
+def five_samples() -> None:
+    m = MLP(2, [16, 16, 1], seed=0)
+    xs = [[1.0, -2.0], [0.5, 0.5], [-1.0, 2.0], [2.0, 1.0], [0.0, -1.0]]
+    loss = sum(((m(x) - 1) ** 2 for x in xs), Value(0.0, label="zero"))
+    loss.backward()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        t = time.perf_counter()
+        d = draw(loss)
+        svg = d.svg()
+        ms = (time.perf_counter() - t) * 1000
+    print(
+        f"MLP(2,[16,16,1]) on 5 samples, {len(loss.topological_order())} values: draw() "
+        f"{ms:.0f} ms, {len(svg) / 1024:.0f} KB SVG ({d.summary})"
+    )
+
+
 if __name__ == "__main__":
-    main(repeats=9 if "--quick" in sys.argv else 41)
+    runs = 9 if "--quick" in sys.argv else 41
+    main(repeats=runs)
+    five_samples()
+    micrograd_reference(repeats=runs // 3)
