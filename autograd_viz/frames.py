@@ -107,6 +107,7 @@ class Frames:
         self.scope = "avz-" + hashlib.sha1(self.base_svg.encode("utf-8")).hexdigest()[:10]
         self._parts = _template(self.base_svg)
         self._n = len(root.topological_order())
+        _check_template(self.base_svg, self.slots)
 
     def for_phase(self, phase: str) -> Frames:
         """The same layout and options with another phase's steps; runs no `dot`.
@@ -235,6 +236,23 @@ def _dot_with_grads(root: Value, grads: Mapping[int, float], options: dict[str, 
     finally:
         for v, g in zip(order, saved):
             v.grad = g
+
+
+class FramesError(RuntimeError):
+    """The drawing's SVG is not in the form frames restyle (a bug to report, not a user error)."""
+
+
+def _check_template(svg: str, slots: list[tuple[str, str]]) -> None:
+    """Every node and edge of the drawing must be restyleable — never a silently grey frame."""
+    nodes = len(re.findall(r'<g id="(?:v|op)\d+" class="node', svg))
+    edges = len(re.findall(r'<g id="[^"]+" class="edge"', svg))
+    found = {kind: sum(1 for k, _ in slots if k == kind) for kind in ("node", "edge", "svg")}
+    if (found["node"], found["edge"], found["svg"]) != (nodes, edges, 1):
+        raise FramesError(
+            f"the drawing's SVG has {nodes} nodes and {edges} edges, but frames found "
+            f"{found['node']} and {found['edge']} they can restyle: autograd_viz.render's SVG "
+            "changed shape. Please report this; Value.draw() still works."
+        )
 
 
 def _template(svg: str) -> list[str | tuple[str, str, str]]:

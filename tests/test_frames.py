@@ -13,7 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from autograd_viz import Value, render
-from autograd_viz.frames import PLACEHOLDER, Frames
+from autograd_viz.frames import PLACEHOLDER, Frames, FramesError
 from autograd_viz.trace import TraceError, format_number
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -195,6 +195,17 @@ def test_labels_with_markup_stay_escaped_in_frames():
     svg = frames.frame_svg(len(frames) - 1)
     assert "<b>&" not in svg and "&lt;b&gt;&amp;x" in svg
     ET.fromstring(svg)  # still well-formed XML, aria-label included
+
+
+def test_an_svg_frames_cannot_restyle_is_reported_not_drawn_grey(monkeypatch):
+    real = render.svg_from_dot
+
+    def without_titles(dot):  # a future render whose node groups lack <title>
+        return re.sub(r"<title>v\d+</title>\n", "", real(dot))
+
+    monkeypatch.setattr(render, "svg_from_dot", without_titles)
+    with pytest.raises(FramesError, match="6 nodes and 6 edges, but frames found 2 and 6"):
+        Frames(_sum_times_y())
 
 
 def test_bad_arguments_are_refused_clearly():
