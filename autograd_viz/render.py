@@ -415,7 +415,7 @@ class Drawing:
 
         `dpi` sets the resolution of a PNG. Returns the path written.
         """
-        path = Path(path)
+        path = Path(path).expanduser()
         suffix = path.suffix.lower()
         if suffix == ".svg":
             path.write_text(self.svg(), encoding="utf-8")
