@@ -9,7 +9,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from autograd_viz import Value, render
@@ -228,6 +228,45 @@ def test_equations_and_pictures_write_numbers_alike(x):
     from autograd_viz import _dot
 
     assert format_number(x) == _dot.format_number(x)
+
+
+def _apply(op: str, a: Value, b: Value) -> Value:
+    if op in ("tanh", "relu"):
+        return getattr(a, op)()
+    return {"+": a + b, "*": a * b, "const": a * 2.5, "square": a**2}[op]
+
+
+@st.composite
+def _expressions(draw) -> Value:
+    """Small random expressions: inputs, a parameter, constants, every kind of node shape."""
+    from autograd_viz.nn import Parameter
+
+    nodes = [Value(1.5, label="x"), Value(-0.5, label="y"), Parameter(0.25, label="w")]
+    for _ in range(draw(st.integers(1, 6))):
+        a, b = draw(st.sampled_from(nodes)), draw(st.sampled_from(nodes))
+        out = _apply(draw(st.sampled_from(["+", "*", "tanh", "relu", "const", "square"])), a, b)
+        if draw(st.booleans()):
+            out.label = f"n{len(nodes)}"
+        nodes.append(out)
+    return nodes[-1]
+
+
+@settings(max_examples=25, deadline=None)
+@given(_expressions())
+def test_any_graph_gives_one_layout_and_states_that_follow_its_steps(root):
+    frames = Frames(root)
+    layout = _layout(frames.base_svg)
+    for k, step in enumerate(frames.steps):
+        svg = frames.frame_svg(k)
+        assert _layout(svg) == layout
+        classes, cells = _classes(svg), _cells(svg)
+        for i, state in frames.states(k).items():
+            drawn = classes[f"v{i}"]
+            assert drawn.endswith(state) or drawn.endswith(f"{state} touched"), (k, i)
+            if f"v{i}-grad" in cells:  # constants have no grad cell
+                assert (cells[f"v{i}-grad"] != f"grad {PLACEHOLDER}") == (i in step.grads)
+            if f"v{i}-data" in cells:
+                assert (PLACEHOLDER not in cells[f"v{i}-data"]) == (i in step.values)
 
 
 # ---- a real browser ----------------------------------------------------------------
