@@ -695,3 +695,18 @@ def test_any_graph_renders_every_value_literally_with_its_ids(root):
             assert f"v{i}-label" not in ids
             continue
         assert [t.replace("\xa0", " ") for t in text_of(ids[f"v{i}-label"])] == want
+
+
+@pytest.mark.parametrize(("rankdir", "axis", "sign"), [("LR", 0, 1), ("RL", 0, -1), ("TB", 1, 1)])
+def test_layout_runs_from_inputs_to_output_in_the_asked_direction(rankdir, axis, sign):
+    *_, L = blog_l()
+    ids = by_id(parse(draw(L, rankdir=rankdir).svg()))
+
+    def centre(key: str) -> float:
+        poly = next(ids[key].iter(f"{SVG}polygon"))
+        points = [tuple(map(float, p.split(","))) for p in poly.get("points").split()]
+        return sum(p[axis] for p in points) / len(points)
+
+    # a -> (×) -> d -> (+) -> e -> (**2) -> L, so L is three ranks past a
+    assert sign * (centre("v5") - centre("v0")) > 0
+    assert sign * (centre("v4") - centre("v2")) > 0
