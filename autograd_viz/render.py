@@ -125,11 +125,19 @@ def to_dot(
 ) -> str:
     """The DOT source of the graph that ends at `root` (see the module docstring for ids).
 
-    `fmt`: number format (a spec like ".3f" or a function; default: whole numbers in
-    full, else 4 significant digits). `show_grad`: None shows grads only once backward()
-    has reached the graph ("grad ?" before). `states`: value index -> "pending" |
-    "forward" | "backward" | "active" (several may be combined: "forward active").
-    `legend`: add a key below the graph saying what each style used means.
+    Options:
+    * `rankdir`: "LR" (inputs left, output right), "RL", "TB" or "BT".
+    * `fmt`: number format, a spec like ".3f" or a function of a float (default: whole
+      numbers in full, else 4 significant digits, with a real minus sign).
+    * `font_size`: points (4-96); everything scales with it, e.g. 20 for a projector.
+    * `collapse`: None, "neuron" (one box per `nn` neuron) or "layer" (one per layer call).
+    * `max_nodes`: above this many values an `nn` graph collapses by itself (with a
+      warning and a note under the picture); any other graph raises GraphTooLargeError.
+    * `show_grad`: None shows grads once backward() has reached the graph ("grad ?"
+      before); True or False decides.
+    * `states`: value index -> "pending" | "forward" | "backward" | "active", or several
+      ("forward active"): colours for one step of an animation.
+    * `legend`: add a key below the graph saying what each style it uses means.
 
     >>> x, y = Value(2.0, label="x"), Value(3.0, label="y")
     >>> print(to_dot(x + y).count("->"))
@@ -456,7 +464,8 @@ def draw(
     legend: bool = False,
     timeout: float = 120,
 ) -> Drawing:
-    """Draw the computation graph that ends at `root` (options as in `to_dot`).
+    """Draw the computation graph that ends at `root` (options as in `to_dot`; `timeout`
+    is how many seconds `dot` may take).
 
     >>> x, y = Value(2.0, label="x"), Value(3.0, label="y")
     >>> z = (x + y) * y
