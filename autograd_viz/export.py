@@ -6,7 +6,8 @@ a kernel or the network:
 * `filmstrip(root)` — chosen frames in a grid with each step's equation under it, as
   an HTML page (prints one frame per cell, never split across pages) or as one SVG.
 * `save_html(root, "backprop.html")` — a standalone page with its own controls
-  (Play/Pause, Prev/Next, a step slider, speed; keys ← → space Home End). It holds the
+  (Play/Pause, Prev/Next, a step slider, speed; keys ← → space Home End) and the
+  derivation so far, one line per step as in the blog, the current one bold. It holds the
   SVG once plus, per frame, only what changes (class attributes and cell texts), and
   ~2 kB of inline vanilla JavaScript applies them: no CDN, no library.
 * `save_svg_animation(root, "backprop.svg")` — an animated SVG that plays by itself
@@ -240,6 +241,13 @@ h1{font-size:20px;margin:0 0 12px}
 .avz-controls button{font-size:16px;padding:4px 12px}
 .avz-controls input[type=range]{flex:1;min-width:160px}
 .avz-help{color:#6B6B6B;font-size:13px}
+.avz-derivation{max-height:40vh;overflow:auto;font-size:17px;line-height:1.5;margin:8px 0;
+  padding:4px 4px 4px 2.6em;border-top:1px solid #ddd}
+.avz-derivation li{border-left:4px solid transparent;padding-left:8px}
+.avz-derivation li.forward{border-left-color:#E69F00}
+.avz-derivation li.backward{border-left-color:#56B4E9}
+.avz-derivation li.avz-later{display:none}
+.avz-derivation li.avz-now{font-weight:bold;background:#FBEFE6}
 """
 
 # Applies frame k: set each slot's class or text from the frame's row of string indices.
@@ -265,6 +273,13 @@ _PAGE_JS = """
     svg.setAttribute("data-step", k);
     svg.setAttribute("data-active", "v" + data.active[k]);
     $("avz-equation").textContent = data.equations[k];
+    var items = $("avz-derivation").children;
+    for (var m = 0; m < items.length; m++) {
+      items[m].classList.toggle("avz-later", m > k);
+      items[m].classList.toggle("avz-now", m === k);
+    }
+    var box = $("avz-derivation");
+    box.scrollTop = Math.max(0, items[k].offsetTop - box.clientHeight / 2);
     $("avz-caption").textContent = data.captions[k];
     slider.value = k;
     $("avz-prev").disabled = k === 0;
@@ -345,6 +360,10 @@ def standalone_html(
         for name, f in (("slow", 2), ("normal", 1), ("fast", 0.5))
     )
     n = len(frames)
+    derivation = "".join(
+        f'<li class="{s.phase}{" avz-later" if k else " avz-now"}">{html.escape(s.text)}</li>'
+        for k, s in enumerate(frames.steps)
+    )
     return f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -363,6 +382,8 @@ def standalone_html(
 <label>speed <select id="avz-speed">{speeds}</select></label>
 </div>
 <p class="avz-help">Keys: &#x2190; &#x2192; step, space play/pause, Home/End first/last.</p>
+<h2 class="avz-help">The derivation so far</h2>
+<ol class="avz-derivation" id="avz-derivation">{derivation}</ol>
 </main>
 <script type="application/json" id="avz-data">{payload}</script>
 <script>{_PAGE_JS}</script>

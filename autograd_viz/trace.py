@@ -470,7 +470,7 @@ def trace(
         raise TraceError(f"trace() needs a Value, got {type(root).__name__}: {root!r}")
     if phase not in PHASES:
         raise TraceError(f"phase must be one of {', '.join(map(repr, PHASES))}; got {phase!r}")
-    if not isinstance(digits, int) or digits < 1:
+    if isinstance(digits, bool) or not isinstance(digits, int) or digits < 1:
         raise TraceError(f"digits must be a whole number >= 1, got {digits!r}")
     if notation not in NOTATIONS:
         raise TraceError(f"notation must be 'blog' or 'adjoint', got {notation!r}")

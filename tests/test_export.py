@@ -199,6 +199,22 @@ def test_standalone_html_steps_with_buttons_keys_and_slider(open_page, tmp_path)
     assert all(url.startswith("file://") for url in page.requests), page.requests
 
 
+def test_standalone_html_builds_the_derivation_line_by_line(open_page, tmp_path):
+    frames = Frames(_sum_times_y())
+    page = open_page(save_html(frames, tmp_path / "backprop.html"))
+    shown = """() => [...document.querySelectorAll('#avz-derivation li')]
+        .filter(li => getComputedStyle(li).display !== 'none')
+        .map(li => [li.textContent, li.classList.contains('avz-now')])"""
+    assert page.evaluate(shown) == [["inputs: x = 2, y = 3", True]]
+    for _ in range(4):
+        page.keyboard.press("ArrowRight")
+    lines = page.evaluate(shown)
+    assert [text for text, _ in lines] == [s.text for s in frames.steps[:5]]
+    assert [now for _, now in lines] == [False] * 4 + [True]
+    page.click("#avz-prev")
+    assert len(page.evaluate(shown)) == 4
+
+
 def test_standalone_html_frames_match_the_python_frames(open_page, tmp_path):
     frames = Frames(_sum_times_y())
     page = open_page(save_html(frames, tmp_path / "backprop.html"))
