@@ -1,0 +1,72 @@
+"""Self-check exercises in real JupyterLab and Chromium, on the committed start notebook.
+
+A learner runs the notebook, types a wrong answer and presses Enter (a hint appears), types the
+sum `2*3` and presses Check (right), and a teacher flips the switch that reveals every answer.
+Before that, neither the widget nor the collapsed exercise cell shows the answer.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+pytestmark = pytest.mark.browser
+
+START = Path(__file__).resolve().parents[2] / "notebooks" / "00_start_here.ipynb"
+QUESTION = "With x = 2 and y = 3, what is z = x · y?"
+
+
+def _run_all_cells(page: object) -> None:
+    """Run > Run All Cells once the kernel is up; again if a just-started kernel dropped it."""
+    page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']").first.wait_for(
+        timeout=120_000
+    )
+    started = ".jp-InputPrompt:text-matches('\\[(\\*|\\d+)\\]')"
+    for _attempt in range(3):
+        page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
+        page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
+        try:
+            page.locator(started).first.wait_for(timeout=20_000)
+            return
+        except PlaywrightTimeoutError:  # nothing ran yet: try again
+            continue
+    raise AssertionError("Run All Cells never started executing the notebook")
+
+
+def test_exercise_checks_answers_gives_hints_and_the_teacher_switch_reveals(jupyterlab, page):
+    shutil.copy(START, jupyterlab.root / START.name)
+    p = page.page
+    p.goto(jupyterlab.notebook_url(START.name))
+    p.locator(".jp-Notebook .jp-Cell").first.wait_for(timeout=90_000)
+    _run_all_cells(p)
+
+    box = p.locator(".jp-OutputArea-output .widget-vbox", has_text=QUESTION).first
+    box.wait_for(timeout=120_000)
+    cell = p.locator(".jp-Cell", has=box)
+    assert cell.locator(".jp-InputPlaceholder").count() == 1, "exercise input is not collapsed"
+    assert "answer=6" not in cell.inner_text()
+    assert "Answer:" not in box.inner_text()
+
+    answer = box.locator("input[type=text]")
+    answer.fill("7")
+    answer.press("Enter")
+    feedback = box.locator(".widget-htmlmath", has_text="Not quite")
+    feedback.wait_for(timeout=30_000)
+    assert "Multiply the two numbers" in feedback.inner_text()
+
+    answer.fill("2*3")
+    box.locator("button", has_text="Check").click()
+    box.locator(".widget-htmlmath", has_text="Right").wait_for(timeout=30_000)
+
+    switch = p.locator("button", has_text="Teacher: show all answers")
+    switch.scroll_into_view_if_needed()
+    switch.click()
+    box.locator(".widget-htmlmath", has_text="Answer: 6").wait_for(timeout=30_000)
+    switch.click()
+    p.wait_for_function(
+        "(el) => !el.innerText.includes('Answer:')", arg=box.element_handle(), timeout=30_000
+    )
+    assert page.foreign_requests() == []
