@@ -8,8 +8,10 @@ cd "$(dirname "$0")/.."
 bash scripts/setup.sh lab
 
 extra=()
-[[ $(id -u) -eq 0 ]] && extra+=(--allow-root)
+if [[ $(id -u) -eq 0 ]]; then extra+=(--allow-root); fi
+# Root the file browser at the repository (as on Binder, so URLs match: lab/tree/notebooks/...)
+# and open the start notebook.
 start=notebooks/00_start_here.ipynb
 [[ -f "$start" ]] || start=notebooks
 echo "[lab] starting JupyterLab on $start (stop it with Ctrl-C)"
-exec .venv/bin/jupyter lab "${extra[@]}" "$@" "$start"
+exec .venv/bin/jupyter lab --ServerApp.root_dir="$PWD" "${extra[@]}" "$@" "$start"

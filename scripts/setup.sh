@@ -80,9 +80,9 @@ fi
 
 _hash() { cat "$@" 2>/dev/null | sha256sum | cut -d' ' -f1; }
 
-extras="lab"
-[[ "$mode" == test ]] && extras="lab,test"
-py_key="$(_hash pyproject.toml) extras=$extras torch=$([[ $mode == test ]] && echo "$TORCH_SPEC")"
+extras="lab" torch=""
+if [[ "$mode" == test ]]; then extras="lab,test" torch="$TORCH_SPEC"; fi
+py_key="$(_hash pyproject.toml) extras=$extras torch=$torch"
 py_stamp=".venv/.setup-python-$mode"
 # A test setup is a superset of the lab setup: it satisfies `setup.sh lab` too.
 if [[ "$mode" == lab && -f .venv/.setup-python-test ]] &&

@@ -16,8 +16,11 @@ if ((${#args[@]} == 0)); then
     shopt -s nullglob
     notebooks=(notebooks/*.ipynb)
     if ((${#notebooks[@]})); then
-        args+=(notebooks --nbval)
-        [[ -f notebooks/nbval_sanitize.cfg ]] && args+=(--nbval-sanitize-with notebooks/nbval_sanitize.cfg)
+        # Arguments as documented in tests/test_notebooks.py (the notebooks' owner).
+        args+=(notebooks --nbval --nbval-current-env)
+        if [[ -f notebooks/nbval_sanitize.cfg ]]; then
+            args+=(--nbval-sanitize-with notebooks/nbval_sanitize.cfg)
+        fi
     fi
 fi
 

@@ -1,0 +1,339 @@
+"""The README's main command works: `bash scripts/lab.sh` runs the start notebook in JupyterLab.
+
+This is the learner's first five minutes, checked for real: the test starts `scripts/lab.sh`
+itself (on a random free port on 127.0.0.1, with a random token, `--no-browser`), opens
+notebooks/00_start_here.ipynb in headless Chromium through Playwright, runs every cell with
+JupyterLab's own "Run → Run All Cells" menu, and then reads the page: no error or stderr
+output, every widget output rendered by the widget manager (never "Loading widget…",
+"Error displaying widget" or a plain-text repr such as `VBox(...)`), and as many widgets as the
+committed notebook shows. The server's process group is shut down afterwards.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import secrets
+import signal
+import socket
+import subprocess
+import time
+import urllib.request
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+START_NOTEBOOK = "notebooks/00_start_here.ipynb"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--no-first-run",
+]
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+SERVER_START_TIMEOUT = 300  # s; includes `setup.sh lab`, a no-op once set up
+RUN_ALL_TIMEOUT = 300  # s; the whole notebook, drawings included
+
+
+@dataclass
+class LabServer:
+    """A running JupyterLab: its base URL, token, process and log file."""
+
+    url: str
+    token: str
+    proc: subprocess.Popen
+    log: Path
+    startup_seconds: float = 0.0
+
+    def log_text(self) -> str:
+        return self.log.read_text(errors="replace")
+
+
+@dataclass
+class RunReport:
+    """What the page showed after Run All Cells."""
+
+    cells: int
+    prompts: list[str]
+    errors: list[str] = field(default_factory=list)  # tracebacks and any other stderr text
+    widget_outputs: int = 0
+    unrendered_widgets: list[str] = field(default_factory=list)
+    text_reprs: list[str] = field(default_factory=list)
+    page_errors: list[str] = field(default_factory=list)
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _isolated_env(home: Path) -> dict[str, str]:
+    """Fresh JupyterLab settings, workspaces and runtime dirs, so no earlier session leaks in."""
+    settings = home / "settings"
+    tracker = settings / "@jupyterlab" / "notebook-extension" / "tracker.jupyterlab-settings"
+    tracker.parent.mkdir(parents=True)
+    # Attach every cell to the DOM, so off-screen outputs can be read too.
+    tracker.write_text(json.dumps({"windowingMode": "none"}))
+    # Never write the notebook back: the repository's committed outputs are nbval's reference.
+    docmanager = settings / "@jupyterlab" / "docmanager-extension" / "plugin.jupyterlab-settings"
+    docmanager.parent.mkdir(parents=True)
+    docmanager.write_text(json.dumps({"autosave": False}))
+    news = settings / "@jupyterlab" / "apputils-extension" / "notification.jupyterlab-settings"
+    news.parent.mkdir(parents=True)
+    news.write_text(json.dumps({"fetchNews": "false", "checkForUpdates": False}))
+    return {
+        **os.environ,
+        "JUPYTERLAB_SETTINGS_DIR": str(settings),
+        "JUPYTERLAB_WORKSPACES_DIR": str(home / "workspaces"),
+        "JUPYTER_RUNTIME_DIR": str(home / "runtime"),
+        "PYTHONUNBUFFERED": "1",
+    }
+
+
+def start_lab(cmd: Sequence[str], cwd: Path, home: Path) -> LabServer:
+    """Start `cmd` (a JupyterLab launcher taking jupyter's options) and wait until it serves."""
+    port, token = _free_port(), secrets.token_urlsafe(24)
+    args = [
+        *cmd, "--no-browser", "--ip=127.0.0.1", f"--port={port}", "--ServerApp.port_retries=0",
+        f"--IdentityProvider.token={token}",
+    ]
+    log = home / "lab.log"
+    t0 = time.monotonic()
+    with log.open("wb") as out:
+        proc = subprocess.Popen(
+            args, cwd=cwd, env=_isolated_env(home), stdin=subprocess.DEVNULL, stdout=out,
+            stderr=subprocess.STDOUT, start_new_session=True,
+        )
+    server = LabServer(f"http://127.0.0.1:{port}", token, proc, log)
+    deadline = t0 + SERVER_START_TIMEOUT
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise AssertionError(
+                f"{' '.join(args)} exited with {proc.returncode} before serving:\n"
+                f"{server.log_text()}"
+            )
+        status = f"{server.url}/api/status?token={token}"
+        with contextlib.suppress(OSError), urllib.request.urlopen(status, timeout=2):
+            server.startup_seconds = time.monotonic() - t0
+            return server
+        time.sleep(0.2)
+    stop_lab(server)
+    raise AssertionError(f"JupyterLab did not answer within {SERVER_START_TIMEOUT}s:\n"
+                         f"{server.log_text()}")
+
+
+def stop_lab(server: LabServer) -> None:
+    """Shut the server down (it stops its kernels), then make sure its process group is gone."""
+    with contextlib.suppress(OSError):
+        request = urllib.request.Request(
+            f"{server.url}/api/shutdown?token={server.token}", method="POST"
+        )
+        urllib.request.urlopen(request, timeout=10).close()
+    try:
+        server.proc.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(server.proc.pid, signal.SIGTERM)
+        try:
+            server.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(server.proc.pid, signal.SIGKILL)
+            server.proc.wait(timeout=10)
+    with contextlib.suppress(ProcessLookupError):  # anything left in the group
+        os.killpg(server.proc.pid, signal.SIGKILL)
+
+
+def _widget_class_names() -> list[str]:
+    """Names whose text repr means a widget was printed instead of rendered (`VBox(...)`)."""
+    import ipywidgets
+
+    names, todo = set(), [ipywidgets.DOMWidget]
+    while todo:
+        cls = todo.pop()
+        names.add(cls.__name__)
+        todo.extend(cls.__subclasses__())
+    with contextlib.suppress(ImportError):  # our own widgets, once the player module exists
+        import autograd_viz.player  # noqa: F401
+
+        todo = [ipywidgets.DOMWidget]
+        while todo:
+            cls = todo.pop()
+            names.add(cls.__name__)
+            todo.extend(cls.__subclasses__())
+    return sorted(names)
+
+
+# Output elements in JupyterLab: rendered MIME outputs carry `data-mime-type` (stderr and error
+# tracebacks both render as application/vnd.jupyter.stderr); the ipywidgets renderer does not,
+# and holds the widget view (`.jupyter-widgets`) or its failure text. Outputs nested inside an
+# Output widget live in the widget's state, not in the notebook's cell outputs.
+_READ_PAGE_JS = """
+() => {
+  const nb = document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook');
+  const text = el => (el.innerText || '').trim().slice(0, 600);
+  return {
+    cells: nb.querySelectorAll('.jp-Cell').length,
+    prompts: [...nb.querySelectorAll('.jp-CodeCell .jp-InputPrompt')].map(p => p.innerText.trim()),
+    outputs: [...nb.querySelectorAll('.jp-OutputArea-output')].map(o => ({
+      mime: o.getAttribute('data-mime-type'),
+      text: text(o),
+      nested: o.parentElement.closest('.jupyter-widgets') !== null,
+      widgetViews: o.querySelectorAll('.jupyter-widgets').length
+        + (o.classList.contains('jupyter-widgets') ? 1 : 0),
+    })),
+  };
+}
+"""
+_WIDGET_FAILURES = ("Loading widget", "Error displaying widget")
+
+
+def _read_page(page, widget_names: Sequence[str]) -> RunReport:
+    raw = page.evaluate(_READ_PAGE_JS)
+    report = RunReport(cells=raw["cells"], prompts=raw["prompts"])
+    repr_re = re.compile("^({})\\(".format("|".join(map(re.escape, widget_names))))
+    for out in raw["outputs"]:
+        mime, text = out["mime"], out["text"]
+        if mime in ("application/vnd.jupyter.stderr", "application/vnd.jupyter.error"):
+            report.errors.append(text)
+        elif mime is None:  # the widget renderer's output
+            report.widget_outputs += not out["nested"]
+            if any(f in text for f in _WIDGET_FAILURES) or out["widgetViews"] == 0:
+                report.unrendered_widgets.append(text or "<empty widget output>")
+        elif mime == "text/plain" and repr_re.match(text):
+            report.text_reprs.append(text)
+    return report
+
+
+def _wait_for_kernel_idle(page, timeout_ms: int) -> None:
+    page.wait_for_selector(
+        ".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook-ExecutionIndicator[data-status='idle']",
+        timeout=timeout_ms, state="attached",
+    )
+
+
+def run_all_cells(server: LabServer, notebook: str) -> RunReport:
+    """Open `notebook` (a path under the server root) in Chromium, run all cells, read the page."""
+    from playwright.sync_api import sync_playwright
+
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: run `bash scripts/setup.sh test` (installs chromium)")
+    widget_names = _widget_class_names()
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        try:
+            page = browser.new_page(viewport={"width": 1400, "height": 1000})
+            page_errors: list[str] = []
+            page.on("pageerror", lambda exc: page_errors.append(str(exc)))
+            page.goto(f"{server.url}/lab/tree/{notebook}?reset&token={server.token}")
+            page.wait_for_selector(".jp-NotebookPanel .jp-Notebook .jp-Cell", timeout=120_000)
+            _wait_for_kernel_idle(page, 120_000)
+            dialog = page.locator(".jp-Dialog")
+            if dialog.count():
+                raise AssertionError(
+                    f"JupyterLab opened {notebook} with a dialog in the way (a learner would be "
+                    f"stuck here): {dialog.first.inner_text()!r}"
+                )
+            page.get_by_role("menuitem", name="Run", exact=True).click()
+            page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
+            # Every code cell gets an execution count; none is still queued ([*]) or unrun ([ ]).
+            try:
+                page.wait_for_function(
+                    """() => {
+                      const ps = [...document.querySelectorAll(
+                        '.jp-NotebookPanel:not(.lm-mod-hidden) .jp-CodeCell .jp-InputPrompt')];
+                      // A cell whose input is collapsed shows no prompt text at all.
+                      const texts = ps.map(p => p.innerText.trim());
+                      return texts.some(t => /^\\[\\d+\\]/.test(t))
+                        && texts.every(t => t === '' || /^\\[\\d+\\]/.test(t));
+                    }""",
+                    timeout=RUN_ALL_TIMEOUT * 1000,
+                )
+            except Exception as exc:
+                shot = server.log.with_name("run_all_failure.png")
+                page.screenshot(path=str(shot), full_page=True)
+                prompts = _read_page(page, widget_names).prompts
+                raise AssertionError(
+                    f"Run All Cells did not finish within {RUN_ALL_TIMEOUT}s (prompts: {prompts}); "
+                    f"screenshot: {shot}; server log: {server.log}"
+                ) from exc
+            _wait_for_kernel_idle(page, RUN_ALL_TIMEOUT * 1000)
+            # Widget views render asynchronously once their models arrive.
+            with contextlib.suppress(Exception):
+                page.wait_for_function(
+                    "() => !document.body.innerText.includes('Loading widget')", timeout=30_000
+                )
+            report = _read_page(page, widget_names)
+            report.page_errors = page_errors
+            return report
+        finally:
+            browser.close()
+
+
+def _committed_widget_outputs(path: Path) -> int:
+    nb = json.loads(path.read_text())
+    return sum(
+        WIDGET_VIEW in out.get("data", {})
+        for cell in nb["cells"] if cell["cell_type"] == "code"
+        for out in cell.get("outputs", [])
+    )
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory) -> Iterator[LabServer]:
+    server = start_lab(["bash", str(ROOT / "scripts" / "lab.sh")], ROOT,
+                       tmp_path_factory.mktemp("lab"))
+    try:
+        yield server
+    finally:
+        stop_lab(server)
+
+
+def test_lab_sh_serves_jupyterlab_with_the_widget_and_rise_extensions(lab):
+    log = lab.log_text()
+    assert "is running at" in log, log
+    with urllib.request.urlopen(f"{lab.url}/lab?token={lab.token}", timeout=30) as resp:
+        page = resp.read().decode()
+    config = json.loads(re.search(r'id="jupyter-config-data"[^>]*>\s*(\{.*?\})\s*</script>',
+                                  page, re.S).group(1))
+    federated = {ext["name"] for ext in config.get("federated_extensions", [])}
+    assert "@jupyter-widgets/jupyterlab-manager" in federated, federated
+    assert "jupyterlab-rise" in federated, federated
+
+
+def test_start_notebook_runs_all_cells_in_chromium_without_errors(lab):
+    path = ROOT / START_NOTEBOOK
+    assert path.is_file(), f"{START_NOTEBOOK} is missing: it is what lab.sh opens"
+    committed = path.read_bytes()
+    try:
+        report = run_all_cells(lab, START_NOTEBOOK)
+    finally:
+        if path.read_bytes() != committed:
+            path.write_bytes(committed)
+            pytest.fail(f"JupyterLab saved {START_NOTEBOOK} during the smoke test (restored)")
+    ran = [p for p in report.prompts if re.fullmatch(r"\[\d+\]:", p)]
+    assert ran and all(p in ran or p == "" for p in report.prompts), (
+        f"not every cell ran: {report.prompts}"
+    )
+    assert not report.errors, (
+        "error or stderr output after Run All:\n" + "\n---\n".join(report.errors)
+    )
+    assert not report.unrendered_widgets, (
+        "widgets that did not render:\n" + "\n---\n".join(report.unrendered_widgets)
+    )
+    assert not report.text_reprs, (
+        "widgets shown as plain text (the widget manager never took them):\n"
+        + "\n---\n".join(report.text_reprs)
+    )
+    assert report.widget_outputs == _committed_widget_outputs(path), (
+        f"the browser shows {report.widget_outputs} widget outputs; the committed notebook has "
+        f"{_committed_widget_outputs(path)}"
+    )
+    assert not report.page_errors, "JavaScript errors in the page:\n" + "\n".join(
+        report.page_errors
+    )
