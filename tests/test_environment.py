@@ -23,6 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 PIP_TO_CONDA = {
     "graphviz": "python-graphviz",  # conda-forge's plain `graphviz` is only the `dot` binary
     "jupyterlab-rise": "jupyterlab_rise",
+    "torch": "pytorch",
 }
 # Needed by CI only, not by anyone running or checking the notebooks, so not in environment.yml.
 CI_ONLY = {
@@ -43,11 +44,11 @@ def _pyproject() -> dict:
 
 
 def _pip_requirements() -> dict[str, Requirement]:
-    """Runtime dependencies plus the `lab` and `test` extras, keyed by normalised name."""
+    """Runtime dependencies plus the lab, pytorch and test extras, keyed by normalised name."""
     project = _pyproject()["project"]
     lines = list(project["dependencies"])
     extras = project.get("optional-dependencies", {})
-    for extra in ("lab", "test"):
+    for extra in ("lab", "pytorch", "test"):
         lines += extras.get(extra, [])
     reqs = [Requirement(line) for line in lines]
     return {_norm(r.name): r for r in reqs}
@@ -68,7 +69,10 @@ def _conda_specs() -> dict[str, str]:
             )
         match = re.fullmatch(r"\s*([A-Za-z0-9_.\-]+)\s*(.*)", entry)
         assert match, f"cannot parse environment.yml entry {entry!r}"
-        specs[_norm(match.group(1))] = match.group(2).strip()
+        name = _norm(match.group(1))
+        if name in specs:
+            pytest.fail(f"environment.yml lists {match.group(1)} twice: keep one line")
+        specs[name] = match.group(2).strip()
     return specs
 
 
