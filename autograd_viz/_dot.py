@@ -59,6 +59,28 @@ def html_text(text: str) -> str:
     return text.translate(_ESCAPES).replace("\n", "<BR/>")
 
 
+# graphviz refuses an HTML label longer than 16384 characters, and nobody reads one:
+# names are cut to these sizes (a "…" marks the cut), numbers to one short line.
+MAX_LINE = 60
+MAX_LINES = 8
+MAX_NUMBER = 24
+MAX_LAYER_ROWS = 24
+
+
+def clip(text: str, width: int = MAX_LINE, lines: int = MAX_LINES) -> str:
+    """Shorten text to at most `lines` lines of `width` characters; "…" marks each cut.
+
+    >>> clip("abcdef", width=4), clip("a|b|c".replace("|", chr(10)), lines=2)
+    ('abc…', 'a\\nb…')
+    """
+    rows = str(text).replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    cut = len(rows) > lines
+    rows = [r if len(r) <= width else r[: width - 1] + "…" for r in rows[:lines]]
+    if cut and not rows[-1].endswith("…"):
+        rows[-1] = rows[-1][: width - 1] + "…"
+    return "\n".join(rows)
+
+
 def format_number(x: float) -> str:
     """The default number format: whole numbers in full, others to 4 significant digits,
     with a real minus sign, as the equations write them.
@@ -91,7 +113,7 @@ def number_formatter(fmt: str | Callable[[float], str] | None) -> Callable[[floa
     if fmt is None:
         return format_number
     if callable(fmt):
-        return lambda x: str(fmt(x))
+        return lambda x: clip(fmt(x), MAX_NUMBER, 1)
     if not isinstance(fmt, str):
         raise TypeError(
             f"fmt must be a format spec such as '.4g' or a function of a float, got {fmt!r}"
@@ -102,7 +124,7 @@ def number_formatter(fmt: str | Callable[[float], str] | None) -> Callable[[floa
         raise ValueError(
             f"fmt={fmt!r} is not a number format spec; try '.4g', '.3f' or '.2e'"
         ) from None
-    return lambda x: format(x, fmt)
+    return lambda x: clip(format(x, fmt), MAX_NUMBER, 1)
 
 
 def graph_header(rankdir: str, font_size: float, caption: str | None = None) -> list[str]:
@@ -217,8 +239,9 @@ def value_label(name: str, generated: bool, bold: bool, data: str, grad: str) ->
     """The HTML label of a value node: name | data | grad, in one row.
 
     The SVG post-processing in `render` relies on this order: the name's text lines
-    first, then exactly one text for data and one for grad.
+    first, then exactly one text for data and one for grad. Long names are clipped.
     """
+    name = clip(name)
     if generated:
         name_html = f'<FONT FACE="{ITALIC}" COLOR="{MUTED}">{html_text(name)}</FONT>'
     elif bold:
@@ -237,14 +260,19 @@ def neuron_label(name: str, activation: str, data: str, grad: str) -> str:
     """The HTML label of a collapsed neuron: name and activation, then data | grad."""
     return (
         '<<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="2">'
-        f'<TR><TD COLSPAN="2"><FONT FACE="{BOLD}">{html_text(name)}</FONT>  '
+        f'<TR><TD COLSPAN="2"><FONT FACE="{BOLD}">{html_text(clip(name, lines=1))}</FONT>  '
         f"{html_text(activation)}</TD></TR>"
         f"<TR><TD>data {html_text(data)}</TD><TD>grad {html_text(grad)}</TD></TR></TABLE>>"
     )
 
 
 def layer_label(title: str, rows: list[tuple[str, str, str]]) -> str:
-    """The HTML label of a collapsed layer: a title row, then name | data | grad per neuron."""
+    """The HTML label of a collapsed layer: a title row, then name | data | grad per neuron
+    (the first `MAX_LAYER_ROWS - 1` of them, and how many more, for a wide layer)."""
+    if len(rows) > MAX_LAYER_ROWS:
+        more = len(rows) - MAX_LAYER_ROWS + 1
+        rows = [*rows[: MAX_LAYER_ROWS - 1], ("…", f"{more} more", "")]
+    rows = [(clip(n, 20, 1), d, g) for n, d, g in rows]
     body = "".join(
         f'<TR><TD ALIGN="LEFT">{html_text(n)}</TD><TD ALIGN="RIGHT">{html_text(d)}</TD>'
         f'<TD ALIGN="RIGHT">{html_text(g)}</TD></TR>'

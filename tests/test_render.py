@@ -636,7 +636,9 @@ def test_automatic_collapse_warning_points_at_the_callers_line():
 
 # ---- property: any graph, any labels -----------------------------------------------
 
-_LABELS = st.text(alphabet=st.characters(exclude_categories=("Cs",)), max_size=10)
+_LABELS = st.text(alphabet=st.characters(exclude_categories=("Cs",)), max_size=10).filter(
+    lambda t: t.replace("\r\n", "\n").replace("\r", "\n").count("\n") < 8  # not clipped
+)
 _UNARY = {"relu": Value.relu, "tanh": Value.tanh, "sq": lambda a: a**2, "neg": lambda a: -a}
 _BINARY = {"+": lambda a, b: a + b, "*": lambda a, b: a * b, "-": lambda a, b: a - b}
 
@@ -710,3 +712,34 @@ def test_layout_runs_from_inputs_to_output_in_the_asked_direction(rankdir, axis,
     # a -> (×) -> d -> (+) -> e -> (**2) -> L, so L is three ranks past a
     assert sign * (centre("v5") - centre("v0")) > 0
     assert sign * (centre("v4") - centre("v2")) > 0
+
+
+# ---- limits: graphviz refuses HTML labels over 16384 characters ------------------------
+
+
+def test_very_long_labels_are_clipped_with_an_ellipsis_and_still_draw():
+    x = Value(1.0, label="&" * 20_000)  # 100,000 characters once escaped
+    y = Value(2.0, label="line\n" * 500)
+    ids = by_id(parse(draw(x * y).svg()))
+    (first,) = text_of(ids["v0-label"])
+    assert first == "&" * 59 + "…"
+    lines = text_of(ids["v1-label"])
+    assert lines == ["line"] * 7 + ["line…"]
+
+
+def test_long_number_formats_are_clipped_to_one_short_line():
+    x = Value(1.0, label="x")
+    ids = by_id(parse(draw(x * 2, fmt=".300f").svg()))
+    assert ids["v0-data"].text == "data 1." + "0" * 21 + "…"
+    ids = by_id(parse(draw(x * 2, fmt=lambda v: "long\nnumber" * 50).svg()))
+    assert ids["v0-data"].text == "data long\u2026"  # first line only
+
+
+def test_a_wide_layer_lists_its_first_neurons_and_how_many_more():
+    m = MLP(2, [60, 1], seed=0)
+    out = m([1.0, 2.0])
+    out.backward()
+    dot = to_dot(out, collapse="layer")
+    assert ">n23<" in dot and ">n24<" not in dot and ">37 more<" in dot
+    assert "L1  ReLU × 60" in dot
+    assert parse(draw(out, collapse="layer").svg()) is not None
