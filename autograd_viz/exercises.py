@@ -55,6 +55,7 @@ _BINARY = {
     ast.Pow: operator.pow,
 }
 _UNARY = {ast.USub: operator.neg, ast.UAdd: operator.pos}
+_MAX_LENGTH = 200  # an answer is a number or a short sum, never a page of text
 # Symbols a learner may copy from the prose, mapped to what Python reads.
 _TRANSLATE = str.maketrans({"−": "-", "–": "-", "×": "*", "·": "*", "⋅": "*", "^": "**", "÷": "/"})
 
@@ -78,9 +79,11 @@ def parse_number(text: str) -> float:
         cleaned = cleaned.replace(",", ".")  # a decimal comma: 0,5
     if not cleaned:
         raise AnswerParseError("the answer box is empty")
+    if len(cleaned) > _MAX_LENGTH:
+        raise AnswerParseError(f"that is {len(cleaned)} characters; a number needs far fewer")
     try:
         tree = ast.parse(cleaned, mode="eval")
-    except SyntaxError:
+    except (SyntaxError, RecursionError, MemoryError):
         raise AnswerParseError(f"{text.strip()!r} is not a number") from None
     try:
         value = _evaluate(tree.body)
