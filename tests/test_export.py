@@ -3,6 +3,7 @@ controls — driven in real headless Chromium with no network — and the self-p
 
 from __future__ import annotations
 
+import html
 import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -262,41 +263,63 @@ def test_hostile_label_stays_text_in_the_browser(open_page, tmp_path):
 # ---- animated SVG -------------------------------------------------------------------------
 
 
-def test_svg_animation_is_wellformed_with_one_group_per_step(tmp_path):
+def test_svg_animation_is_wellformed_holds_the_drawing_once_and_keeps_ids_unique(tmp_path):
     path = save_svg_animation(_sum_times_y(), tmp_path / "anim.svg", seconds_per_step=2)
     root = ET.parse(path).getroot()
-    groups = [g for g in root.iter(f"{SVG_NS}g") if g.get("class") == "avz-anim-frame"]
-    assert len(groups) == 9
-    assert [g.get("style") for g in groups[:3]] == [
-        "animation-delay:0s",
-        "animation-delay:2s",
-        "animation-delay:4s",
-    ]
+    assert len(root.findall(f"{SVG_NS}svg")) == 1  # one drawing, not one per frame
     ids = [el.get("id") for el in root.iter() if el.get("id")]
-    assert len(ids) == len(set(ids))  # copies of the layout carry no duplicate ids
+    assert len(ids) == len(set(ids))
+    delays = {
+        g.get("style").split("animation-delay:")[1]
+        for g in root.iter(f"{SVG_NS}g")
+        if g.get("class") == "avz-w"
+    }
+    assert {"0s", "2s", "16s"} <= delays  # versions start on step boundaries
     with pytest.raises(ValueError, match=r"ending in \.svg"):
         save_svg_animation(_sum_times_y(), tmp_path / "anim.gif")
 
 
-def test_svg_animation_shows_each_frame_in_turn_in_chromium(open_page, tmp_path):
+def test_svg_animation_is_far_smaller_than_a_copy_per_frame():
+    from autograd_viz import MLP
+
+    out = MLP(2, [3, 1], seed=3)([1.0, -2.0])
+    frames = Frames(out)
+    animated = svg_animation(frames)
+    assert len(animated) < 0.25 * sum(len(frames.frame_svg(k)) for k in range(len(frames)))
+
+
+_VISIBLE_AT = """(t) => {
+  for (const a of document.getAnimations()) { a.pause(); a.currentTime = t * 1000; }
+  const out = {};
+  for (const g of document.querySelectorAll('g[data-avz]')) {
+    const cls = g.getAttribute('class') || '';
+    if (!/^(node|edge)/.test(cls) || getComputedStyle(g).visibility !== 'visible') continue;
+    if (g.dataset.avz in out) return 'two versions of ' + g.dataset.avz + ' at once';
+    out[g.dataset.avz] = cls;
+  }
+  const texts = [...document.querySelectorAll('svg > g.avz-w > text, svg > text')]
+    .filter(e => getComputedStyle(e).visibility === 'visible').map(e => e.textContent);
+  return [out, texts];
+}"""
+
+
+def test_svg_animation_shows_every_frame_in_turn_in_chromium(open_page, tmp_path):
+    frames = Frames(_sum_times_y())
     path = tmp_path / "anim.svg"
-    path.write_text(svg_animation(_sum_times_y(), seconds_per_step=1), encoding="utf-8")
+    path.write_text(svg_animation(frames, seconds_per_step=1), encoding="utf-8")
     page = open_page(path)
-    visible_at = """(t) => {
-      for (const a of document.getAnimations()) { a.pause(); a.currentTime = t * 1000; }
-      const gs = [...document.querySelectorAll('.avz-anim-frame')];
-      return gs.map((g, k) => getComputedStyle(g).visibility === 'visible' ? k : -1)
-               .filter(k => k >= 0);
-    }"""
-    assert page.evaluate(visible_at, 0.5) == [0]
-    assert page.evaluate(visible_at, 4.5) == [4]
-    assert page.evaluate(visible_at, 8.5) == [8]
-    assert page.evaluate(visible_at, 9.5) == [0]  # it loops
-    texts = page.evaluate(
-        "() => [...document.querySelectorAll('.avz-anim-frame')[4].children]"
-        ".filter(e => e.tagName === 'text').map(e => e.textContent)"
-    )
-    assert texts == ["step 5 of 9 · backward", "∂z/∂s = y = 3"]
+    for k in range(len(frames)):
+        classes, texts = page.evaluate(_VISIBLE_AT, k + 0.5)
+        want = {
+            html.unescape(i): c
+            for i, c in re.findall(
+                r'<g id="([^"]+)" class="((?:node|edge)[^"]*)"', frames.frame_svg(k)
+            )
+        }
+        assert classes == want, k
+        assert texts[0] == f"step {k + 1} of 9 · {frames.steps[k].phase}"
+        assert " ".join(texts[1:]) == frames.steps[k].text
+    assert page.evaluate(_VISIBLE_AT, 9.5)[1][0] == "step 1 of 9 · forward"  # it loops
     assert not page.errors, page.errors
 
 
