@@ -40,10 +40,12 @@ STATES = ("pending", "forward", "backward", "active")
 
 _MINUS = "\u2212"
 
-# Markup characters become entities; C0 control characters (which XML cannot carry)
-# become U+FFFD; a tab becomes a space. `| { } \` need nothing inside an HTML label.
-_ESCAPES: dict[int, str] = {c: "\ufffd" for c in range(32)}
-_ESCAPES.update({ord("\t"): " ", 0x7F: "\ufffd"})
+# Markup characters become entities; characters XML cannot carry (C0 controls, lone
+# surrogates, U+FFFE, U+FFFF) become U+FFFD; a tab becomes a space. `| { } \` need
+# nothing inside an HTML label.
+_BAD = [*range(32), 0x7F, *range(0xD800, 0xE000), 0xFFFE, 0xFFFF]
+_ESCAPES: dict[int, str] = dict.fromkeys(_BAD, "\ufffd")
+_ESCAPES[ord("\t")] = " "
 _ESCAPES.update({ord("&"): "&amp;", ord("<"): "&lt;", ord(">"): "&gt;"})
 _ESCAPES.update({ord('"'): "&quot;", ord("'"): "&#39;"})
 del _ESCAPES[ord("\n")]
