@@ -294,7 +294,7 @@ def _plain_lines(lines, order, kinds, indices, drawn_as, number, show_grad, stat
         lines.append(f'v{i} [id="v{i}" class="{cls}" label={label}{attrs}];')
         if not v.parents:
             continue
-        op = _dot.html_text(_OP_SYMBOLS.get(v.op, v.op))
+        op = _dot.html_text(_dot.clip(_OP_SYMBOLS.get(v.op, v.op), 16, 1))
         ocls = f"op {state}" if state else "op"
         attrs = _dot.ROLE_ATTRS["op"] + sattrs
         lines.append(f'op{i} [id="op{i}" class="{ocls}" label=<{op}>{attrs}];')
