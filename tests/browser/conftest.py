@@ -147,6 +147,11 @@ def jupyterlab(lab_root: Path, tmp_path_factory: pytest.TempPathFactory) -> Iter
         "JUPYTER_PLATFORM_DIRS": "1",
         "PYTHONUNBUFFERED": "1",
     }
+    # start the notebook's kernel without asking, and don't offer news
+    _write_settings(home / "settings", "@jupyterlab/notebook-extension", "tracker",
+                    {"autoStartDefaultKernel": True})  # fmt: skip
+    _write_settings(home / "settings", "@jupyterlab/apputils-extension", "notification",
+                    {"fetchNews": "false", "checkForUpdates": False})  # fmt: skip
     log = home / "jupyterlab.log"
     command = [
         sys.executable, "-m", "jupyterlab",
@@ -178,6 +183,12 @@ def jupyterlab(lab_root: Path, tmp_path_factory: pytest.TempPathFactory) -> Iter
         raise
     finally:
         _stop(proc)
+
+
+def _write_settings(settings_dir: Path, extension: str, plugin: str, values: dict) -> None:
+    path = settings_dir / extension / f"{plugin}.jupyterlab-settings"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(values), encoding="utf-8")
 
 
 def _stop(proc: subprocess.Popen) -> None:
@@ -239,6 +250,10 @@ def static_server(
     """Serve a temp folder (exports go there) with `node_modules` linked in, on 127.0.0.1."""
     root = tmp_path_factory.mktemp("static").resolve()
     (root / "node_modules").symlink_to(npm_packages, target_is_directory=True)
+    # The widget manager's AMD modules fetch their fonts (Font Awesome: the ▶ ■ icons) from
+    # /@jupyter-widgets/ beside the page's origin, so serve its dist folder there too.
+    html_manager = npm_packages / "@jupyter-widgets" / "html-manager" / "dist"
+    (root / "@jupyter-widgets").symlink_to(html_manager, target_is_directory=True)
     handler = functools.partial(_QuietHandler, directory=str(root))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, name="static-server", daemon=True)
@@ -288,11 +303,13 @@ def browser() -> Iterator[object]:
 
 @dataclass
 class RecordedPage:
-    """A Playwright page plus every URL it requested and every console error it logged."""
+    """A Playwright page plus every URL it requested, every URL that answered with an HTTP
+    error (or failed to load), and every console error it logged."""
 
     page: object
     requests: list[str]
     console_errors: list[str]
+    failed: list[str] = field(default_factory=list)
 
     def foreign_requests(self) -> list[str]:
         return [url for url in self.requests if not is_local(url)]
@@ -306,6 +323,11 @@ def page(browser: object, request: pytest.FixtureRequest) -> Iterator[RecordedPa
     new_page = context.new_page()
     recorded = RecordedPage(page=new_page, requests=[], console_errors=[])
     new_page.on("request", lambda r: recorded.requests.append(r.url))
+    new_page.on("requestfailed", lambda r: recorded.failed.append(f"{r.url} ({r.failure})"))
+    new_page.on(
+        "response",
+        lambda r: recorded.failed.append(f"{r.url} (HTTP {r.status})") if r.status >= 400 else None,
+    )
     new_page.on(
         "console", lambda m: recorded.console_errors.append(m.text) if m.type == "error" else None
     )

@@ -1,0 +1,76 @@
+"""Reading the backprop player as a learner sees it in the browser (shared by the browser tests).
+
+`read_player(page)` returns the visible step number, caption, equation (plain text, from the
+frame's `data-text`), the ids of the highlighted (active) graph nodes, and whether MathJax has
+typeset the equation. `demo_notebook()` is the one-cell notebook both tests run.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+DEMO_SOURCE = """\
+from autograd_viz import Value
+
+x, y = Value(2.0, label="x"), Value(3.0, label="y")
+z = (x + y) * y
+z.label = "z"
+player = z.animate(speed=4)
+player"""
+
+_READ_PLAYER = """
+(player) => {
+  const body = player.querySelector('.agv-frame-body');
+  if (!body) return null;
+  const eq = body.querySelector('.agv-eq');
+  const active = [...body.querySelectorAll('.agv-graph g.node.active')].map((g) => g.id);
+  const typeset = !!eq.querySelector('mjx-container, .MathJax, .MathJax_CHTML, .MathJax_Display');
+  return {
+    step: Number(body.dataset.step),
+    frames: player.querySelectorAll('.agv-frame-body').length,
+    caption: body.querySelector('.agv-caption').textContent,
+    equation: eq.dataset.text,
+    active: active,
+    typeset: typeset,
+  };
+}
+"""
+
+
+def demo_notebook() -> object:
+    """A one-cell notebook that shows the blog's z = (x + y)·y in a player."""
+    import nbformat
+
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = {
+        "name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python",
+    }  # fmt: skip
+    nb.cells = [nbformat.v4.new_code_cell(DEMO_SOURCE)]
+    return nb
+
+
+@dataclass(frozen=True)
+class PlayerState:
+    """What a learner sees: step number (from 1), caption, equation, highlighted node ids."""
+
+    step: int
+    frames: int
+    caption: str
+    equation: str
+    active: list[str]
+    typeset: bool
+
+
+def read_player(page: object, selector: str = ".agv-player") -> PlayerState:
+    """The first player on the page, read from its visible frame."""
+    data = page.locator(selector).first.evaluate(_READ_PLAYER)
+    assert data is not None, "the player shows no frame"
+    return PlayerState(**data)
+
+
+def wait_for_step(
+    page: object, step: int, selector: str = ".agv-player", timeout: float = 30_000
+) -> PlayerState:
+    """Wait until the player shows step number `step` (counted from 1), then read it."""
+    page.locator(f"{selector} .agv-frame-body[data-step='{step}']").first.wait_for(timeout=timeout)
+    return read_player(page, selector)
