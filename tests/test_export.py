@@ -364,3 +364,12 @@ def test_gif_refuses_bad_paths_and_sizes(tmp_path):
         save_gif(_sum_times_y(), tmp_path / "backprop.png")
     with pytest.raises(ValueError, match="width"):
         save_gif(_sum_times_y(), tmp_path / "backprop.gif", width=10)
+
+
+def test_the_docstring_examples_hold():
+    import doctest
+
+    import autograd_viz.export as module
+
+    result = doctest.testmod(module)
+    assert result.attempted > 0 and result.failed == 0

@@ -325,3 +325,12 @@ def test_colours_and_placeholders_apply_in_chromium_and_frames_do_not_interfere(
         page.screenshot(path=str(tmp_path / "frames.png"), full_page=True)
     finally:
         page.close()
+
+
+def test_the_docstring_examples_hold():
+    import doctest
+
+    import autograd_viz.frames as module
+
+    result = doctest.testmod(module)
+    assert result.attempted > 0 and result.failed == 0

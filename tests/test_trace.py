@@ -565,3 +565,12 @@ _CHROMIUM_ARGS = [
     "--disable-component-update",
     "--no-first-run",
 ]
+
+
+def test_the_docstring_examples_hold():
+    import doctest
+
+    import autograd_viz.trace as module
+
+    result = doctest.testmod(module)
+    assert result.attempted > 0 and result.failed == 0
