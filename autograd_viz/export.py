@@ -93,7 +93,7 @@ class Filmstrip:
         """An HTML grid of the frames with their equations (a whole page, or a fragment)."""
         figures = "".join(
             '<figure class="avz-cell">'
-            f'<div class="avz-graph">{self.frames.frame_svg(k)}</div>'
+            f'<div class="avz-graph">{_renamed(self.frames.frame_svg(k))}</div>'
             f'<figcaption><span class="avz-step">{html.escape(_caption(self.frames, k))}'
             f"</span><br>{html.escape(self.frames.steps[k].text)}</figcaption></figure>"
             for k in self.indices
@@ -130,7 +130,7 @@ class Filmstrip:
         parts = []
         for n, (k, lines) in enumerate(zip(self.indices, captions)):
             x0, y0 = (n % self.columns) * cell_w + 8, (n // self.columns) * cell_h + 8
-            frame = _nested(self.frames.frame_svg(k), x0, y0, width, height)
+            frame = _nested(_renamed(self.frames.frame_svg(k)), x0, y0, width, height)
             parts.append(
                 frame + _caption_texts(x0, y0 + height, line, _caption(self.frames, k), lines)
             )
@@ -530,7 +530,7 @@ def svg_animation(
 
 
 def _renamed(markup: str) -> str:
-    """A version of a node or edge: its ids become data-avz (ids must stay unique)."""
+    """Copies of one drawing in one document: ids become data-avz (ids must stay unique)."""
     return markup.replace(' id="', ' data-avz="')
 
 

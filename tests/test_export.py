@@ -60,6 +60,7 @@ def test_filmstrip_html_shows_chosen_frames_with_their_equations():
     assert "step 2 of 9 · forward" in page and "step 9 of 9 · backward" in page
     assert "repeat(2," in page and "break-inside:avoid" in page
     assert 'data-step="1"' in page and 'data-step="8"' in page
+    assert 'id="v1"' not in page and 'data-avz="v1"' in page  # two copies, no duplicate ids
     assert not strip._repr_html_().startswith("<!doctype")
 
 
@@ -74,6 +75,8 @@ def test_filmstrip_svg_is_one_wellformed_svg_with_a_caption_per_frame(tmp_path):
     assert "∂z/∂s = y = 3" in texts and "step 5 of 9 · backward" in texts
     widths = {float(s.get("width")) for s in nested}
     assert len(widths) == 1  # every frame the same size: one layout
+    ids = [el.get("id") for el in root.iter() if el.get("id")]
+    assert len(ids) == len(set(ids))
 
 
 def test_long_equations_wrap_in_the_svg_filmstrip():
