@@ -26,6 +26,7 @@ import html
 from collections.abc import Sequence
 
 import ipywidgets as widgets
+from ipywidgets.widgets.widget_string import HTMLMathStyle
 
 from autograd_viz.engine import Value
 from autograd_viz.trace import Step
@@ -133,6 +134,8 @@ class Player(widgets.VBox):
             layout=widgets.Layout(width="5.5em"),
         )  # fmt: skip
         self.stack = widgets.Stack(children=(), selected_index=None)
+        self._frame_layout = widgets.Layout()
+        self._frame_style = HTMLMathStyle()
         self.stack.add_class("agv-stack")
         self.prev_button = widgets.Button(
             description="◀ Prev", tooltip="Previous step (needs a running kernel; "
@@ -245,20 +248,23 @@ class Player(widgets.VBox):
         # Child 0 of the Stack is an empty placeholder, so that the Stack's index, the
         # slider, the step box and the caption all count steps from 1 (jslink copies
         # numbers as they are and cannot add an offset).
-        children, total = [widgets.HTML("")], 0
-        for k in range(n):
-            page = _frame_page(frames.frame_svg(k), frames.steps[k], k + 1, n)
-            total += len(page)
-            if total > DEFAULT_MAX_BYTES:
-                raise AnimationTooLargeError(
-                    f"the frames add up to more than {DEFAULT_MAX_BYTES // 1_000_000} MB of "
-                    f"SVG (at frame {k + 1} of {n}); a notebook that large is slow to open. "
-                    "Animate a smaller graph, one phase, or collapse='neuron'; use .draw() "
-                    "for a single static picture."
-                )
-            child = widgets.HTMLMath(page)
-            child.add_class("agv-frame")
-            children.append(child)
+        pages = [_frame_page(frames.frame_svg(k), frames.steps[k], k + 1, n) for k in range(n)]
+        total = sum(map(len, pages))
+        if total > DEFAULT_MAX_BYTES:
+            raise AnimationTooLargeError(
+                f"the {n} frames add up to {total / 1e6:.0f} MB of SVG (the limit is "
+                f"{DEFAULT_MAX_BYTES // 1_000_000} MB); a notebook that large is slow to open. "
+                "Animate a smaller graph, one phase, or collapse='neuron'; use .draw() for a "
+                "single static picture."
+            )
+        # One Layout and one Style shared by every frame: a frame is then one widget model,
+        # not three, which halves both the build time and the saved notebook state.
+        shared = {"layout": self._frame_layout, "style": self._frame_style}
+        children = [widgets.HTMLMath("", **shared)]
+        children += [
+            widgets.HTMLMath(page, _dom_classes=("agv-frame",), **shared) for page in pages
+        ]
+        old = self.stack.children
         self.play.playing = False
         self.play.value = 1
         for control in (self.play, self.slider, self.step_box):
@@ -267,6 +273,8 @@ class Player(widgets.VBox):
         self.stack.selected_index = 1
         self.frames = frames
         self.steps = tuple(frames.steps)
+        for child in old:  # the previous phase's frames: free their models in the browser
+            child.close()
 
     def _check_step(self, number: object) -> int:
         n = len(self.steps)
