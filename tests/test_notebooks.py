@@ -23,6 +23,7 @@ nbval; widget text reprs are. Regenerate notebooks with `scripts/execute_noteboo
 
 from __future__ import annotations
 
+import base64
 import importlib.util
 import json
 import re
@@ -218,16 +219,24 @@ def _svg(x: int) -> str:
     )
 
 
+def _img(x: int) -> str:
+    """The SVG as an <img> data URI, the way an untrusted JupyterLab still shows a drawing."""
+    return f'<img src="data:image/svg+xml;base64,{base64.b64encode(_svg(x).encode()).decode()}">'
+
+
 @pytest.fixture(scope="module")
 def nbval_verdicts(tmp_path_factory) -> dict[str, str]:
     """Run nbval with our sanitizer once over three small notebooks; return name -> verdict."""
     folder = tmp_path_factory.mktemp("nbval")
     stale = [{"output_type": "stream", "name": "stdout", "text": "3\n"}]  # the code prints 2
     (folder / "stale.ipynb").write_text(json.dumps(_notebook("print(1 + 1)", stale)))
-    code = f"from IPython.display import SVG\nprint('drawn')\nSVG({_svg(1)!r})"
+    code = (f"from IPython.display import HTML, SVG, display\nprint('drawn')\n"
+            f"display(HTML({_img(1)!r}))\nSVG({_svg(1)!r})")
     for name, text, x in [("moved", "drawn\n", 7), ("changed", "drawn differently\n", 1)]:
         outputs = [
             {"output_type": "stream", "name": "stdout", "text": text},
+            {"output_type": "display_data", "metadata": {},
+             "data": {"text/html": _img(x), "text/plain": "<IPython.core.display.HTML object>"}},
             {"output_type": "execute_result", "execution_count": 1, "metadata": {},
              "data": {"image/svg+xml": _svg(x), "text/plain": "<IPython.core.display.SVG object>"}},
         ]  # fmt: skip
