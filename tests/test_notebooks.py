@@ -4,8 +4,10 @@ These tests read the committed `.ipynb` files; they fail when a notebook was com
 being executed (a code cell with no execution count, or counts not 1, 2, 3, ... as a fresh
 top-to-bottom run gives), with an error output, with widget outputs but no saved widget state
 (`metadata.widgets["application/vnd.jupyter.widget-state+json"]["state"]`), with an exercise
-answer already revealed, or without the lesson shape (title, "What you'll learn", recap,
-self-check exercises; slide metadata and the player in the walkthroughs).
+answer already revealed or its code not collapsed, or without the lesson shape (title, "What
+you'll learn", recap, self-check exercises; slide metadata and the player in the walkthroughs).
+The last tests check the tooling itself: nbval with our sanitizer really fails a stale output,
+and the execution script really saves widget state and re-runs to identical bytes.
 
 Staleness — committed outputs that no longer match what the code prints — is nbval's job: it
 re-executes every notebook in a fresh kernel and compares every text output. The test command
@@ -16,9 +18,10 @@ must therefore run nbval over the notebooks in the same pytest run, with exactly
         --nbval-sanitize-with notebooks/nbval_sanitize.cfg
 
 `--nbval-current-env` runs the notebooks with this environment's Python (not whichever `python3`
-kernel is installed first); the sanitize file replaces only SVG markup (layout differs between
-Graphviz versions) and memory addresses. PNG images and widget model ids are never compared by
-nbval; widget text reprs are. Regenerate notebooks with `scripts/execute_notebooks.py`.
+kernel is installed first); the sanitize file replaces only SVG drawings (inline or as base64
+data URIs: layout differs between Graphviz versions) and memory addresses. PNG images and
+widget model ids are never compared by nbval; widget text reprs are. Regenerate notebooks
+with `scripts/execute_notebooks.py`.
 """
 
 from __future__ import annotations
