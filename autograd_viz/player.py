@@ -48,7 +48,9 @@ class AnimationTooLargeError(PlayerError):
 
 _CSS = """
 <style>
-.agv-player { max-width: 980px; gap: 4px; }
+.agv-player { max-width: 980px; gap: 4px;
+  font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
+.agv-player .widget-label, .agv-player .widget-readout { font-family: inherit; }
 .agv-player.agv-projector { max-width: none; width: 100%; font-size: 150%; }
 .agv-player .agv-frame { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; }
 .agv-player .agv-caption { font-weight: 600; font-size: 1.05em; margin: 2px 0 6px; }
@@ -63,6 +65,7 @@ _CSS = """
 .agv-player.agv-projector .widget-toggle-button,
 .agv-player.agv-projector .widget-play .jupyter-button {
   font-size: 1.1em; height: 2.2em; min-width: 3em; }
+.agv-player.agv-projector .widget-play { width: auto; }
 .agv-player.agv-projector .widget-label,
 .agv-player.agv-projector .widget-readout,
 .agv-player.agv-projector .widget-text input { font-size: 1.1em; }
@@ -155,7 +158,10 @@ class Player(widgets.VBox):
         self.phase_selector = widgets.ToggleButtons(
             options=[("forward", "forward"), ("backward", "backward"), ("both", "both")],
             value=phase,
-            tooltips=["Forward pass only", "Backward pass only", "Forward, then backward"],
+            tooltips=[
+                f"{what} (switching needs a running kernel)"
+                for what in ("Forward pass only", "Backward pass only", "Forward, then backward")
+            ],
             style={"button_width": "auto"},
         )  # fmt: skip
         self.links = (

@@ -1,6 +1,6 @@
 """The executed notebook's HTML export (nbconvert, saved widget state) in Chromium with no
 kernel and no internet: the widget manager, RequireJS and MathJax come from disk, and the
-player still steps (step box ▲▼), plays and resets in the page."""
+player still steps (step box ↑ ↓, slider ← →), plays and resets in the page."""
 
 from __future__ import annotations
 
@@ -47,6 +47,12 @@ def test_exported_player_steps_and_plays_without_a_kernel(exported_page, page):
     second = wait_for_step(p, 2)
     assert "2 + 3 = 5" in second.equation and second.active != first.active
     box.press("ArrowDown")  # Prev
+    assert wait_for_step(p, 1).equation == first.equation
+    handle = p.locator(f"{PLAYER} .widget-slider .noUi-handle").first
+    handle.focus()
+    handle.press("ArrowRight")
+    assert wait_for_step(p, 2).equation == second.equation
+    handle.press("ArrowLeft")
     assert wait_for_step(p, 1).equation == first.equation
 
     p.locator(f"{PLAYER} .widget-play button").first.click()  # ▶

@@ -62,6 +62,13 @@ def test_next_and_play_step_the_player_in_jupyterlab(jupyterlab, page):
     assert second.equation != first.equation and "2 + 3 = 5" in second.equation
     assert second.active != first.active
 
+    handle = p.locator(f"{PLAYER} .widget-slider .noUi-handle").first
+    handle.focus()
+    handle.press("ArrowRight")  # the keyboard steps the slider, in the browser alone
+    assert wait_for_step(p, 3, PLAYER).equation not in (first.equation, second.equation)
+    handle.press("ArrowLeft")
+    assert wait_for_step(p, 2, PLAYER).equation == second.equation
+
     p.locator(f"{PLAYER} .widget-play button").first.click()  # ▶
     p.wait_for_function(
         "(sel) => Number(document.querySelector(sel).dataset.step) >= 4",
