@@ -121,7 +121,7 @@ def to_dot(
     max_nodes: int = 500,
     show_grad: bool | None = None,
     states: Mapping[int, str] | None = None,
-    legend: bool = False,
+    legend: bool | str = False,
 ) -> str:
     """The DOT source of the graph that ends at `root` (see the module docstring for ids).
 
@@ -137,7 +137,8 @@ def to_dot(
       before); True or False decides.
     * `states`: value index -> "pending" | "forward" | "backward" | "active", or several
       ("forward active"): colours for one step of an animation.
-    * `legend`: add a key below the graph saying what each style it uses means.
+    * `legend`: True adds a key below the graph saying what each style it uses means;
+      "animation" also explains the four states, for a picture whose colours will change.
 
     >>> x, y = Value(2.0, label="x"), Value(3.0, label="y")
     >>> print(to_dot(x + y).count("->"))
@@ -162,6 +163,8 @@ def _build(root, rankdir, fmt, font_size, collapse, max_nodes, show_grad, states
         raise ValueError(f"font_size must be a number of points from 4 to 96, got {font_size!r}")
     if isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes < 1:
         raise ValueError(f"max_nodes must be a positive int, got {max_nodes!r}")
+    if legend not in (False, True, "animation"):
+        raise ValueError(f"legend must be True, False or 'animation', got {legend!r}")
     number = _dot.number_formatter(fmt)
     order = root.topological_order()
     state_of = _check_states(states, len(order))
@@ -176,6 +179,8 @@ def _build(root, rankdir, fmt, font_size, collapse, max_nodes, show_grad, states
         if view is not None:
             styles.update("layer" if b.key.startswith("layer") else "neuron" for b in view.boxes)
         styles.update(t for s in state_of.values() for t in s.split())
+        if legend == "animation":
+            styles.update(STATES)
     label = _dot.caption_label(caption, styles, not show_grad)
     lines = _dot.graph_header(rankdir, font_size, label)
     n = len(order)
@@ -461,7 +466,7 @@ def draw(
     max_nodes: int = 500,
     show_grad: bool | None = None,
     states: Mapping[int, str] | None = None,
-    legend: bool = False,
+    legend: bool | str = False,
     timeout: float = 120,
 ) -> Drawing:
     """Draw the computation graph that ends at `root` (options as in `to_dot`; `timeout`

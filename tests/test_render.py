@@ -608,6 +608,15 @@ def test_legend_explains_only_the_styles_the_drawing_uses():
     assert ids["v5-data"].text == "data 16" and ids["v0-grad"].text == "grad −24"
 
 
+def test_animation_legend_explains_every_state_before_any_is_shown():
+    *_, L = blog_l()
+    dot = to_dot(L, legend="animation")
+    for text in ("not reached yet", "value computed", "gradient final", "this step"):
+        assert f">{text}<" in dot
+    with pytest.raises(ValueError, match="legend must be"):
+        to_dot(L, legend="yes")
+
+
 def test_legend_of_a_collapsed_network_names_neurons_and_keeps_the_note():
     _, loss = mlp_loss()
     assert ">neuron<" in to_dot(loss, collapse="neuron", legend=True)
