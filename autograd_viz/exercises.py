@@ -101,7 +101,10 @@ def _evaluate(node: ast.AST) -> float:
         left, right = _evaluate(node.left), _evaluate(node.right)
         if isinstance(node.op, ast.Pow) and abs(right) > 1000:
             raise AnswerParseError("that power is too large to work out")
-        return float(_BINARY[type(node.op)](left, right))
+        result = _BINARY[type(node.op)](left, right)
+        if isinstance(result, complex):  # e.g. (-8)^(1/3) in Python is a complex number
+            raise AnswerParseError("that is not a real number")
+        return float(result)
     if isinstance(node, ast.UnaryOp) and type(node.op) in _UNARY:
         return _UNARY[type(node.op)](_evaluate(node.operand))
     raise AnswerParseError("only numbers and + − × / ^ ( ) can be used")
