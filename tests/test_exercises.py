@@ -8,6 +8,8 @@ import subprocess
 import sys
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from autograd_viz import exercises
 from autograd_viz.exercises import (
@@ -194,3 +196,16 @@ def test_custom_check_that_cannot_read_the_text_gives_feedback_instead_of_crashi
     ex = Exercise("A positive number?", answer="x > 0", check=lambda t: float(t) > 0)
     assert not ex.submit("lots")
     assert "couldn't read" in ex.feedback.value
+
+
+@given(st.floats(allow_nan=False, allow_infinity=False))
+def test_parse_number_reads_back_any_float_python_prints(x):
+    assert parse_number(repr(x)) == x
+    assert parse_number(repr(x).replace("-", "−")) == x  # the Unicode minus of the prose
+
+
+@given(st.integers(-10**4, 10**4), st.integers(-10**4, 10**4))  # within tol: 1e-6 relative
+def test_a_typed_sum_is_right_when_its_value_is(a, b):
+    ex = Exercise("a + b?", answer=a + b)
+    assert ex.is_correct(f"{a}+{b}")
+    assert not ex.is_correct(f"{a}+{b}+1")
