@@ -1,8 +1,9 @@
 """Reading the backprop player as a learner sees it in the browser (shared by the browser tests).
 
 `read_player(page)` returns the visible step number, caption, equation (plain text, from the
-frame's `data-text`), the ids of the highlighted (active) graph nodes, and whether MathJax has
-typeset the equation. `demo_notebook()` is the one-cell notebook both tests run.
+frame's `data-text`), the ids of the highlighted (active) graph nodes with the fill and stroke
+the browser paints them, and whether MathJax has typeset the equation. `demo_notebook()` is
+the one-cell notebook both tests run.
 """
 
 from __future__ import annotations
@@ -23,7 +24,17 @@ _READ_PLAYER = """
   const body = player.querySelector('.agv-frame-body');
   if (!body) return null;
   const eq = body.querySelector('.agv-eq');
-  const active = [...body.querySelectorAll('.agv-graph g.node.active')].map((g) => g.id);
+  const nodes = [...body.querySelectorAll('.agv-graph g.node.active')];
+  const active = nodes.map((g) => g.id);
+  // the colours the browser actually paints (CSS in the frame overrides graphviz's)
+  const paint = {};
+  for (const g of nodes) {
+    const shape = g.querySelector('.avz-shape');
+    if (shape) {
+      const style = getComputedStyle(shape);
+      paint[g.id] = [style.fill, style.stroke];
+    }
+  }
   const typeset = !!eq.querySelector('mjx-container, .MathJax, .MathJax_CHTML, .MathJax_Display');
   return {
     step: Number(body.dataset.step),
@@ -31,6 +42,7 @@ _READ_PLAYER = """
     caption: body.querySelector('.agv-caption').textContent,
     equation: eq.dataset.text,
     active: active,
+    paint: paint,
     typeset: typeset,
   };
 }
@@ -51,14 +63,20 @@ def demo_notebook() -> object:
 
 @dataclass(frozen=True)
 class PlayerState:
-    """What a learner sees: step number (from 1), caption, equation, highlighted node ids."""
+    """What a learner sees: step number (from 1), caption, equation, highlighted nodes."""
 
     step: int
     frames: int
     caption: str
     equation: str
     active: list[str]
+    paint: dict[str, list[str]]  # node id -> [computed fill, computed stroke]
     typeset: bool
+
+    def active_value(self) -> tuple[str, str, str]:
+        """The highlighted value node: (id, fill, stroke) as the browser paints them."""
+        [(node, (fill, stroke))] = [(k, v) for k, v in self.paint.items() if k.startswith("v")]
+        return node, fill, stroke
 
 
 def read_player(page: object, selector: str = ".agv-player") -> PlayerState:
@@ -74,3 +92,6 @@ def wait_for_step(
     """Wait until the player shows step number `step` (counted from 1), then read it."""
     page.locator(f"{selector} .agv-frame-body[data-step='{step}']").first.wait_for(timeout=timeout)
     return read_player(page, selector)
+
+
+ORANGE, BLUE, VERMILION = "rgb(230, 159, 0)", "rgb(86, 180, 233)", "rgb(213, 94, 0)"

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from nbclient import NotebookClient
 from nbconvert import HTMLExporter
-from player_page import demo_notebook, read_player, wait_for_step
+from player_page import BLUE, ORANGE, VERMILION, demo_notebook, read_player, wait_for_step
 
 pytestmark = pytest.mark.browser
 
@@ -40,6 +40,7 @@ def test_exported_player_steps_and_plays_without_a_kernel(exported_page, page):
     n = int(first.caption.split(" of ")[1].split()[0])
     assert first.caption.startswith(f"step 1 of {n}")
     assert "x = 2" in first.equation and first.active
+    assert first.active_value()[1:] == (ORANGE, VERMILION)
 
     box = p.locator(f"{PLAYER} .widget-text input").first
     box.focus()
@@ -59,6 +60,7 @@ def test_exported_player_steps_and_plays_without_a_kernel(exported_page, page):
     last = wait_for_step(p, n)
     assert last.equation.endswith("= 8") and "backward" in last.caption
     assert last.active != first.active
+    assert last.active_value()[1:] == (BLUE, VERMILION)
     p.locator(f"{PLAYER} .widget-play button").nth(1).click()  # ■ back to the start
     assert wait_for_step(p, 1).equation == first.equation
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import nbformat
 import pytest
-from player_page import demo_notebook, read_player, wait_for_step
+from player_page import BLUE, ORANGE, VERMILION, demo_notebook, read_player, wait_for_step
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 pytestmark = pytest.mark.browser
@@ -55,6 +55,7 @@ def test_next_and_play_step_the_player_in_jupyterlab(jupyterlab, page):
     assert first.caption.startswith(f"step 1 of {n}") and "forward" in first.caption
     assert "x = 2" in first.equation
     assert first.active, "the first step highlights the node it is about"
+    assert first.active_value()[1:] == (ORANGE, VERMILION)  # computed: orange, thick border
 
     p.locator(f"{PLAYER} button", has_text="Next").click()
     second = wait_for_step(p, 2, PLAYER)
@@ -79,6 +80,7 @@ def test_next_and_play_step_the_player_in_jupyterlab(jupyterlab, page):
     assert "backward" in last.caption
     assert last.equation.endswith("= 8")  # ∂z/∂y = 5 + 3 = 8, the blog's accumulation
     assert last.active and last.active != second.active
+    assert last.active_value()[1:] == (BLUE, VERMILION)  # y's gradient is final: blue
     assert last.typeset, "JupyterLab's MathJax typeset the equation"
 
     assert page.foreign_requests() == []
