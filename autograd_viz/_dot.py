@@ -10,8 +10,9 @@ that takes a few milliseconds, next to the hundreds `dot` spends on layout.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
+
+from autograd_viz._numbers import format_number
 
 # Okabe–Ito palette (colour-blind safe), shared with the animation.
 FORWARD_COLOR = "#E69F00"  # orange: value computed in the forward pass
@@ -38,7 +39,6 @@ SVG_FACES = {
 STATE_FILLS = {"pending": PENDING_COLOR, "forward": FORWARD_COLOR, "backward": BACKWARD_COLOR}
 STATES = ("pending", "forward", "backward", "active")
 
-_MINUS = "\u2212"
 
 # Markup characters become entities; characters XML cannot carry (C0 controls, lone
 # surrogates, U+FFFE, U+FFFF) become U+FFFD; a tab becomes a space. `| { } \` need
@@ -81,29 +81,6 @@ def clip(text: str, width: int = MAX_LINE, lines: int = MAX_LINES) -> str:
     if cut and not rows[-1].endswith("…"):
         rows[-1] = rows[-1][: width - 1] + "…"
     return "\n".join(rows)
-
-
-def format_number(x: float) -> str:
-    """The default number format: whole numbers in full, others to 4 significant digits,
-    with a real minus sign, as the equations write them.
-
-    >>> format_number(15.0), format_number(-6.0), format_number(2 / 3), format_number(-0.0)
-    ('15', '−6', '0.6667', '0')
-    """
-    if math.isnan(x):
-        return "nan"
-    if math.isinf(x):
-        return "∞" if x > 0 else f"{_MINUS}∞"
-    if x == 0:
-        return "0"
-    if x.is_integer() and abs(x) < 1e15:
-        text = str(int(x))
-    else:
-        text = f"{x:.4g}"
-        if "e" in text:
-            mantissa, exponent = text.split("e")
-            text = f"{mantissa}e{int(exponent)}"
-    return text.replace("-", _MINUS)
 
 
 def number_formatter(fmt: str | Callable[[float], str] | None) -> Callable[[float], str]:

@@ -30,13 +30,14 @@ import unicodedata
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
+from autograd_viz._numbers import MINUS as _MINUS
+from autograd_viz._numbers import format_number
 from autograd_viz.engine import Value
 
 PHASES = ("forward", "backward", "both")
 KINDS = ("value", "seed", "local", "contribution", "accumulate")
 NOTATIONS = ("blog", "adjoint")
 
-_MINUS = "\u2212"  # the typographic minus sign: −
 _SUPERSCRIPTS = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
 
 
@@ -45,33 +46,6 @@ class TraceError(ValueError):
 
 
 # ---- numbers ------------------------------------------------------------------
-
-
-def format_number(x: float, digits: int = 4) -> str:
-    """Format a number compactly for an equation: whole numbers without a decimal point,
-    others with `digits` significant digits, and a real minus sign (−).
-
-    Whole numbers below 10¹⁵ are written in full (`15`, `−6`, `12345`); others use
-    Python's general format (`0.5`, `0.7616`, `1.5e−7`); `-0.0` is `0`.
-
-    >>> format_number(2.0), format_number(-6.0), format_number(0.5), format_number(2 / 3)
-    ('2', '−6', '0.5', '0.6667')
-    """
-    x = float(x)
-    if math.isnan(x):
-        return "nan"
-    if math.isinf(x):
-        return "∞" if x > 0 else f"{_MINUS}∞"
-    if x == 0:
-        return "0"
-    if x.is_integer() and abs(x) < 1e15:
-        text = str(int(x))
-    else:
-        text = f"{x:.{digits}g}"
-        if "e" in text:
-            mantissa, exponent = text.split("e")
-            text = f"{mantissa}e{int(exponent)}"
-    return text.replace("-", _MINUS)
 
 
 def _latex_number(x: float, digits: int) -> str:

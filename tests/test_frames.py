@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from autograd_viz import Value, render
 from autograd_viz.frames import PLACEHOLDER, Frames, FramesError
-from autograd_viz.trace import TraceError, format_number
+from autograd_viz.trace import TraceError
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -221,13 +221,6 @@ def test_bad_arguments_are_refused_clearly():
         frames.frame_svg(9)
     with pytest.raises(TraceError, match="phase must be one of"):
         frames.for_phase("up")
-
-
-@given(st.floats(allow_nan=True, allow_infinity=True))
-def test_equations_and_pictures_write_numbers_alike(x):
-    from autograd_viz import _dot
-
-    assert format_number(x) == _dot.format_number(x)
 
 
 def _apply(op: str, a: Value, b: Value) -> Value:
