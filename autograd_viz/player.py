@@ -122,54 +122,7 @@ class Player(widgets.VBox):
         self.frames = None
         self.steps: Sequence = ()
 
-        interval = min(4000, max(50, 50 * round(20 / speed)))  # the slider's grid
-        self.play = widgets.Play(
-            value=1, min=1, max=1, step=1, interval=interval, show_repeat=True,
-            description="Play", tooltip="Play / pause;  ■ goes back to the first step",
-        )  # fmt: skip
-        self.slider = widgets.IntSlider(
-            value=1, min=1, max=1, description="step", readout=True,
-            continuous_update=True, layout=widgets.Layout(flex="1 1 auto", min_width="220px"),
-        )  # fmt: skip
-        self.step_box = widgets.BoundedIntText(
-            value=1, min=1, max=1, description="", continuous_update=True,
-            tooltip="Previous / next step (▲ ▼ or ↑ ↓) — works without a kernel",
-            layout=widgets.Layout(width="5.5em"),
-        )  # fmt: skip
-        self.stack = widgets.Stack(children=(), selected_index=None)
-        self._frame_layout = widgets.Layout()
-        self._frame_style = HTMLMathStyle()
-        self.stack.add_class("agv-stack")
-        self.prev_button = widgets.Button(
-            description="◀ Prev", tooltip="Previous step (needs a running kernel; "
-            "without one use the step box's ▼ or the slider)",
-            layout=widgets.Layout(width="auto"),
-        )  # fmt: skip
-        self.next_button = widgets.Button(
-            description="Next ▶", tooltip="Next step (needs a running kernel; "
-            "without one use the step box's ▲ or the slider)",
-            layout=widgets.Layout(width="auto"),
-        )  # fmt: skip
-        self.speed_slider = widgets.IntSlider(
-            value=interval, min=50, max=4000, step=50, description="ms/step",
-            tooltip="Time each step stays on screen while playing",
-            layout=widgets.Layout(width="260px"),
-        )  # fmt: skip
-        self.phase_selector = widgets.ToggleButtons(
-            options=[("forward", "forward"), ("backward", "backward"), ("both", "both")],
-            value=phase,
-            tooltips=[
-                f"{what} (switching needs a running kernel)"
-                for what in ("Forward pass only", "Backward pass only", "Forward, then backward")
-            ],
-            style={"button_width": "auto"},
-        )  # fmt: skip
-        self.links = (
-            widgets.jslink((self.play, "value"), (self.stack, "selected_index")),
-            widgets.jslink((self.play, "value"), (self.slider, "value")),
-            widgets.jslink((self.play, "value"), (self.step_box, "value")),
-            widgets.jslink((self.play, "interval"), (self.speed_slider, "value")),
-        )
+        self._make_controls(interval=min(4000, max(50, 50 * round(20 / speed))), phase=phase)
         self.prev_button.on_click(lambda _: self._go(-1))
         self.next_button.on_click(lambda _: self._go(+1))
 
@@ -225,11 +178,88 @@ class Player(widgets.VBox):
         """The HTML of step `step`'s frame (caption, graph SVG, equation), counted from 1."""
         return self.stack.children[self._check_step(step)].value
 
+    def close(self) -> None:
+        """Close the player and every widget it made (frames, controls, links), freeing
+        their models in the kernel and the browser; the player disappears from the page."""
+        # getattr: Widget.__del__ calls close() on a player whose __init__ raised, too
+        stack = getattr(self, "stack", None)
+        parts = [*getattr(self, "links", ()), *(stack.children if stack else ()), stack]
+        for name in (
+            "play",
+            "slider",
+            "step_box",
+            "prev_button",
+            "next_button",
+            "speed_slider",
+            "phase_selector",
+            "_frame_layout",
+            "_frame_style",
+        ):
+            parts.append(getattr(self, name, None))
+        for box in self.children:
+            parts += [box, *getattr(box, "children", ())]
+        for part in parts:
+            if part is not None:
+                part.close()
+        super().close()
+
     def __repr__(self) -> str:
+        if not hasattr(self, "phase_selector"):  # __init__ raised before the controls
+            return "<Player, not built>"
         name = self.root.label or "root"
         return f"<Player of {name!r}: {self.n_frames} frames, phase={self.phase!r}>"
 
     # ---- building frames ---------------------------------------------------------
+
+    def _make_controls(self, interval: int, phase: str) -> None:
+        """The controls, and the jslinks that let the browser switch frames on its own."""
+        self.play = widgets.Play(
+            value=1, min=1, max=1, step=1, interval=interval, show_repeat=True,
+            description="Play", tooltip="Play / pause;  ■ goes back to the first step",
+        )  # fmt: skip
+        self.slider = widgets.IntSlider(
+            value=1, min=1, max=1, description="step", readout=True,
+            continuous_update=True, layout=widgets.Layout(flex="1 1 auto", min_width="220px"),
+        )  # fmt: skip
+        self.step_box = widgets.BoundedIntText(
+            value=1, min=1, max=1, description="", continuous_update=True,
+            tooltip="Previous / next step (▲ ▼ or ↑ ↓) — works without a kernel",
+            layout=widgets.Layout(width="5.5em"),
+        )  # fmt: skip
+        self.stack = widgets.Stack(children=(), selected_index=None)
+        self._frame_layout = widgets.Layout()
+        self._frame_style = HTMLMathStyle()
+        self.stack.add_class("agv-stack")
+        self.prev_button = widgets.Button(
+            description="◀ Prev", tooltip="Previous step (needs a running kernel; "
+            "without one use the step box's ▼ or the slider)",
+            layout=widgets.Layout(width="auto"),
+        )  # fmt: skip
+        self.next_button = widgets.Button(
+            description="Next ▶", tooltip="Next step (needs a running kernel; "
+            "without one use the step box's ▲ or the slider)",
+            layout=widgets.Layout(width="auto"),
+        )  # fmt: skip
+        self.speed_slider = widgets.IntSlider(
+            value=interval, min=50, max=4000, step=50, description="ms/step",
+            tooltip="Time each step stays on screen while playing",
+            layout=widgets.Layout(width="260px"),
+        )  # fmt: skip
+        self.phase_selector = widgets.ToggleButtons(
+            options=[("forward", "forward"), ("backward", "backward"), ("both", "both")],
+            value=phase,
+            tooltips=[
+                f"{what} (switching needs a running kernel)"
+                for what in ("Forward pass only", "Backward pass only", "Forward, then backward")
+            ],
+            style={"button_width": "auto"},
+        )  # fmt: skip
+        self.links = (
+            widgets.jslink((self.play, "value"), (self.stack, "selected_index")),
+            widgets.jslink((self.play, "value"), (self.slider, "value")),
+            widgets.jslink((self.play, "value"), (self.step_box, "value")),
+            widgets.jslink((self.play, "interval"), (self.speed_slider, "value")),
+        )
 
     def _load(self, phase: str) -> None:
         from autograd_viz.frames import Frames
@@ -251,9 +281,6 @@ class Player(widgets.VBox):
                 "phase (phase='forward' or 'backward'), collapse neurons (collapse='neuron'), "
                 "or raise max_frames."
             )
-        # Child 0 of the Stack is an empty placeholder, so that the Stack's index, the
-        # slider, the step box and the caption all count steps from 1 (jslink copies
-        # numbers as they are and cannot add an offset).
         pages = [_frame_page(frames.frame_svg(k), frames.steps[k], k + 1, n) for k in range(n)]
         total = sum(map(len, pages))
         if total > DEFAULT_MAX_BYTES:
@@ -266,6 +293,9 @@ class Player(widgets.VBox):
         # One Layout and one Style shared by every frame: a frame is then one widget model,
         # not three, which halves both the build time and the saved notebook state.
         shared = {"layout": self._frame_layout, "style": self._frame_style}
+        # Child 0 of the Stack is an empty placeholder, so that the Stack's index, the
+        # slider, the step box and the caption all count steps from 1 (jslink copies
+        # numbers as they are and cannot add an offset).
         children = [widgets.HTMLMath("", **shared)]
         children += [
             widgets.HTMLMath(page, _dom_classes=("agv-frame",), **shared) for page in pages

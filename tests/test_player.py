@@ -303,3 +303,12 @@ def test_executed_notebook_saves_every_model_the_player_needs(tmp_path):
     assert len(stack["children"]) == n + 1 and stack["selected_index"] == 1
     frames = [m["state"]["value"] for m in state.values() if m["model_name"] == "HTMLMathModel"]
     assert sum("<svg" in f for f in frames) == n
+
+
+def test_close_frees_every_widget_the_player_made():
+    player = Player(_blog_z())
+    made = [player, player.play, player.slider, player.step_box, player.stack]
+    made += [*player.stack.children, *player.links, player.phase_selector]
+    assert all(w.comm is not None for w in made)
+    player.close()
+    assert all(w.comm is None for w in made)
