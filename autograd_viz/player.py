@@ -303,10 +303,13 @@ class Player(widgets.VBox):
         old = self.stack.children
         self.play.playing = False
         self.play.value = 1
-        for control in (self.play, self.slider, self.step_box):
-            control.max = n
+        # select step 1 before swapping the frames: a Stack whose index falls past its new
+        # children resets it to None, and jslink would hand that None to the step box
+        self.stack.selected_index = 1 if self.stack.children else None
         self.stack.children = children
         self.stack.selected_index = 1
+        for control in (self.play, self.slider, self.step_box):
+            control.max = n
         self.frames = frames
         self.steps = tuple(frames.steps)
         for child in old:  # the previous phase's frames: free their models in the browser

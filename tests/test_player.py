@@ -312,3 +312,13 @@ def test_close_frees_every_widget_the_player_made():
     assert all(w.comm is not None for w in made)
     player.close()
     assert all(w.comm is None for w in made)
+
+
+def test_phase_switch_never_leaves_the_stack_without_a_frame():
+    player = Player(_blog_z())
+    player.stack.selected_index = player.n_frames  # as the browser syncs it after playback
+    seen = []
+    player.stack.observe(lambda change: seen.append(change["new"]), names="selected_index")
+    player.phase = "backward"  # fewer frames than the index on show
+    assert None not in seen  # jslink would hand None to the step box and break it
+    assert player.stack.selected_index == 1

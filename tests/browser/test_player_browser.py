@@ -83,5 +83,21 @@ def test_next_and_play_step_the_player_in_jupyterlab(jupyterlab, page):
     assert last.active_value()[1:] == (BLUE, VERMILION)  # y's gradient is final: blue
     assert last.typeset, "JupyterLab's MathJax typeset the equation"
 
+    p.locator(f"{PLAYER} .widget-play button .fa-play").wait_for()  # paused at the end
+    assert read_player(p, PLAYER).step == n
+
+    # the phase selector swaps the frame set (through the kernel)
+    p.locator(f"{PLAYER} .widget-toggle-button", has_text="backward").click()
+    back = wait_for_step(p, 1, PLAYER)
+    assert "backward" in back.caption and "∂z/∂z = 1" in back.equation
+    assert back.active_value()[1:] == (BLUE, VERMILION)  # the seed: z's own gradient
+    assert int(back.caption.split(" of ")[1].split()[0]) < n
+
+    # keyboard: a focused ▶ plays and pauses with Space, as any button does
+    play = p.locator(f"{PLAYER} .widget-play button").first
+    play.focus()
+    p.keyboard.press("Space")
+    assert wait_for_step(p, 2, PLAYER).equation != back.equation
+
     assert page.foreign_requests() == []
-    assert read_player(p, PLAYER).step == n  # playback stopped at the end
+    assert not [e for e in page.console_errors if "Error setting state" in e], page.console_errors
