@@ -1,23 +1,23 @@
 """The backprop player: a widget that steps through the forward and backward pass.
 
 `Player(root)` (or `root.animate()`) shows the computation graph, the current step's
-equation as math, a caption ("step 3 of 12 — forward") and controls. Every frame is made
-in Python once, from one graphviz layout (`autograd_viz.frames.Frames`), and put in a
+equation as math, a caption ("step 3 of 12 — forward pass") and controls. Every frame is
+made in Python once, from one graphviz layout (`autograd_viz.frames.Frames`), and put in a
 `widgets.Stack`; the browser then switches frames by itself. The Play button, the step
 slider and the step box are `jslink`ed to the Stack's `selected_index`, so playing,
 dragging or stepping costs no kernel round trip — smooth on a slow Binder connection and
 alive in a notebook's HTML export (nbconvert, nbviewer) with saved widget state.
 
-Why these controls: ipywidgets' core widgets change a number in the browser only in three
-ways — `Play` counts up on a timer (its ■ button goes back to the start, so it is also the
-kernel-free *reset*), a slider moves (drag, or ← → when focused) and an `<input
-type=number>` box steps (its ▲ ▼ arrows, or ↑ ↓ when focused). So the kernel-free Prev/Next
-is the step box, jslinked like the slider. The big ◀ Prev / Next ▶ buttons and the phase
-selector (forward / backward / both swaps the whole frame set, which is made in Python)
-talk to the kernel: one message per click, never per frame. In an exported page without a
-kernel they do nothing; their tooltips say to use the step box instead. A custom front end
-(anywidget) would give true kernel-free buttons and global keyboard shortcuts, but its code
-is not loaded by nbconvert's offline widget manager, so the player would lose its export.
+Why these controls: ipywidgets' core widgets change a number in the browser in only three
+ways — `Play` counts up on a timer (its ■ goes back to step 1, so it is also the
+kernel-free *reset*), a slider moves (drag, or ← → on its focused handle) and a number box
+steps (its ▲ ▼, or ↑ ↓ when focused). So the kernel-free Prev/Next is the step box (and the
+slider's arrow keys); a focused ▶ toggles with Space like any button. The big ◀ Prev /
+Next ▶ buttons and the phase selector (which swaps the whole frame set, made in Python)
+talk to the kernel: one message per click, never per frame; without a kernel they do
+nothing, and their tooltips point to the step box. A custom front end (anywidget) could
+add kernel-free buttons and page-wide shortcuts, but nbconvert's offline widget manager
+does not load its code, so the player would lose its HTML export.
 """
 
 from __future__ import annotations
