@@ -36,6 +36,13 @@ DEFAULT_MAX_FRAMES = 400
 DEFAULT_MAX_BYTES = 30_000_000  # all frames' SVG + HTML together, as saved in the notebook
 
 _PHASE_TITLES = {"forward": "forward pass", "backward": "backward pass"}
+# what kind of line of the derivation a backward step is, said in the caption
+_KIND_TITLES = {
+    "seed": "the seed",
+    "local": "a local derivative",
+    "contribution": "the chain rule",
+    "accumulate": "adding up the paths",
+}
 
 
 class PlayerError(ValueError):
@@ -340,9 +347,11 @@ class Player(widgets.VBox):
 def _frame_page(svg: str, step: Step, k: int, n: int) -> str:
     """Step k's frame (k from 1): caption, the graph (MathJax skips it), the equation as math."""
     phase = step.phase
+    kind = _KIND_TITLES.get(step.kind)
+    kind = f' · <span class="agv-kind">{kind}</span>' if kind else ""
     caption = (
         f'<div class="agv-caption">step {k} of {n} — '
-        f'<span class="agv-phase-{phase}">{_PHASE_TITLES.get(phase, phase)}</span></div>'
+        f'<span class="agv-phase-{phase}">{_PHASE_TITLES.get(phase, phase)}</span>{kind}</div>'
     )
     text = html.escape(step.text, quote=True)
     latex = html.escape(step.latex, quote=False)

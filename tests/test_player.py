@@ -322,3 +322,15 @@ def test_phase_switch_never_leaves_the_stack_without_a_frame():
     player.phase = "backward"  # fewer frames than the index on show
     assert None not in seen  # jslink would hand None to the step box and break it
     assert player.stack.selected_index == 1
+
+
+def test_backward_captions_name_the_kind_of_step():
+    player = Player(_blog_z())
+    captions = {s.kind: re.search(r'<div class="agv-caption">(.*?)</div>', player.frame_html(k))
+                for k, s in enumerate(player.steps, start=1)}  # fmt: skip
+    text = {kind: re.sub("<[^>]+>", "", m.group(1)) for kind, m in captions.items()}
+    assert text["value"].endswith("— forward pass")
+    assert text["seed"].endswith("backward pass · the seed")
+    assert text["local"].endswith("· a local derivative")
+    assert text["contribution"].endswith("· the chain rule")
+    assert text["accumulate"].endswith("· adding up the paths")
