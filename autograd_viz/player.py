@@ -36,6 +36,7 @@ DEFAULT_MAX_FRAMES = 400
 DEFAULT_MAX_BYTES = 30_000_000  # all frames' SVG + HTML together, as saved in the notebook
 
 _PHASE_TITLES = {"forward": "forward pass", "backward": "backward pass"}
+_LABEL_FITS = {"description_width": "initial"}  # labels never cut off, even in large type
 # what kind of line of the derivation a backward step is, said in the caption
 _KIND_TITLES = {
     "seed": "the seed",
@@ -58,6 +59,7 @@ _CSS = """
 .agv-player { max-width: 980px; gap: 4px;
   font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
 .agv-player .widget-label, .agv-player .widget-readout { font-family: inherit; }
+.agv-player .widget-hbox { gap: 6px; }
 .agv-player.agv-projector { max-width: none; width: 100%; font-size: 150%; }
 .agv-player .agv-frame { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; }
 .agv-player .agv-caption { font-weight: 600; font-size: 1.05em; margin: 2px 0 6px; }
@@ -225,7 +227,7 @@ class Player(widgets.VBox):
             description="Play", tooltip="Play / pause;  ■ goes back to the first step",
         )  # fmt: skip
         self.slider = widgets.IntSlider(
-            value=1, min=1, max=1, description="step", readout=True,
+            value=1, min=1, max=1, description="step", readout=True, style=_LABEL_FITS,
             continuous_update=True, layout=widgets.Layout(flex="1 1 auto", min_width="220px"),
         )  # fmt: skip
         self.step_box = widgets.BoundedIntText(
@@ -248,7 +250,7 @@ class Player(widgets.VBox):
             layout=widgets.Layout(width="auto"),
         )  # fmt: skip
         self.speed_slider = widgets.IntSlider(
-            value=interval, min=50, max=4000, step=50, description="ms/step",
+            value=interval, min=50, max=4000, step=50, description="ms/step", style=_LABEL_FITS,
             tooltip="Time each step stays on screen while playing",
             layout=widgets.Layout(width="260px"),
         )  # fmt: skip
