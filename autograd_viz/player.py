@@ -65,8 +65,7 @@ _CSS = """
 .agv-player .agv-caption { font-weight: 600; font-size: 1.05em; margin: 2px 0 6px; }
 .agv-player .agv-caption .agv-phase-forward { color: #B06F00; }
 .agv-player .agv-caption .agv-phase-backward { color: #1F6F99; }
-.agv-player .agv-graph { overflow-x: auto; }
-.agv-player .agv-graph svg { max-width: 100%; height: auto; }
+.agv-player .agv-graph { overflow-x: auto; }  /* a wide graph scrolls, its text stays legible */
 .agv-player.agv-projector .agv-graph svg { width: 100%; max-height: 62vh; }
 .agv-player .agv-eq { font-size: 1.3em; min-height: 2.4em; margin: 4px 0; }
 .agv-player.agv-projector .agv-eq { font-size: 1.9em; }
