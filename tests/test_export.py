@@ -23,15 +23,6 @@ from autograd_viz.export import (
 )
 from autograd_viz.frames import Frames
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-]
 SVG_NS = "{http://www.w3.org/2000/svg}"
 
 
@@ -131,18 +122,6 @@ def test_standalone_html_escapes_labels_out_of_script_and_markup():
     page = standalone_html(x * 2)
     assert "<script>alert(1)" not in page
     assert page.count("<script") == 2
-
-
-@pytest.fixture(scope="module")
-def chromium():
-    if not CHROMIUM.exists():
-        pytest.fail(f"{CHROMIUM} is missing: apt-get install chromium")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
 
 
 @pytest.fixture

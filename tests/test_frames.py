@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -15,16 +14,6 @@ from hypothesis import strategies as st
 from autograd_viz import Value, render
 from autograd_viz.frames import PLACEHOLDER, Frames, FramesError
 from autograd_viz.trace import TraceError
-
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-]
 
 
 def _sum_times_y() -> Value:
@@ -263,18 +252,6 @@ def test_any_graph_gives_one_layout_and_states_that_follow_its_steps(root):
 
 
 # ---- a real browser ----------------------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def chromium():
-    if not CHROMIUM.exists():
-        pytest.fail(f"{CHROMIUM} is missing: apt-get install chromium")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
 
 
 _FILL = """([frame, id]) => {

@@ -527,11 +527,9 @@ def _latex_corpus() -> list[str]:
     return [s.latex for n in ("blog", "adjoint") for s in trace(y, notation=n)]
 
 
-def test_every_latex_form_typesets_in_mathjax_without_errors(tmp_path):
+def test_every_latex_form_typesets_in_mathjax_without_errors(chromium, tmp_path):
     if not MATHJAX.exists():
         pytest.fail(f"{MATHJAX} is missing: run `npm ci --prefix tests/browser`")
-    from playwright.sync_api import sync_playwright
-
     corpus = _latex_corpus()
     body = "".join(f"<p>\\({html.escape(latex)}\\)</p>" for latex in corpus)
     page_file = tmp_path / "latex.html"
@@ -543,28 +541,16 @@ def test_every_latex_form_typesets_in_mathjax_without_errors(tmp_path):
         f"<body>{body}</body></html>",
         encoding="utf-8",
     )
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=_CHROMIUM_ARGS)
-        try:
-            page = browser.new_page()
-            page.goto(page_file.as_uri())
-            page.wait_for_function("() => window.avzTypeset === true", timeout=60_000)
-            mathml = page.evaluate("() => MathJax.Hub.getAllJax().map(j => j.root.toMathML(''))")
-        finally:
-            browser.close()
+    page = chromium.new_page()
+    try:
+        page.goto(page_file.as_uri())
+        page.wait_for_function("() => window.avzTypeset === true", timeout=60_000)
+        mathml = page.evaluate("() => MathJax.Hub.getAllJax().map(j => j.root.toMathML(''))")
+    finally:
+        page.close()
     assert len(mathml) == len(corpus)
     bad = [latex for latex, m in zip(corpus, mathml) if "merror" in m]
     assert not bad, bad
-
-
-_CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-]
 
 
 def test_the_docstring_examples_hold():

@@ -1,0 +1,38 @@
+"""Shared test fixtures: one way to start Debian's Chromium for every browser check.
+
+Playwright cannot download its own browser here, so every test drives
+`/usr/bin/chromium` with flags that keep it off the network (the machine has none)
+and quiet in a container run as root.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = Path(os.environ.get("AUTOGRAD_VIZ_CHROMIUM", "/usr/bin/chromium"))
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-dev-shm-usage",
+]
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[object]:
+    """A headless Chromium (a Playwright Browser), shared by the tests of one module."""
+    if not CHROMIUM.exists():
+        pytest.fail(f"{CHROMIUM} is missing: run `bash scripts/setup.sh test` (installs chromium)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
