@@ -94,7 +94,7 @@ def test_postbuild_installs_autograd_viz_into_a_fresh_environment(tmp_path):
 
 
 def _binder_links(readme: str) -> list[str]:
-    return re.findall(r"https://mybinder\.org/v2/[^\s)\"']+", readme)
+    return re.findall(r"https://mybinder\.org/v2/[^\s)\"'`]+", readme)
 
 
 def test_readme_binder_badge_opens_jupyterlab_on_the_start_notebook():

@@ -1,0 +1,65 @@
+"""Take the README's picture of the player: a real screenshot from JupyterLab in headless Chromium.
+
+Starts `scripts/lab.sh` the way the smoke test does (random port and token, isolated
+settings, notebooks never saved), runs notebook 03 (z = (x + y)·y), steps its player into the
+backward pass with the Next button and screenshots the player alone.
+
+    .venv/bin/python docs/screenshot_player.py                 # writes docs/img/player.png
+    .venv/bin/python docs/screenshot_player.py --notebook notebooks/00_start_here.ipynb --next 3
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests" / "smoke"))
+
+import test_lab_smoke as smoke  # noqa: E402  (the smoke test's server and browser helpers)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--notebook", default="notebooks/03_backprop_by_hand.ipynb")
+    parser.add_argument("--next", type=int, default=6, help="Next clicks before the shot")
+    parser.add_argument("--out", type=Path, default=ROOT / "docs" / "img" / "player.png")
+    args = parser.parse_args()
+
+    from playwright.sync_api import sync_playwright
+
+    home = Path(tempfile.mkdtemp(prefix="agv-shot-"))
+    server = smoke.start_lab(["bash", str(ROOT / "scripts" / "lab.sh")], ROOT, home)
+    try:
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(
+                executable_path=smoke.CHROMIUM, args=smoke.CHROMIUM_ARGS, headless=True
+            )
+            page = browser.new_page(viewport={"width": 1280, "height": 1000},
+                                    device_scale_factor=2)
+            page.goto(f"{server.url}/lab/tree/{args.notebook}?reset&token={server.token}")
+            page.wait_for_selector(".jp-NotebookPanel .jp-Cell", timeout=120_000)
+            smoke._wait_for_connected_kernel(server, page, 120)
+            smoke._run_all(page)
+            player = page.locator(".agv-player").first
+            player.wait_for(timeout=120_000)
+            page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']",
+                                   state="attached", timeout=120_000)
+            nxt = player.get_by_role("button", name="Next")
+            for _ in range(args.next):
+                nxt.click()
+                page.wait_for_timeout(250)
+            player.scroll_into_view_if_needed()
+            page.wait_for_timeout(500)
+            args.out.parent.mkdir(parents=True, exist_ok=True)
+            player.screenshot(path=str(args.out))
+            browser.close()
+    finally:
+        smoke.stop_lab(server)
+    print(f"wrote {args.out}")
+
+
+if __name__ == "__main__":
+    main()
