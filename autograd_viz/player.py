@@ -66,7 +66,7 @@ _CSS = """
 .agv-player .agv-caption .agv-phase-forward { color: #B06F00; }
 .agv-player .agv-caption .agv-phase-backward { color: #1F6F99; }
 .agv-player .agv-graph { overflow-x: auto; }  /* a wide graph scrolls, its text stays legible */
-.agv-player.agv-projector .agv-graph svg { width: 100%; max-height: 62vh; }
+.agv-player.agv-projector .agv-graph svg { width: 100%; height: auto; max-height: 62vh; }
 .agv-player .agv-eq { font-size: 1.3em; min-height: 2.4em; margin: 4px 0; }
 .agv-player.agv-projector .agv-eq { font-size: 1.9em; }
 .agv-player.agv-projector .widget-button,
