@@ -281,7 +281,7 @@ def local_export_urls(static_server: StaticServer) -> dict[str, str]:
 # ---------------------------------------------------------------- Chromium
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")  # not session: a live sync_playwright blocks every other one
 def browser() -> Iterator[object]:
     """Debian's Chromium, headless, with background networking off."""
     if not CHROMIUM.exists():

@@ -257,61 +257,57 @@ def _run_all(page) -> None:
                 raise
 
 
-def run_all_cells(server: LabServer, notebook: str) -> RunReport:
-    """Open `notebook` (a path under the server root) in Chromium, run all cells, read the page."""
-    from playwright.sync_api import sync_playwright
-
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"{CHROMIUM} is missing: run `bash scripts/setup.sh test` (installs chromium)")
+def run_all_cells(browser, server: LabServer, notebook: str) -> RunReport:
+    """Open `notebook` (a path under the server root) in `browser` (a Playwright Browser), run
+    all cells and read the page."""
     widget_names = _widget_class_names()
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    try:
+        page = context.new_page()
+        page_errors: list[str] = []
+        page.on("pageerror", lambda exc: page_errors.append(str(exc)))
+        page.goto(f"{server.url}/lab/tree/{notebook}?reset&token={server.token}")
+        page.wait_for_selector(".jp-NotebookPanel .jp-Notebook .jp-Cell", timeout=120_000)
+        _wait_for_connected_kernel(server, page, 120)
+        dialog = page.locator(".jp-Dialog")
+        if dialog.count():
+            raise AssertionError(
+                f"JupyterLab opened {notebook} with a dialog in the way (a learner would be "
+                f"stuck here): {dialog.first.inner_text()!r}"
+            )
+        _run_all(page)
+        # Every code cell gets an execution count; none is still queued ([*]) or unrun ([ ]).
         try:
-            page = browser.new_page(viewport={"width": 1400, "height": 1000})
-            page_errors: list[str] = []
-            page.on("pageerror", lambda exc: page_errors.append(str(exc)))
-            page.goto(f"{server.url}/lab/tree/{notebook}?reset&token={server.token}")
-            page.wait_for_selector(".jp-NotebookPanel .jp-Notebook .jp-Cell", timeout=120_000)
-            _wait_for_connected_kernel(server, page, 120)
-            dialog = page.locator(".jp-Dialog")
-            if dialog.count():
-                raise AssertionError(
-                    f"JupyterLab opened {notebook} with a dialog in the way (a learner would be "
-                    f"stuck here): {dialog.first.inner_text()!r}"
-                )
-            _run_all(page)
-            # Every code cell gets an execution count; none is still queued ([*]) or unrun ([ ]).
-            try:
-                page.wait_for_function(
-                    """() => {
-                      const ps = [...document.querySelectorAll(
-                        '.jp-NotebookPanel:not(.lm-mod-hidden) .jp-CodeCell .jp-InputPrompt')];
-                      // A cell whose input is collapsed shows no prompt text at all.
-                      const texts = ps.map(p => p.innerText.trim());
-                      return texts.some(t => /^\\[\\d+\\]/.test(t))
-                        && texts.every(t => t === '' || /^\\[\\d+\\]/.test(t));
-                    }""",
-                    timeout=RUN_ALL_TIMEOUT * 1000,
-                )
-            except Exception as exc:
-                shot = server.log.with_name("run_all_failure.png")
-                page.screenshot(path=str(shot), full_page=True)
-                prompts = _read_page(page, widget_names).prompts
-                raise AssertionError(
-                    f"Run All Cells did not finish within {RUN_ALL_TIMEOUT}s (prompts: {prompts}); "
-                    f"screenshot: {shot}; server log: {server.log}"
-                ) from exc
-            _wait_for_kernel_idle(page, RUN_ALL_TIMEOUT * 1000)
-            # Widget views render asynchronously once their models arrive.
-            with contextlib.suppress(Exception):
-                page.wait_for_function(
-                    "() => !document.body.innerText.includes('Loading widget')", timeout=30_000
-                )
-            report = _read_page(page, widget_names)
-            report.page_errors = page_errors
-            return report
-        finally:
-            browser.close()
+            page.wait_for_function(
+                """() => {
+                  const ps = [...document.querySelectorAll(
+                    '.jp-NotebookPanel:not(.lm-mod-hidden) .jp-CodeCell .jp-InputPrompt')];
+                  // A cell whose input is collapsed shows no prompt text at all.
+                  const texts = ps.map(p => p.innerText.trim());
+                  return texts.some(t => /^\\[\\d+\\]/.test(t))
+                    && texts.every(t => t === '' || /^\\[\\d+\\]/.test(t));
+                }""",
+                timeout=RUN_ALL_TIMEOUT * 1000,
+            )
+        except Exception as exc:
+            shot = server.log.with_name("run_all_failure.png")
+            page.screenshot(path=str(shot), full_page=True)
+            prompts = _read_page(page, widget_names).prompts
+            raise AssertionError(
+                f"Run All Cells did not finish within {RUN_ALL_TIMEOUT}s (prompts: {prompts}); "
+                f"screenshot: {shot}; server log: {server.log}"
+            ) from exc
+        _wait_for_kernel_idle(page, RUN_ALL_TIMEOUT * 1000)
+        # Widget views render asynchronously once their models arrive.
+        with contextlib.suppress(Exception):
+            page.wait_for_function(
+                "() => !document.body.innerText.includes('Loading widget')", timeout=30_000
+            )
+        report = _read_page(page, widget_names)
+        report.page_errors = page_errors
+        return report
+    finally:
+        context.close()
 
 
 def _committed_widget_outputs(path: Path) -> int:
@@ -345,11 +341,11 @@ def test_lab_sh_serves_jupyterlab_with_the_widget_and_rise_extensions(lab):
     assert "jupyterlab-rise" in federated, federated
 
 
-def test_start_notebook_runs_all_cells_in_chromium_without_errors(lab):
+def test_start_notebook_runs_all_cells_in_chromium_without_errors(lab, chromium):
     path = ROOT / START_NOTEBOOK
     assert path.is_file(), f"{START_NOTEBOOK} is missing: it is what lab.sh opens"
     try:
-        report = run_all_cells(lab, START_NOTEBOOK)
+        report = run_all_cells(chromium, lab, START_NOTEBOOK)
     finally:
         # The committed outputs are nbval's reference: the run must never write them back.
         saves = [line for line in lab.log_text().splitlines() if "Saving file at" in line]
