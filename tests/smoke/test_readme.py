@@ -72,3 +72,13 @@ def test_readme_maps_every_notebook():
     notebooks = sorted(p.name for p in (ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
     listed = re.findall(r"\(notebooks/([0-9]{2}_[^)]+\.ipynb)\)", README)
     assert listed == notebooks, f"README lists {listed}, notebooks/ has {notebooks}"
+
+
+def test_test_command_fails_when_pytest_collects_nothing(tmp_path):
+    # pytest exits 5 when it collects no test; CI must not mistake that for a pass.
+    empty = tmp_path / "no_tests_here"
+    empty.mkdir()
+    proc = subprocess.run(["bash", str(ROOT / "scripts" / "test.sh"), str(empty)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=600, stdin=subprocess.DEVNULL)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "collected no tests" in proc.stderr
