@@ -22,12 +22,22 @@ die() { printf '\033[1;31m[setup] error:\033[0m %s\n' "$*" >&2; exit 1; }
 TORCH_SPEC="torch==2.13.0"
 
 # ---------------------------------------------------------------- system packages (apt)
-python="${PYTHON:-python3}"
-command -v "$python" >/dev/null || die "no '$python' found. Install Python 3.11+ (apt-get install python3 python3-venv)."
-"$python" - <<'EOF' || die "autograd_viz needs Python 3.10 or newer (3.11+ recommended); '$python' is $("$python" -V 2>&1). Set PYTHON=/path/to/python3.11 and re-run."
-import sys
-sys.exit(0 if sys.version_info >= (3, 10) else 1)
-EOF
+_new_enough() { "$1" -c 'import sys; sys.exit(sys.version_info < (3, 10))' 2>/dev/null; }
+# PYTHON if set; else the first new-enough python3 on PATH (the venv, once made, decides).
+if [[ -n "${PYTHON:-}" ]]; then
+    python="$PYTHON"
+    _new_enough "$python" || die "PYTHON=$python is not Python 3.10 or newer ($("$python" -V 2>&1))."
+else
+    python=""
+    for candidate in python3 python3.13 python3.12 python3.11 python3.10; do
+        if command -v "$candidate" >/dev/null && _new_enough "$candidate"; then
+            python="$candidate"
+            break
+        fi
+    done
+    [[ -n "$python" ]] || die "autograd_viz needs Python 3.10 or newer (3.11+ recommended) and \
+found none on PATH. Install one (apt-get install python3 python3-venv) or set PYTHON=/path/to/python3."
+fi
 
 apt_packages=()
 command -v dot >/dev/null || apt_packages+=(graphviz)

@@ -12,7 +12,7 @@ echo "[test] ruff check"
 
 args=("$@")
 if ((${#args[@]} == 0)); then
-    args=(tests)
+    args=(tests --durations=15)
     shopt -s nullglob
     notebooks=(notebooks/*.ipynb)
     if ((${#notebooks[@]})); then

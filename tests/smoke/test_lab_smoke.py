@@ -29,7 +29,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 START_NOTEBOOK = "notebooks/00_start_here.ipynb"
-CHROMIUM = "/usr/bin/chromium"
+CHROMIUM = os.environ.get("AUTOGRAD_VIZ_CHROMIUM", "/usr/bin/chromium")  # as tests/conftest.py
 CHROMIUM_ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
     "--disable-component-update", "--no-first-run",
