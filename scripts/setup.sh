@@ -42,7 +42,8 @@ fi
 apt_packages=()
 command -v dot >/dev/null || apt_packages+=(graphviz)
 # cairosvg (GIF export) loads the Cairo C library at run time; graphviz usually brings it.
-ldconfig -p 2>/dev/null | grep 'libcairo\.so\.2' >/dev/null || apt_packages+=(libcairo2)
+{ ldconfig -p || /sbin/ldconfig -p; } 2>/dev/null | grep 'libcairo\.so\.2' >/dev/null ||
+    apt_packages+=(libcairo2)
 if [[ ! -x .venv/bin/python ]] && ! "$python" -c 'import ensurepip, venv' 2>/dev/null; then
     # Debian splits venv/ensurepip out of python3: python3.11-venv for 3.11 and so on.
     apt_packages+=("python$("$python" -c 'import sys; print("%d.%d" % sys.version_info[:2])')-venv")
