@@ -67,6 +67,10 @@ _CSS = """
 .agv-player .agv-caption .agv-phase-backward { color: #1F6F99; }
 .agv-player .agv-graph { overflow-x: auto; }  /* a wide graph scrolls, its text stays legible */
 .agv-player.agv-projector .agv-graph svg { width: 100%; height: auto; max-height: 62vh; }
+.agv-player .agv-history { margin: 6px 0 0; padding-left: 2.6em; color: #555;
+  font-size: 0.92em; line-height: 1.4em; display: flex; flex-direction: column;
+  justify-content: flex-end; }
+.agv-player .agv-history li::marker { color: #888; }
 .agv-player .agv-eq { font-size: 1.3em; min-height: 2.4em; margin: 4px 0; }
 .agv-player.agv-projector .agv-eq { font-size: 1.9em; }
 .agv-player.agv-projector .widget-button,
@@ -94,6 +98,8 @@ class Player(widgets.VBox):
         speed: playback speed in steps per second (the slider changes it later).
         projector: larger type and a full-width graph, for a classroom projector.
         max_frames: refuse to build more frames than this (each frame is a whole SVG).
+        history: how many earlier lines of the derivation each frame lists, small, above
+            the current equation — the hand derivation, one line per step (0: none).
         **draw_options: passed on to `autograd_viz.frames.Frames`: the trace's `digits`
             and `notation` ("blog" or "adjoint"), and drawing options such as
             `rankdir="TB"`, `fmt=".3f"`, `font_size=16` (see `autograd_viz.render.draw`).
@@ -115,6 +121,7 @@ class Player(widgets.VBox):
         speed: float = 1.0,
         projector: bool = False,
         max_frames: int = DEFAULT_MAX_FRAMES,
+        history: int = 3,
         **draw_options: object,
     ) -> None:
         _check_root(root)
@@ -123,6 +130,9 @@ class Player(widgets.VBox):
             raise PlayerError(f"speed is in steps per second and must be > 0, got {speed!r}")
         if not isinstance(max_frames, int) or max_frames < 1:
             raise PlayerError(f"max_frames must be a positive int, got {max_frames!r}")
+        if isinstance(history, bool) or not isinstance(history, int) or history < 0:
+            raise PlayerError(f"history is a number of lines (0 or more), got {history!r}")
+        self.history = history
         self.root = root
         self.max_frames = max_frames
         self.draw_options = dict(draw_options)
@@ -289,7 +299,11 @@ class Player(widgets.VBox):
                 "phase (phase='forward' or 'backward'), collapse neurons (collapse='neuron'), "
                 "or raise max_frames."
             )
-        pages = [_frame_page(frames.frame_svg(k), frames.steps[k], k + 1, n) for k in range(n)]
+        steps, h = frames.steps, self.history
+        pages = [
+            _frame_page(frames.frame_svg(k), steps[k], k + 1, n, steps[max(0, k - h) : k], h)
+            for k in range(n)
+        ]
         total = sum(map(len, pages))
         if total > DEFAULT_MAX_BYTES:
             raise AnimationTooLargeError(
@@ -310,12 +324,15 @@ class Player(widgets.VBox):
         ]
         old = self.stack.children
         self.play.playing = False
+        # New frames and step 1 reach the browser in one message, so it never shows the
+        # old set's step 1 first. Step 1 is selected before the swap: a Stack whose index
+        # falls past its new children resets it to None, which jslink would pass on.
+        with self.stack.hold_sync():
+            if len(self.stack.children) > 1:
+                self.stack.selected_index = 1
+            self.stack.children = children
+            self.stack.selected_index = 1
         self.play.value = 1
-        # select step 1 before swapping the frames: a Stack whose index falls past its new
-        # children resets it to None, and jslink would hand that None to the step box
-        self.stack.selected_index = 1 if self.stack.children else None
-        self.stack.children = children
-        self.stack.selected_index = 1
         for control in (self.play, self.slider, self.step_box):
             control.max = n
         self.frames = frames
@@ -345,8 +362,10 @@ class Player(widgets.VBox):
         self.play.value = min(max(self.play.value + delta, 1), self.n_frames)
 
 
-def _frame_page(svg: str, step: Step, k: int, n: int) -> str:
-    """Step k's frame (k from 1): caption, the graph (MathJax skips it), the equation as math."""
+def _frame_page(svg: str, step: Step, k: int, n: int, earlier: Sequence[Step], history: int) -> str:
+    """Step k's frame (k from 1): caption, the graph (MathJax skips it), the `earlier` lines
+    of the derivation in plain text (room kept for `history` of them, so the equation below
+    never moves), and the step's equation as math."""
     phase = step.phase
     kind = _KIND_TITLES.get(step.kind)
     kind = f' · <span class="agv-kind">{kind}</span>' if kind else ""
@@ -361,7 +380,14 @@ def _frame_page(svg: str, step: Step, k: int, n: int) -> str:
         f'data-text="{text}" data-step="{k}">\\[{latex}\\]</div>'
     )
     graph = f'<div class="agv-graph tex2jax_ignore" data-step="{k}">{svg}</div>'
-    return f'<div class="agv-frame-body" data-step="{k}">{caption}{graph}{equation}</div>'
+    lines = "".join(f"<li>{html.escape(s.text, quote=False)}</li>" for s in earlier)
+    past = (
+        f'<ol class="agv-history tex2jax_ignore" start="{k - len(earlier)}" '
+        f'style="min-height: {1.4 * history:g}em" aria-label="earlier steps">{lines}</ol>'
+        if history
+        else ""
+    )
+    return f'<div class="agv-frame-body" data-step="{k}">{caption}{graph}{past}{equation}</div>'
 
 
 def _check_root(root: object) -> None:

@@ -334,3 +334,26 @@ def test_backward_captions_name_the_kind_of_step():
     assert text["local"].endswith("· a local derivative")
     assert text["contribution"].endswith("· the chain rule")
     assert text["accumulate"].endswith("· adding up the paths")
+
+
+def test_each_frame_lists_the_earlier_lines_of_the_derivation():
+    player = Player(_blog_z(), history=3)
+    texts = [s.text for s in player.steps]
+    for k in range(1, player.n_frames + 1):
+        ol = re.search(r'<ol class="agv-history[^"]*" start="(\d+)"[^>]*>(.*?)</ol>',
+                       player.frame_html(k))  # fmt: skip
+        lines = [html.unescape(t) for t in re.findall(r"<li>(.*?)</li>", ol.group(2))]
+        assert lines == texts[max(0, k - 4) : k - 1]  # at most 3, the latest last
+        assert int(ol.group(1)) == k - len(lines)  # numbered as in the caption
+    # room for all 3 lines is kept from the first frame on, so the equation never moves
+    assert 'style="min-height: 4.2em"' in player.frame_html(1)
+
+
+def test_history_zero_shows_only_the_current_equation():
+    assert "agv-history" not in Player(_blog_z(), history=0).frame_html(5)
+
+
+@pytest.mark.parametrize("history", [-1, 1.5, "3", True])
+def test_refuses_a_history_that_is_not_a_count(history):
+    with pytest.raises(PlayerError, match="history is a number of lines"):
+        Player(_blog_z(), history=history)

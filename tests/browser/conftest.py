@@ -116,12 +116,27 @@ class Lab:
     root: Path
     log: Path
 
-    def api(self, path: str) -> dict:
+    def api(self, path: str, body: dict | None = None) -> dict:
+        """GET (or, with a body, POST) one of the server's REST endpoints."""
         request = urllib.request.Request(
-            f"{self.url}{path}", headers={"Authorization": f"token {self.token}"}
+            f"{self.url}{path}",
+            data=None if body is None else json.dumps(body).encode(),
+            headers={"Authorization": f"token {self.token}", "Content-Type": "application/json"},
         )
-        with urllib.request.urlopen(request, timeout=30) as response:
+        with urllib.request.urlopen(request, timeout=60) as response:
             return json.load(response)
+
+    def start_kernel(self, notebook: str) -> str:
+        """Start the notebook's kernel session before the page opens; its kernel id.
+
+        The page then joins a kernel that already exists, instead of starting one while
+        JupyterLab's extensions (the widget manager among them) are still loading.
+        """
+        session = self.api(
+            "/api/sessions",
+            {"path": notebook, "name": notebook, "type": "notebook", "kernel": {"name": "python3"}},
+        )
+        return session["kernel"]["id"]
 
     def notebook_url(self, name: str) -> str:
         return f"{self.url}/lab/tree/{name}?token={self.token}&reset"

@@ -13,6 +13,16 @@ pytestmark = pytest.mark.browser
 PLAYER = ".jp-OutputArea .agv-player"
 
 
+# Records the caption of every frame the player puts on screen from now on.
+_RECORD_CAPTIONS = """(player) => {
+  window.agvCaptions = [];
+  new MutationObserver(() => {
+    const caption = player.querySelector('.agv-caption');
+    if (caption) window.agvCaptions.push(caption.textContent);
+  }).observe(player, {childList: true, subtree: true});
+}"""
+
+
 def _run_all_cells(page: object) -> None:
     """Run > Run All Cells, the way a learner does it, once the kernel is up."""
     page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']").first.wait_for(
@@ -25,9 +35,10 @@ def _run_all_cells(page: object) -> None:
 def _run_until_the_player_shows(page: object) -> None:
     """Run the notebook until the player is on screen.
 
-    Right after a kernel starts, JupyterLab may report it idle before the widget manager
-    listens on its connection: a run in that moment is dropped, or its widget shows "model
-    not found". A learner would run the cell again, and so does this (at most three runs).
+    Right after a page loads, JupyterLab may report the kernel idle before the widget
+    manager listens on its connection: a run in that moment is dropped, or its widget
+    shows "model not found" (and keeps doing so until the page reloads). A learner would
+    run the cell again or reload the page, and so does this (at most three tries).
     """
     shown = page.locator(f"{PLAYER} .agv-frame-body")
     done = "(s) => !!document.querySelector(s) || /model not found/.test(document.body.innerText)"
@@ -39,11 +50,14 @@ def _run_until_the_player_shows(page: object) -> None:
             continue
         if shown.count():
             return
+        page.reload()  # "model not found": this page's widget manager missed the kernel
+        page.locator(".jp-Notebook .jp-Cell").first.wait_for(timeout=90_000)
     raise AssertionError("the player never appeared in JupyterLab")
 
 
 def test_next_and_play_step_the_player_in_jupyterlab(jupyterlab, page):
     nbformat.write(demo_notebook(), jupyterlab.root / "player_demo.ipynb")
+    jupyterlab.start_kernel("player_demo.ipynb")
     p = page.page
     p.goto(jupyterlab.notebook_url("player_demo.ipynb"))
     p.locator(".jp-Notebook .jp-Cell").first.wait_for(timeout=90_000)
@@ -87,8 +101,12 @@ def test_next_and_play_step_the_player_in_jupyterlab(jupyterlab, page):
     assert read_player(p, PLAYER).step == n
 
     # the phase selector swaps the frame set (through the kernel)
+    p.locator(PLAYER).first.evaluate(_RECORD_CAPTIONS)
     p.locator(f"{PLAYER} .widget-toggle-button", has_text="backward").click()
+    p.locator(f"{PLAYER} .agv-caption", has_text="backward pass · the seed").wait_for()
     back = wait_for_step(p, 1, PLAYER)
+    shown = p.evaluate("window.agvCaptions")
+    assert not [c for c in shown if "forward" in c], f"old frames flashed: {shown}"
     assert "backward" in back.caption and "∂z/∂z = 1" in back.equation
     assert back.active_value()[1:] == (BLUE, VERMILION)  # the seed: z's own gradient
     assert int(back.caption.split(" of ")[1].split()[0]) < n
