@@ -14,8 +14,9 @@ kernel-free *reset*), a slider moves (drag, or ← → on its focused handle) an
 steps (its ▲ ▼, or ↑ ↓ when focused). So the kernel-free Prev/Next is the step box (and the
 slider's arrow keys); a focused ▶ toggles with Space like any button. The big ◀ Prev /
 Next ▶ buttons and the phase selector (which swaps the whole frame set, made in Python)
-talk to the kernel: one message per click, never per frame; without a kernel they do
-nothing, and their tooltips point to the step box. A custom front end (anywidget) could
+talk to the kernel: one message per click, never per frame. Where no kernel is connected
+(ipywidgets then marks the view `jupyter-widgets-disconnected`: an HTML export, a dead
+kernel) they are hidden rather than left to do nothing. A custom front end (anywidget) could
 add kernel-free buttons and page-wide shortcuts, but nbconvert's offline widget manager
 does not load its code, so the player would lose its HTML export.
 """
@@ -60,6 +61,8 @@ _CSS = """
   font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
 .agv-player .widget-label, .agv-player .widget-readout { font-family: inherit; }
 .agv-player .widget-hbox { gap: 6px; }
+/* no kernel (an HTML export, or a dead kernel): hide the controls that would do nothing */
+.agv-player.jupyter-widgets-disconnected .agv-needs-kernel { display: none; }
 .agv-player.agv-projector { max-width: none; width: 100%; font-size: 150%; }
 .agv-player .agv-frame { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; }
 .agv-player .agv-caption { font-weight: 600; font-size: 1.05em; margin: 2px 0 6px; }
@@ -272,6 +275,8 @@ class Player(widgets.VBox):
             ],
             style={"button_width": "auto"},
         )  # fmt: skip
+        for control in (self.prev_button, self.next_button, self.phase_selector):
+            control.add_class("agv-needs-kernel")
         self.links = (
             widgets.jslink((self.play, "value"), (self.stack, "selected_index")),
             widgets.jslink((self.play, "value"), (self.slider, "value")),

@@ -357,3 +357,14 @@ def test_history_zero_shows_only_the_current_equation():
 def test_refuses_a_history_that_is_not_a_count(history):
     with pytest.raises(PlayerError, match="history is a number of lines"):
         Player(_blog_z(), history=history)
+
+
+def test_controls_that_need_the_kernel_are_marked_to_hide_without_one():
+    player = Player(_blog_z())
+    marked = {w for w in (player.prev_button, player.next_button, player.phase_selector)
+              if "agv-needs-kernel" in w._dom_classes}  # fmt: skip
+    assert len(marked) == 3
+    for in_browser in (player.play, player.slider, player.step_box, player.speed_slider):
+        assert "agv-needs-kernel" not in in_browser._dom_classes
+    css = player.children[0].value
+    assert ".agv-player.jupyter-widgets-disconnected .agv-needs-kernel { display: none; }" in css

@@ -42,6 +42,11 @@ def test_exported_player_steps_and_plays_without_a_kernel(exported_page, page):
     assert "x = 2" in first.equation and first.active
     assert first.active_value()[1:] == (ORANGE, VERMILION)
 
+    # without a kernel the controls that need one are hidden, the in-browser ones shown
+    assert not p.locator(f"{PLAYER} button", has_text="Next").is_visible()
+    assert not p.locator(f"{PLAYER} .widget-toggle-button", has_text="backward").is_visible()
+    assert p.locator(f"{PLAYER} .widget-play button").first.is_visible()
+
     box = p.locator(f"{PLAYER} .widget-text input").first
     box.focus()
     box.press("ArrowUp")  # Next, in the browser alone
