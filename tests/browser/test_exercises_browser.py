@@ -38,6 +38,7 @@ def _run_all_cells(page: object) -> None:
 
 def test_exercise_checks_answers_gives_hints_and_the_teacher_switch_reveals(jupyterlab, page):
     shutil.copy(START, jupyterlab.root / START.name)
+    jupyterlab.start_kernel(START.name)  # the page joins a running kernel: no dropped Run All
     p = page.page
     p.goto(jupyterlab.notebook_url(START.name))
     p.locator(".jp-Notebook .jp-Cell").first.wait_for(timeout=90_000)
