@@ -56,6 +56,7 @@ def _notebook() -> object:
 
 def test_drawings_show_inline_in_jupyterlab_and_labels_inject_nothing(jupyterlab, page):
     nbformat.write(_notebook(), jupyterlab.root / "draw_demo.ipynb")
+    jupyterlab.start_kernel("draw_demo.ipynb")  # the page joins a running kernel: Run All runs
     p = page.page
     dialogs: list[str] = []
     p.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
