@@ -217,6 +217,21 @@ def _wait_for_kernel_idle(page, timeout_ms: int) -> None:
     )
 
 
+def start_session(server: LabServer, notebook: str) -> None:
+    """Start the notebook's kernel through the REST API, so the page joins a running kernel.
+
+    A learner clicks Run All seconds after the page opens; a test clicks within milliseconds,
+    while JupyterLab may still be connecting a kernel it started itself, and then drops the run.
+    """
+    body = json.dumps({"path": notebook, "name": notebook, "type": "notebook",
+                       "kernel": {"name": "python3"}}).encode()
+    request = urllib.request.Request(
+        f"{server.url}/api/sessions?token={server.token}", data=body, method="POST",
+        headers={"Content-Type": "application/json"},
+    )
+    urllib.request.urlopen(request, timeout=120).close()
+
+
 def _wait_for_connected_kernel(server: LabServer, page, timeout_s: float) -> None:
     """Until the server reports a kernel with the page connected and idle, and the page agrees.
 
@@ -263,6 +278,7 @@ def run_all_cells(browser, server: LabServer, notebook: str) -> RunReport:
     widget_names = _widget_class_names()
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
     try:
+        start_session(server, notebook)
         page = context.new_page()
         page_errors: list[str] = []
         page.on("pageerror", lambda exc: page_errors.append(str(exc)))
