@@ -131,7 +131,7 @@ class Player(widgets.VBox):
         _check_phase(phase)
         if not isinstance(speed, (int, float)) or isinstance(speed, bool) or not speed > 0:
             raise PlayerError(f"speed is in steps per second and must be > 0, got {speed!r}")
-        if not isinstance(max_frames, int) or max_frames < 1:
+        if isinstance(max_frames, bool) or not isinstance(max_frames, int) or max_frames < 1:
             raise PlayerError(f"max_frames must be a positive int, got {max_frames!r}")
         if isinstance(history, bool) or not isinstance(history, int) or history < 0:
             raise PlayerError(f"history is a number of lines (0 or more), got {history!r}")

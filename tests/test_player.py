@@ -368,3 +368,9 @@ def test_controls_that_need_the_kernel_are_marked_to_hide_without_one():
         assert "agv-needs-kernel" not in in_browser._dom_classes
     css = player.children[0].value
     assert ".agv-player.jupyter-widgets-disconnected .agv-needs-kernel { display: none; }" in css
+
+
+@pytest.mark.parametrize("max_frames", [0, -3, 2.5, True])
+def test_refuses_a_max_frames_that_is_not_a_positive_count(max_frames):
+    with pytest.raises(PlayerError, match="max_frames must be a positive int"):
+        Player(_blog_z(), max_frames=max_frames)
