@@ -37,7 +37,6 @@ DEFAULT_MAX_FRAMES = 400
 DEFAULT_MAX_BYTES = 30_000_000  # all frames' SVG + HTML together, as saved in the notebook
 
 _PHASE_TITLES = {"forward": "forward pass", "backward": "backward pass"}
-_LABEL_FITS = {"description_width": "initial"}  # labels never cut off, even in large type
 # what kind of line of the derivation a backward step is, said in the caption
 _KIND_TITLES = {
     "seed": "the seed",
@@ -151,14 +150,11 @@ class Player(widgets.VBox):
         self.phase_selector.observe(self._on_phase, names="value")
 
         style = widgets.HTML(_CSS, layout=widgets.Layout(display="none"))
+        row = widgets.Layout(align_items="center", flex_flow="row wrap")
         controls = widgets.HBox(
-            [self.play, self.prev_button, self.next_button, self.step_box, self.slider],
-            layout=widgets.Layout(align_items="center", flex_flow="row wrap"),
+            [self.play, self.prev_button, self.next_button, self.step_box, self.slider], layout=row
         )
-        settings = widgets.HBox(
-            [self.phase_selector, self.speed_slider],
-            layout=widgets.Layout(align_items="center", flex_flow="row wrap"),
-        )
+        settings = widgets.HBox([self.phase_selector, self.speed_slider], layout=row)
         super().__init__([style, self.stack, controls, settings])
         self.add_class("agv-player")
         if self.projector:
@@ -221,6 +217,9 @@ class Player(widgets.VBox):
             parts += [box, *getattr(box, "children", ())]
         for part in parts:
             if part is not None:
+                for sub in (getattr(part, "layout", None), getattr(part, "style", None)):
+                    if isinstance(sub, widgets.Widget):
+                        sub.close()
                 part.close()
         super().close()
 
@@ -233,13 +232,22 @@ class Player(widgets.VBox):
     # ---- building frames ---------------------------------------------------------
 
     def _make_controls(self, interval: int, phase: str) -> None:
-        """The controls, and the jslinks that let the browser switch frames on its own."""
+        """The controls, and the jslinks that let the browser switch frames on its own.
+
+        Controls with the same look share one Layout / Style model (fewer models to build,
+        sync and save); the frames share `_frame_layout`, which is a plain Layout.
+        """
+        self._frame_layout = widgets.Layout()
+        self._frame_style = HTMLMathStyle()
+        plain = {"layout": self._frame_layout}
+        button = {"layout": widgets.Layout(width="auto"), "style": widgets.ButtonStyle()}
+        label_fits = widgets.SliderStyle(description_width="initial")  # never cut off
         self.play = widgets.Play(
             value=1, min=1, max=1, step=1, interval=interval, show_repeat=True,
-            description="Play", tooltip="Play / pause;  ■ goes back to the first step",
+            description="Play", tooltip="Play / pause;  ■ goes back to the first step", **plain,
         )  # fmt: skip
         self.slider = widgets.IntSlider(
-            value=1, min=1, max=1, description="step", readout=True, style=_LABEL_FITS,
+            value=1, min=1, max=1, description="step", readout=True, style=label_fits,
             continuous_update=True, layout=widgets.Layout(flex="1 1 auto", min_width="220px"),
         )  # fmt: skip
         self.step_box = widgets.BoundedIntText(
@@ -247,22 +255,18 @@ class Player(widgets.VBox):
             tooltip="Previous / next step (▲ ▼ or ↑ ↓) — works without a kernel",
             layout=widgets.Layout(width="5.5em"),
         )  # fmt: skip
-        self.stack = widgets.Stack(children=(), selected_index=None)
-        self._frame_layout = widgets.Layout()
-        self._frame_style = HTMLMathStyle()
+        self.stack = widgets.Stack(children=(), selected_index=None, **plain)
         self.stack.add_class("agv-stack")
         self.prev_button = widgets.Button(
             description="◀ Prev", tooltip="Previous step (needs a running kernel; "
-            "without one use the step box's ▼ or the slider)",
-            layout=widgets.Layout(width="auto"),
+            "without one use the step box's ▼ or the slider)", **button,
         )  # fmt: skip
         self.next_button = widgets.Button(
             description="Next ▶", tooltip="Next step (needs a running kernel; "
-            "without one use the step box's ▲ or the slider)",
-            layout=widgets.Layout(width="auto"),
+            "without one use the step box's ▲ or the slider)", **button,
         )  # fmt: skip
         self.speed_slider = widgets.IntSlider(
-            value=interval, min=50, max=4000, step=50, description="ms/step", style=_LABEL_FITS,
+            value=interval, min=50, max=4000, step=50, description="ms/step", style=label_fits,
             tooltip="Time each step stays on screen while playing",
             layout=widgets.Layout(width="260px"),
         )  # fmt: skip
@@ -273,7 +277,7 @@ class Player(widgets.VBox):
                 f"{what} (switching needs a running kernel)"
                 for what in ("Forward pass only", "Backward pass only", "Forward, then backward")
             ],
-            style={"button_width": "auto"},
+            style={"button_width": "auto"}, **plain,
         )  # fmt: skip
         for control in (self.prev_button, self.next_button, self.phase_selector):
             control.add_class("agv-needs-kernel")
