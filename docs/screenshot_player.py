@@ -6,6 +6,7 @@ backward pass with the Next button and screenshots the player alone.
 
     .venv/bin/python docs/screenshot_player.py                 # writes docs/img/player.png
     .venv/bin/python docs/screenshot_player.py --notebook notebooks/00_start_here.ipynb --next 3
+    .venv/bin/python docs/screenshot_player.py --code "..." --out docs/img/player_projector.png
 """
 
 from __future__ import annotations
@@ -26,18 +27,35 @@ def main() -> None:
     parser.add_argument("--notebook", default="notebooks/03_backprop_by_hand.ipynb")
     parser.add_argument("--next", type=int, default=6, help="Next clicks before the shot")
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "img" / "player.png")
+    parser.add_argument("--code", help="run this in a scratch notebook instead of --notebook")
+    parser.add_argument("--width", type=int, default=1280, help="browser window width (px)")
     args = parser.parse_args()
 
     from playwright.sync_api import sync_playwright
 
     home = Path(tempfile.mkdtemp(prefix="agv-shot-"))
-    server = smoke.start_lab(["bash", str(ROOT / "scripts" / "lab.sh")], ROOT, home)
+    if args.code:  # a scratch notebook on its own server: nothing is written into the repo
+        import nbformat
+
+        root = home / "scratch"
+        root.mkdir()
+        nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(args.code)])
+        nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
+                                     "language": "python"}
+        nbformat.write(nb, root / "shot.ipynb")
+        jupyter = Path(sys.executable).with_name("jupyter")
+        cmd = [str(jupyter), "lab", "--allow-root", f"--ServerApp.root_dir={root}"]
+        cwd, args.notebook = root, "shot.ipynb"
+    else:
+        cmd, cwd = ["bash", str(ROOT / "scripts" / "lab.sh")], ROOT
+    server = smoke.start_lab(cmd, cwd, home)
     try:
+        smoke.start_session(server, args.notebook)
         with sync_playwright() as pw:
             browser = pw.chromium.launch(
                 executable_path=smoke.CHROMIUM, args=smoke.CHROMIUM_ARGS, headless=True
             )
-            page = browser.new_page(viewport={"width": 1280, "height": 1000},
+            page = browser.new_page(viewport={"width": args.width, "height": 1000},
                                     device_scale_factor=2)
             page.goto(f"{server.url}/lab/tree/{args.notebook}?reset&token={server.token}")
             page.wait_for_selector(".jp-NotebookPanel .jp-Cell", timeout=120_000)
