@@ -13,5 +13,8 @@ if [[ $(id -u) -eq 0 ]]; then extra+=(--allow-root); fi
 # and open the start notebook.
 start=notebooks/00_start_here.ipynb
 [[ -f "$start" ]] || start=notebooks
+# Trust the committed notebooks (ours), so their drawings and players show before a re-run;
+# JupyterLab hides an untrusted notebook's SVG and widget outputs.
+.venv/bin/jupyter trust notebooks/*.ipynb >/dev/null
 echo "[lab] starting JupyterLab on $start (stop it with Ctrl-C)"
 exec .venv/bin/jupyter lab --ServerApp.root_dir="$PWD" "${extra[@]}" "$@" "$start"

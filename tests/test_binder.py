@@ -17,8 +17,10 @@ import venv
 from pathlib import Path
 from urllib.parse import parse_qs, urlparse
 
+import nbformat
 import pytest
 import yaml
+from nbformat.sign import NotebookNotary
 
 ROOT = Path(__file__).resolve().parents[1]
 START_NOTEBOOK = "notebooks/00_start_here.ipynb"
@@ -78,11 +80,14 @@ def test_postbuild_installs_autograd_viz_into_a_fresh_environment(tmp_path):
     env_dir = tmp_path / "env"
     venv.create(env_dir, system_site_packages=True, with_pip=True)
     bin_dir = env_dir / "bin"
-    path = f"{bin_dir}{os.pathsep}{os.environ['PATH']}"
+    # the Binder env has Jupyter on PATH: ours stands in for it, after the scratch env
+    jupyter_bin = Path(sys.executable).parent
+    path = os.pathsep.join([str(bin_dir), str(jupyter_bin), os.environ["PATH"]])
+    data_dir = tmp_path / "jupyter-data"  # where `jupyter trust` keeps its signatures
     proc = subprocess.run(
         ["bash", "binder/postBuild"], cwd=ROOT, capture_output=True, text=True,
-        env={**os.environ, "PATH": path, "PIP_NO_INPUT": "1"}, timeout=300,
-        stdin=subprocess.DEVNULL,
+        env={**os.environ, "PATH": path, "PIP_NO_INPUT": "1", "JUPYTER_DATA_DIR": str(data_dir)},
+        timeout=300, stdin=subprocess.DEVNULL,
     )
     assert proc.returncode == 0, f"postBuild failed:\n{proc.stdout}\n{proc.stderr}"
     where = subprocess.run(
@@ -91,6 +96,14 @@ def test_postbuild_installs_autograd_viz_into_a_fresh_environment(tmp_path):
     ).stdout.strip()
     assert Path(where).resolve() == (ROOT / "autograd_viz" / "__init__.py").resolve()
     shutil.rmtree(env_dir)
+
+    # every committed notebook is trusted, so its drawings and players show before a re-run
+    notary = NotebookNotary(data_dir=str(data_dir))
+    untrusted = [
+        p.name for p in sorted((ROOT / "notebooks").glob("*.ipynb"))
+        if not notary.check_signature(nbformat.read(p, as_version=4))
+    ]
+    assert not untrusted, f"postBuild left these notebooks untrusted: {untrusted}"
 
 
 def _binder_links(readme: str) -> list[str]:
