@@ -7,7 +7,7 @@ garbage slows the other's collections when they share one), the rounds
 alternate, and the cyclic garbage collector stays on, as users have it. The
 floor is the same forward arithmetic in plain Python floats.
 
-    python benchmarks/engine_step.py            # needs: pip install micrograd==0.1.0 numpy
+    python benchmarks/engine_step.py            # needs: pip install -e ".[bench]"
     python benchmarks/engine_step.py --rounds 5
 """
 

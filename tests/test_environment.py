@@ -21,7 +21,6 @@ ROOT = Path(__file__).resolve().parents[1]
 
 # pip name → conda-forge name, where they differ.
 PIP_TO_CONDA = {
-    "graphviz": "python-graphviz",  # conda-forge's plain `graphviz` is only the `dot` binary
     "jupyterlab-rise": "jupyterlab_rise",
     "torch": "pytorch",
 }
@@ -31,8 +30,10 @@ CI_ONLY = {
     "playwright": "drives Chromium in the browser tests",
     "jupyter-repo2docker": "checks the Binder build plan",
 }
-# Conda-only entries with no pip counterpart.
-CONDA_ONLY = {"python", "pip"}
+# Conda-only entries with no pip counterpart. python-graphviz is how conda-forge ships
+# graphviz's `dot` binary together with its bindings (its plain `graphviz` is the binary
+# alone); pip users get `dot` from the OS instead.
+CONDA_ONLY = {"python", "pip", "python-graphviz"}
 
 
 def _norm(name: str) -> str:
