@@ -36,16 +36,6 @@ import pytest
 
 HERE = Path(__file__).resolve().parent
 NODE_MODULES = HERE / "node_modules"
-CHROMIUM = Path(os.environ.get("AUTOGRAD_VIZ_CHROMIUM", "/usr/bin/chromium"))
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-    "--disable-dev-shm-usage",
-]
 LOCAL_HOSTS = {"127.0.0.1", "localhost", "[::1]", "::1"}
 SCREENSHOT_DIR = Path(tempfile.gettempdir()) / "autograd_viz_browser_failures"
 NPM_FILES = {
@@ -296,24 +286,11 @@ def local_export_urls(static_server: StaticServer) -> dict[str, str]:
 # ---------------------------------------------------------------- Chromium
 
 
-@pytest.fixture(scope="module")  # not session: a live sync_playwright blocks every other one
-def browser() -> Iterator[object]:
-    """Debian's Chromium, headless, with background networking off."""
-    if not CHROMIUM.exists():
-        pytest.fail(
-            f"{CHROMIUM} not found: install Debian's chromium (apt-get install chromium), "
-            "or set AUTOGRAD_VIZ_CHROMIUM to a Chromium binary."
-        )
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(
-            executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True
-        )
-        try:
-            yield chromium
-        finally:
-            chromium.close()
+@pytest.fixture(scope="module")
+def browser(chromium: object) -> object:
+    """Debian's Chromium, headless, off the network: the shared fixture of tests/conftest.py
+    (per module, not per session: a live sync_playwright blocks every other one)."""
+    return chromium
 
 
 @dataclass

@@ -29,11 +29,6 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 START_NOTEBOOK = "notebooks/00_start_here.ipynb"
-CHROMIUM = os.environ.get("AUTOGRAD_VIZ_CHROMIUM", "/usr/bin/chromium")  # as tests/conftest.py
-CHROMIUM_ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-    "--disable-component-update", "--no-first-run",
-]
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 SERVER_START_TIMEOUT = 300  # s; includes `setup.sh lab`, a no-op once set up
 RUN_ALL_TIMEOUT = 300  # s; the whole notebook, drawings included
