@@ -99,17 +99,11 @@ def programs(draw):
     return leaves, steps
 
 
-def _run_floats(leaves: list[float], steps) -> float:
+def _run(leaves: list, steps, apply) -> float | Value:
+    """Replay a program on leaves with `apply` (`_float_op` or `_value_op`); the last result."""
     values = list(leaves)
     for op, i, j in steps:
-        values.append(_float_op(op, values[i], values[j] if j is not None else None))
-    return values[-1]
-
-
-def _run_values(leaves: list[Value], steps) -> Value:
-    values = list(leaves)
-    for op, i, j in steps:
-        values.append(_value_op(op, values[i], values[j] if j is not None else None))
+        values.append(apply(op, values[i], values[j] if j is not None else None))
     return values[-1]
 
 
@@ -118,17 +112,16 @@ def _run_values(leaves: list[Value], steps) -> Value:
 def test_random_dag_gradients_match_central_differences(program):
     leaves, steps = program
     xs = [Value(v) for v in leaves]
-    out = _run_values(xs, steps)
-    assert out.data == _run_floats(leaves, steps) or math.isclose(
-        out.data, _run_floats(leaves, steps), rel_tol=1e-12, abs_tol=1e-12
-    )
+    out = _run(xs, steps, _value_op)
+    expected = _run(leaves, steps, _float_op)
+    assert out.data == expected or math.isclose(out.data, expected, rel_tol=1e-12, abs_tol=1e-12)
     out.backward()
     h = 1e-6
     for k in range(len(leaves)):
         up, down = list(leaves), list(leaves)
         up[k] += h
         down[k] -= h
-        numeric = (_run_floats(up, steps) - _run_floats(down, steps)) / (2 * h)
+        numeric = (_run(up, steps, _float_op) - _run(down, steps, _float_op)) / (2 * h)
         assert abs(xs[k].grad - numeric) <= 1e-4 * max(1.0, abs(numeric)), (k, xs[k].grad, numeric)
 
 
@@ -137,7 +130,7 @@ def test_random_dag_gradients_match_central_differences(program):
 def test_second_backward_exactly_doubles_every_leaf_grad(program):
     leaves, steps = program
     xs = [Value(v) for v in leaves]
-    out = _run_values(xs, steps)
+    out = _run(xs, steps, _value_op)
     out.backward()
     first = [x.grad for x in xs]
     out.backward()

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from examples import sum_times_y
 
 from autograd_viz import Value
 from autograd_viz.export import (
@@ -26,15 +27,6 @@ from autograd_viz.frames import Frames
 SVG_NS = "{http://www.w3.org/2000/svg}"
 
 
-def _sum_times_y() -> Value:
-    x, y = Value(2.0, label="x"), Value(3.0, label="y")
-    s = x + y
-    s.label = "s"
-    z = s * y
-    z.label = "z"
-    return z
-
-
 def _node_classes(svg: str) -> dict[str, str]:
     return dict(re.findall(r'<g id="((?:v|op)\d+)" class="([^"]*)"', svg))
 
@@ -43,7 +35,7 @@ def _node_classes(svg: str) -> dict[str, str]:
 
 
 def test_filmstrip_html_shows_chosen_frames_with_their_equations():
-    strip = filmstrip(_sum_times_y(), steps=[1, -1], columns=2)
+    strip = filmstrip(sum_times_y(), steps=[1, -1], columns=2)
     page = strip.html()
     assert strip.indices == [1, 8]
     assert page.count("<figure") == 2 and page.count("<svg") == 2
@@ -56,7 +48,7 @@ def test_filmstrip_html_shows_chosen_frames_with_their_equations():
 
 
 def test_filmstrip_svg_is_one_wellformed_svg_with_a_caption_per_frame(tmp_path):
-    strip = filmstrip(_sum_times_y(), columns=3)
+    strip = filmstrip(sum_times_y(), columns=3)
     path = strip.save(tmp_path / "strip.svg")
     root = ET.parse(path).getroot()
     assert root.tag == f"{SVG_NS}svg"
@@ -79,7 +71,7 @@ def test_long_equations_wrap_in_the_svg_filmstrip():
 
 
 def test_filmstrip_refuses_bad_choices_clearly(tmp_path):
-    z = _sum_times_y()
+    z = sum_times_y()
     with pytest.raises(IndexError, match=r"frames are 0\.\.8"):
         filmstrip(z, steps=[9])
     with pytest.raises(ValueError, match="steps is empty"):
@@ -91,7 +83,7 @@ def test_filmstrip_refuses_bad_choices_clearly(tmp_path):
 
 
 def test_exports_accept_frames_and_reuse_their_layout():
-    frames = Frames(_sum_times_y())
+    frames = Frames(sum_times_y())
     assert filmstrip(frames).frames is frames
     assert filmstrip(frames, phase="backward").frames.base_svg == frames.base_svg
     assert len(filmstrip(frames, phase="forward").indices) == 3
@@ -105,16 +97,16 @@ def test_exports_accept_frames_and_reuse_their_layout():
 
 
 def test_standalone_html_needs_no_network():
-    page = standalone_html(_sum_times_y())
+    page = standalone_html(sum_times_y())
     assert not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", page)
     assert "<script src" not in page
     assert page.count("<svg") == 1  # the layout once; frames are data
 
 
 def test_exports_are_byte_identical_across_runs():
-    assert standalone_html(_sum_times_y()) == standalone_html(_sum_times_y())
-    assert svg_animation(_sum_times_y()) == svg_animation(_sum_times_y())
-    assert filmstrip(_sum_times_y()).svg() == filmstrip(_sum_times_y()).svg()
+    assert standalone_html(sum_times_y()) == standalone_html(sum_times_y())
+    assert svg_animation(sum_times_y()) == svg_animation(sum_times_y())
+    assert filmstrip(sum_times_y()).svg() == filmstrip(sum_times_y()).svg()
 
 
 def test_standalone_html_escapes_labels_out_of_script_and_markup():
@@ -160,7 +152,7 @@ def _state(page) -> tuple[str, str, str]:
 
 
 def test_standalone_html_steps_with_buttons_keys_and_slider(open_page, tmp_path):
-    z = _sum_times_y()
+    z = sum_times_y()
     frames = Frames(z)
     page = open_page(save_html(frames, tmp_path / "backprop.html", interval=0.1))
     assert _state(page) == ("inputs: x = 2, y = 3", "v0", "step 1 of 9 · forward")
@@ -183,7 +175,7 @@ def test_standalone_html_steps_with_buttons_keys_and_slider(open_page, tmp_path)
 
 
 def test_standalone_html_builds_the_derivation_line_by_line(open_page, tmp_path):
-    frames = Frames(_sum_times_y())
+    frames = Frames(sum_times_y())
     page = open_page(save_html(frames, tmp_path / "backprop.html"))
     shown = """() => [...document.querySelectorAll('#avz-derivation li')]
         .filter(li => getComputedStyle(li).display !== 'none')
@@ -199,7 +191,7 @@ def test_standalone_html_builds_the_derivation_line_by_line(open_page, tmp_path)
 
 
 def test_standalone_html_frames_match_the_python_frames(open_page, tmp_path):
-    frames = Frames(_sum_times_y())
+    frames = Frames(sum_times_y())
     page = open_page(save_html(frames, tmp_path / "backprop.html"))
     for k in range(len(frames)):
         if k:
@@ -212,7 +204,7 @@ def test_standalone_html_frames_match_the_python_frames(open_page, tmp_path):
 
 
 def test_standalone_html_plays_to_the_end_and_stops(open_page, tmp_path):
-    page = open_page(save_html(_sum_times_y(), tmp_path / "play.html", interval=0.05))
+    page = open_page(save_html(sum_times_y(), tmp_path / "play.html", interval=0.05))
     page.select_option("#avz-speed", label="fast")
     page.keyboard.press(" ")
     page.wait_for_function(
@@ -246,7 +238,7 @@ def test_hostile_label_stays_text_in_the_browser(open_page, tmp_path):
 
 
 def test_svg_animation_is_wellformed_holds_the_drawing_once_and_keeps_ids_unique(tmp_path):
-    path = save_svg_animation(_sum_times_y(), tmp_path / "anim.svg", seconds_per_step=2)
+    path = save_svg_animation(sum_times_y(), tmp_path / "anim.svg", seconds_per_step=2)
     root = ET.parse(path).getroot()
     assert len(root.findall(f"{SVG_NS}svg")) == 1  # one drawing, not one per frame
     ids = [el.get("id") for el in root.iter() if el.get("id")]
@@ -258,7 +250,7 @@ def test_svg_animation_is_wellformed_holds_the_drawing_once_and_keeps_ids_unique
     }
     assert {"0s", "2s", "16s"} <= delays  # versions start on step boundaries
     with pytest.raises(ValueError, match=r"ending in \.svg"):
-        save_svg_animation(_sum_times_y(), tmp_path / "anim.gif")
+        save_svg_animation(sum_times_y(), tmp_path / "anim.gif")
 
 
 def test_svg_animation_is_far_smaller_than_a_copy_per_frame():
@@ -286,7 +278,7 @@ _VISIBLE_AT = """(t) => {
 
 
 def test_svg_animation_shows_every_frame_in_turn_in_chromium(open_page, tmp_path):
-    frames = Frames(_sum_times_y())
+    frames = Frames(sum_times_y())
     path = tmp_path / "anim.svg"
     path.write_text(svg_animation(frames, seconds_per_step=1), encoding="utf-8")
     page = open_page(path)
@@ -317,7 +309,7 @@ def _share_near(image, rgb: tuple[int, int, int], tol: int = 12) -> float:
 def test_gif_has_one_frame_per_step_with_the_colours_of_each_state(tmp_path):
     from PIL import Image
 
-    path = save_gif(_sum_times_y(), tmp_path / "backprop.gif", seconds_per_step=0.5, width=600)
+    path = save_gif(sum_times_y(), tmp_path / "backprop.gif", seconds_per_step=0.5, width=600)
     gif = Image.open(path)
     assert gif.n_frames == 9 and gif.size[0] == 600 and gif.info["loop"] == 0
     durations, orange, blue = [], [], []
@@ -338,14 +330,14 @@ def test_gif_without_cairosvg_says_what_to_install(tmp_path, monkeypatch):
 
     monkeypatch.setitem(sys.modules, "cairosvg", None)  # makes `import cairosvg` fail
     with pytest.raises(ExportError, match="pip install cairosvg"):
-        save_gif(_sum_times_y(), tmp_path / "backprop.gif")
+        save_gif(sum_times_y(), tmp_path / "backprop.gif")
 
 
 def test_gif_refuses_bad_paths_and_sizes(tmp_path):
     with pytest.raises(ValueError, match=r"ending in \.gif"):
-        save_gif(_sum_times_y(), tmp_path / "backprop.png")
+        save_gif(sum_times_y(), tmp_path / "backprop.png")
     with pytest.raises(ValueError, match="width"):
-        save_gif(_sum_times_y(), tmp_path / "backprop.gif", width=10)
+        save_gif(sum_times_y(), tmp_path / "backprop.gif", width=10)
 
 
 def test_the_docstring_examples_hold():

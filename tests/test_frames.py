@@ -8,21 +8,13 @@ import re
 import xml.etree.ElementTree as ET
 
 import pytest
+from examples import sum_times_y
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from autograd_viz import Value, render
 from autograd_viz.frames import PLACEHOLDER, Frames, FramesError
 from autograd_viz.trace import TraceError
-
-
-def _sum_times_y() -> Value:
-    x, y = Value(2.0, label="x"), Value(3.0, label="y")
-    s = x + y
-    s.label = "s"
-    z = s * y
-    z.label = "z"
-    return z  # topological order: x=0, y=1, s=2, z=3
 
 
 @pytest.fixture
@@ -40,14 +32,14 @@ def dot_runs(monkeypatch) -> list[str]:
 
 
 def test_one_frame_per_step():
-    frames = Frames(_sum_times_y())
+    frames = Frames(sum_times_y())
     assert len(frames) == len(frames.steps) == 9
     assert len(frames.frame_svgs()) == 9
-    assert [len(Frames(_sum_times_y(), p)) for p in ("forward", "backward")] == [3, 6]
+    assert [len(Frames(sum_times_y(), p)) for p in ("forward", "backward")] == [3, 6]
 
 
 def test_node_states_per_frame_follow_the_derivation():
-    frames = Frames(_sum_times_y())
+    frames = Frames(sum_times_y())
     table = [[frames.states(k)[i] for i in range(4)] for k in range(len(frames))]
     assert table == [
         ["forward active", "forward", "pending", "pending"],  # inputs: x = 2, y = 3
@@ -71,7 +63,7 @@ def _cells(svg: str) -> dict[str, str]:
 
 
 def test_values_and_grads_read_as_placeholders_until_computed():
-    frames = Frames(_sum_times_y())
+    frames = Frames(sum_times_y())
     first, seed, last = (_cells(frames.frame_svg(k)) for k in (0, 3, 8))
     assert first["v0-data"] == "data 2" and first["v2-data"] == f"data {PLACEHOLDER}"
     assert all(first[f"v{i}-grad"] == f"grad {PLACEHOLDER}" for i in range(4))
@@ -80,7 +72,7 @@ def test_values_and_grads_read_as_placeholders_until_computed():
 
 
 def test_frame_classes_mark_states_touched_nodes_and_travelled_edges():
-    frames = Frames(_sum_times_y())
+    frames = Frames(sum_times_y())
     step5 = _classes(frames.frame_svg(5))  # ∂z/∂y (via the product) = s = 5
     assert step5["v1"] == "node input forward active"
     assert step5["v3"] == "node output backward touched"
@@ -110,7 +102,7 @@ def _coordinates(svg: str) -> list[str]:
 
 
 def test_every_frame_shares_one_layout_and_dot_runs_once(dot_runs):
-    frames = Frames(_sum_times_y())
+    frames = Frames(sum_times_y())
     svgs = frames.frame_svgs()
     assert dot_runs == ["svg"]
     assert {_layout(s) for s in svgs} == {_layout(frames.base_svg)}
@@ -120,7 +112,7 @@ def test_every_frame_shares_one_layout_and_dot_runs_once(dot_runs):
 
 
 def test_other_phases_reuse_the_layout_without_dot(dot_runs):
-    frames = Frames(_sum_times_y())
+    frames = Frames(sum_times_y())
     forward = frames.for_phase("forward")
     backward = frames.for_phase("backward")
     assert dot_runs == ["svg"]
@@ -132,38 +124,38 @@ def test_other_phases_reuse_the_layout_without_dot(dot_runs):
 
 
 def test_notation_reaches_the_steps_and_survives_a_phase_change():
-    frames = Frames(_sum_times_y(), notation="adjoint")
+    frames = Frames(sum_times_y(), notation="adjoint")
     assert frames.steps[3].text == "z̄ = ∂z/∂z = 1"
     assert frames.for_phase("backward").steps[0].text == "z̄ = ∂z/∂z = 1"
     assert len(frames) == 3 + 10
 
 
 def test_forward_only_frames_are_laid_out_like_both():
-    assert Frames(_sum_times_y(), "forward").base_svg == Frames(_sum_times_y()).base_svg
+    assert Frames(sum_times_y(), "forward").base_svg == Frames(sum_times_y()).base_svg
 
 
 def test_layout_sizes_cells_for_final_grads_without_touching_the_graph():
-    z = _sum_times_y()
+    z = sum_times_y()
     frames = Frames(z)
     assert "grad 8" in frames.base_svg  # laid out with the final gradient...
     assert all(v.grad == 0 for v in z.topological_order())  # ...and the graph left as it was
 
 
 def test_draw_options_reach_the_layout():
-    frames = Frames(_sum_times_y(), font_size=20, rankdir="TB")
+    frames = Frames(sum_times_y(), font_size=20, rankdir="TB")
     assert 'font-size="20.00"' in frames.base_svg
-    assert Frames(_sum_times_y()).base_svg != frames.base_svg
+    assert Frames(sum_times_y()).base_svg != frames.base_svg
 
 
 def test_frame_states_are_valid_render_states():
-    z = _sum_times_y()
+    z = sum_times_y()
     frames = Frames(z)
     for k in range(len(frames)):
         render.to_dot(z, states=frames.states(k))  # raises on an unknown state
 
 
 def test_each_layout_has_its_own_scope_and_every_rule_uses_it():
-    a = Frames(_sum_times_y())
+    a = Frames(sum_times_y())
     x = Value(1.0, label="x")
     b = Frames(x.tanh())
     assert a.scope != b.scope
@@ -174,7 +166,7 @@ def test_each_layout_has_its_own_scope_and_every_rule_uses_it():
 
 
 def test_each_frame_is_named_by_its_equation_for_screen_readers():
-    frames = Frames(_sum_times_y())
+    frames = Frames(sum_times_y())
     assert 'role="img" aria-label="step 2: s = x + y = 2 + 3 = 5"' in frames.frame_svg(1)
 
 
@@ -194,11 +186,11 @@ def test_an_svg_frames_cannot_restyle_is_reported_not_drawn_grey(monkeypatch):
 
     monkeypatch.setattr(render, "svg_from_dot", without_titles)
     with pytest.raises(FramesError, match="6 nodes and 6 edges, but frames found 2 and 6"):
-        Frames(_sum_times_y())
+        Frames(sum_times_y())
 
 
 def test_bad_arguments_are_refused_clearly():
-    z = _sum_times_y()
+    z = sum_times_y()
     with pytest.raises(TypeError, match="Frames needs a Value"):
         Frames(3.0)  # type: ignore[arg-type]
     with pytest.raises(TraceError, match="phase must be one of"):
@@ -271,7 +263,7 @@ GREY, ORANGE, BLUE, VERMILION = (
 
 
 def test_colours_and_placeholders_apply_in_chromium_and_frames_do_not_interfere(chromium, tmp_path):
-    frames = Frames(_sum_times_y())
+    frames = Frames(sum_times_y())
     x = Value(0.5, label="x")
     other = Frames(x.tanh())  # a second animation on the same page, in a different state
     body = "".join(f'<div id="f{k}">{frames.frame_svg(k)}</div>' for k in range(len(frames)))

@@ -10,6 +10,7 @@ import unicodedata
 from pathlib import Path
 
 import pytest
+from examples import sum_times_y
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -34,17 +35,11 @@ def _texts(root: Value, phase: str = "both") -> list[str]:
     return [step.text for step in trace(root, phase)]
 
 
-def _sum_times_y() -> Value:
-    x, y = Value(2.0, label="x"), Value(3.0, label="y")
-    s = _named(x + y, "s")
-    return _named(s * y, "z")
-
-
 # ---- the blog's worked examples, line for line --------------------------------------
 
 
 def test_sum_times_y_matches_the_blog_line_for_line():
-    assert _texts(_sum_times_y()) == [
+    assert _texts(sum_times_y()) == [
         "inputs: x = 2, y = 3",
         "s = x + y = 2 + 3 = 5",
         "z = s · y = 5 · 3 = 15",
@@ -58,7 +53,7 @@ def test_sum_times_y_matches_the_blog_line_for_line():
 
 
 def test_sum_times_y_steps_say_what_they_touch():
-    steps = trace(_sum_times_y())  # topological order: x=0, y=1, s=2, z=3
+    steps = trace(sum_times_y())  # topological order: x=0, y=1, s=2, z=3
     table = [(s.phase, s.kind, s.nodes, s.edges, s.active) for s in steps]
     assert table == [
         ("forward", "value", (0, 1), (), 0),
@@ -75,7 +70,7 @@ def test_sum_times_y_steps_say_what_they_touch():
 
 
 def test_values_and_grads_appear_only_once_computed():
-    steps = trace(_sum_times_y())
+    steps = trace(sum_times_y())
     assert [dict(s.values) for s in steps[:3]] == [
         {0: 2, 1: 3},
         {0: 2, 1: 3, 2: 5},
@@ -154,7 +149,7 @@ def test_two_d_with_b_used_twice_accumulates_sum_then_product():
 
 
 def test_adjoint_notation_gives_local_partials_then_contributions():
-    assert _texts_adjoint(_sum_times_y()) == _nfc(
+    assert _texts_adjoint(sum_times_y()) == _nfc(
         [
             "z̄ = ∂z/∂z = 1",
             "∂z/∂s = y = 3",
@@ -168,7 +163,7 @@ def test_adjoint_notation_gives_local_partials_then_contributions():
             "ȳ = ȳ_mul + ȳ_add = 5 + 3 = 8",
         ]
     )
-    steps = trace(_sum_times_y(), "backward", notation="adjoint")
+    steps = trace(sum_times_y(), "backward", notation="adjoint")
     assert [s.kind for s in steps] == ["seed"] + ["local"] * 2 + ["contribution"] * 2 + [
         "local"
     ] * 2 + ["contribution"] * 2 + ["accumulate"]
@@ -199,7 +194,7 @@ def test_adjoint_notation_overlines_longer_names_and_numbers_repeated_operands()
 
 def test_unknown_notation_is_refused():
     with pytest.raises(TraceError, match="notation must be 'blog' or 'adjoint'"):
-        trace(_sum_times_y(), notation="leibniz")
+        trace(sum_times_y(), notation="leibniz")
 
 
 # ---- every operation ---------------------------------------------------------------
@@ -272,14 +267,14 @@ def test_subtraction_and_division_show_their_blog_expansions():
 
 
 def test_backward_phase_alone_starts_from_all_values_known():
-    steps = trace(_sum_times_y(), "backward")
+    steps = trace(sum_times_y(), "backward")
     assert steps[0].kind == "seed" and steps[0].index == 0
     assert all(s.phase == "backward" for s in steps)
     assert dict(steps[0].values) == {0: 2, 1: 3, 2: 5, 3: 15}
 
 
 def test_forward_phase_alone_has_no_gradients():
-    steps = trace(_sum_times_y(), "forward")
+    steps = trace(sum_times_y(), "forward")
     assert [s.kind for s in steps] == ["value"] * 3
     assert all(len(s.grads) == 0 for s in steps)
 
@@ -331,13 +326,13 @@ def test_latex_names_use_subscripts_and_escape_the_rest():
 
 
 def test_derivation_prints_one_step_per_line():
-    assert derivation(_sum_times_y(), "forward") == (
+    assert derivation(sum_times_y(), "forward") == (
         "inputs: x = 2, y = 3\ns = x + y = 2 + 3 = 5\nz = s · y = 5 · 3 = 15"
     )
 
 
 def test_step_is_frozen_plain_data():
-    step = trace(_sum_times_y())[0]
+    step = trace(sum_times_y())[0]
     assert isinstance(step, Step)
     with pytest.raises(AttributeError):
         step.text = "changed"  # type: ignore[misc]
@@ -347,7 +342,7 @@ def test_step_is_frozen_plain_data():
 
 
 def test_trace_does_not_touch_the_graph():
-    z = _sum_times_y()
+    z = sum_times_y()
     trace(z)
     assert all(v.grad == 0 for v in z.topological_order())
 
@@ -389,12 +384,12 @@ def test_non_value_root_is_refused_clearly():
 
 def test_unknown_phase_is_refused_with_the_choices():
     with pytest.raises(TraceError, match="'forward', 'backward', 'both'; got 'sideways'"):
-        trace(_sum_times_y(), "sideways")
+        trace(sum_times_y(), "sideways")
 
 
 def test_bad_digits_is_refused():
     with pytest.raises(TraceError, match="digits"):
-        trace(_sum_times_y(), digits=0)
+        trace(sum_times_y(), digits=0)
 
 
 def test_unknown_operation_is_named():
