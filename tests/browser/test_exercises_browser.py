@@ -20,11 +20,23 @@ QUESTION = "With x = 2 and y = 3, what is z = x · y?"
 
 
 def _run_all_cells(page: object) -> None:
-    """Run > Run All Cells once the kernel is up; again if a just-started kernel dropped it."""
+    """Run > Run All Cells once the kernel is up; again if a just-started kernel dropped it.
+
+    The committed notebook already shows prompts [1]..[5], which would pass for "started"
+    at once; so its outputs are cleared first, and a numbered or [*] prompt then really
+    means this run has begun.
+    """
     page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']").first.wait_for(
         timeout=120_000
     )
     started = ".jp-InputPrompt:text-matches('\\[(\\*|\\d+)\\]')"
+    page.locator(".lm-MenuBar-itemLabel", has_text="Edit").first.click()
+    page.get_by_role("menuitem", name="Clear Outputs of All Cells", exact=True).click()
+    page.wait_for_function(
+        "() => ![...document.querySelectorAll('.jp-InputPrompt')]"
+        ".some((el) => /\\[(\\*|\\d+)\\]/.test(el.textContent))",
+        timeout=30_000,
+    )
     for _attempt in range(3):
         page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
         page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
