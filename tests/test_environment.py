@@ -29,6 +29,7 @@ CI_ONLY = {
     "ruff": "lint, run by scripts/test.sh",
     "playwright": "drives Chromium in the browser tests",
     "jupyter-repo2docker": "checks the Binder build plan",
+    "micrograd": "a peer engine the tests draw and check (tests/test_own_engine.py)",
 }
 # Conda-only entries with no pip counterpart. python-graphviz is how conda-forge ships
 # graphviz's `dot` binary together with its bindings (its plain `graphviz` is the binary
