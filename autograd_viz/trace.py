@@ -8,7 +8,7 @@ line per operand edge — the local partial where the operation is the output's
 own (`∂z/∂s = y = 3`), the chain rule elsewhere (`∂z/∂x = ∂z/∂s · ∂s/∂x = 3 · 1 = 3`)
 — and an accumulation line wherever a value feeds several operations
 (`∂z/∂y = 5 + 3 = 8`). Each step names the value indices and SVG edge ids it
-touches (the ids of `autograd_viz.render`), the values and gradients known after
+touches (the ids of `autograd_viz.viz.render`), the values and gradients known after
 it, and its equation as plain Unicode text and as LaTeX. Steps are plain data:
 notebooks print them, the player animates them, tests compare them, and the
 gradients agree bit for bit with `Value.backward()`. `notation="adjoint"` writes the

@@ -13,7 +13,7 @@ import pytest
 from examples import sum_times_y
 
 from autograd_viz import Value
-from autograd_viz.export import (
+from autograd_viz.viz.export import (
     ExportError,
     filmstrip,
     save_gif,
@@ -22,7 +22,7 @@ from autograd_viz.export import (
     standalone_html,
     svg_animation,
 )
-from autograd_viz.frames import Frames
+from autograd_viz.viz.frames import Frames
 
 SVG_NS = "{http://www.w3.org/2000/svg}"
 
@@ -343,7 +343,7 @@ def test_gif_refuses_bad_paths_and_sizes(tmp_path):
 def test_the_docstring_examples_hold():
     import doctest
 
-    import autograd_viz.export as module
+    import autograd_viz.viz.export as module
 
     result = doctest.testmod(module)
     assert result.attempted > 0 and result.failed == 0

@@ -12,22 +12,23 @@ from examples import sum_times_y
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from autograd_viz import Value, render
-from autograd_viz.frames import PLACEHOLDER, Frames, FramesError
+from autograd_viz import Value
 from autograd_viz.trace import TraceError
+from autograd_viz.viz import layout, render
+from autograd_viz.viz.frames import PLACEHOLDER, Frames, FramesError
 
 
 @pytest.fixture
 def dot_runs(monkeypatch) -> list[str]:
     """Count the real `dot` runs (each call still runs graphviz)."""
     calls: list[str] = []
-    real = render._run_dot
+    real = layout.run_dot
 
     def counting(dot, fmt, *args, **kwargs):
         calls.append(fmt)
         return real(dot, fmt, *args, **kwargs)
 
-    monkeypatch.setattr(render, "_run_dot", counting)
+    monkeypatch.setattr(layout, "run_dot", counting)
     return calls
 
 
@@ -179,12 +180,12 @@ def test_labels_with_markup_stay_escaped_in_frames():
 
 
 def test_an_svg_frames_cannot_restyle_is_reported_not_drawn_grey(monkeypatch):
-    real = render.svg_from_dot
+    real = layout.svg_from_dot
 
     def without_titles(dot):  # a future render whose node groups lack <title>
         return re.sub(r"<title>v\d+</title>\n", "", real(dot))
 
-    monkeypatch.setattr(render, "svg_from_dot", without_titles)
+    monkeypatch.setattr(layout, "svg_from_dot", without_titles)
     with pytest.raises(FramesError, match="6 nodes and 6 edges, but frames found 2 and 6"):
         Frames(sum_times_y())
 
@@ -292,7 +293,7 @@ def test_colours_and_placeholders_apply_in_chromium_and_frames_do_not_interfere(
 def test_the_docstring_examples_hold():
     import doctest
 
-    import autograd_viz.frames as module
+    import autograd_viz.viz.frames as module
 
     result = doctest.testmod(module)
     assert result.attempted > 0 and result.failed == 0

@@ -13,9 +13,9 @@ import pytest
 from nbclient import NotebookClient
 
 from autograd_viz import MLP, Value
-from autograd_viz.player import AnimationTooLargeError, Player, PlayerError
-from autograd_viz.render import GraphTooLargeError
 from autograd_viz.trace import trace
+from autograd_viz.viz.player import AnimationTooLargeError, Player, PlayerError
+from autograd_viz.viz.render import GraphTooLargeError
 
 
 def _blog_z() -> Value:

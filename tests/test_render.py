@@ -17,9 +17,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from autograd_viz import MLP, Value
-from autograd_viz._dot import format_number
+from autograd_viz._numbers import format_number
 from autograd_viz.nn import Parameter
-from autograd_viz.render import (
+from autograd_viz.viz.render import (
     ACTIVE_COLOR,
     BACKWARD_COLOR,
     FORWARD_COLOR,
@@ -563,7 +563,7 @@ def test_missing_dot_names_the_program_and_how_to_install_it():
     out = proc.stdout
     assert "TEXT: Graphviz's `dot` program was not found" in out
     assert "CONTEXT: True None" in out  # raised `from None`: no chained traceback
-    assert "LAST: render.py" in out  # raised by us, not deep inside subprocess
+    assert "LAST: layout.py" in out  # raised by the renderer seam, not deep in subprocess
     for hint in (
         "conda install -c conda-forge python-graphviz",
         "apt-get install graphviz",
@@ -582,9 +582,9 @@ def test_collapsed_drawing_says_what_it_shows():
 def test_examples_in_the_docstrings_hold():
     import doctest
 
-    from autograd_viz import _collapse, _dot, _svg, render
+    from autograd_viz.viz import collapse, dot, layout, render, svg
 
-    for module in (render, _dot, _collapse, _svg):
+    for module in (render, dot, collapse, svg, layout):
         result = doctest.testmod(module)
         assert result.failed == 0 and result.attempted > 0, module.__name__
 

@@ -3,19 +3,19 @@
 `dot` cannot give ids to the cells of an HTML-like label (graphviz emits a cell's ID
 only together with a link), yet the animation needs to rewrite a value's data and
 grad texts. `finish` drops the XML prolog, turns the bold/italic face names of
-`autograd_viz._dot` into CSS font-weight/font-style, and gives every value node's
+`autograd_viz.viz.dot` into CSS font-weight/font-style, and gives every value node's
 texts their ids by plain string scanning (no XML parse: about 0.4 ms per 100 values).
 """
 
 from __future__ import annotations
 
-from autograd_viz._dot import SVG_FACES
+from autograd_viz.viz.dot import SVG_FACES
 
 _VALUE_NODE = '<g id="v'
 
 
 def finish(svg: str) -> str:
-    """The SVG `autograd_viz.render` ships, from `dot -Tsvg` output.
+    """The SVG `autograd_viz.viz.layout` ships, from `dot -Tsvg` output.
 
     >>> out = finish('<?xml version="1.0"?><svg><g id="v0" class="node input"><title>v0'
     ...              '</title><text>x</text><text>data 2</text><text>grad ?</text></g></svg>')

@@ -6,7 +6,7 @@ inputs stay visible), so weights, products and sums disappear into it. A value
 used outside the network (a loss that reads a weight, say) stays visible, so the
 collapsed picture never hides an edge that is really there. `collapse_view`
 works in one reverse pass over the topological order and returns plain data for
-`autograd_viz.render` to draw.
+`autograd_viz.viz.render` to draw.
 """
 
 from __future__ import annotations

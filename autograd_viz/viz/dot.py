@@ -1,6 +1,6 @@
 """DOT text for one computation graph: escaping, number formatting and node/edge statements.
 
-`autograd_viz.render` decides *what* to draw (which values, which boxes, which
+`autograd_viz.viz.render` decides *what* to draw (which values, which boxes, which
 states); this module knows only how to spell it in graphviz's DOT language. All
 user text goes through `html_text`, which escapes the five markup characters and
 keeps everything else literal, so no label can break the DOT or inject markup

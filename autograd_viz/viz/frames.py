@@ -1,0 +1,282 @@
+"""Animation frames from one graphviz layout: every step of a trace as an SVG, nodes never move.
+
+`Frames(root)` traces the graph (`autograd_viz.trace`), lays it out ONCE with
+`autograd_viz.viz.render` — with every value and final gradient filled in, so each cell
+already has its final width — and derives each step's frame from that one SVG by
+changing only class attributes and cell texts: values and gradients not computed yet
+read `data ?` / `grad ?`, nodes are pending (grey), forward (orange) or backward
+(blue), the step's active value gets a thick vermilion border, the values it reads a
+thin one, and the edges it travels turn vermilion. The colours come from a `<style>`
+block in each frame, keyed on those classes and scoped by a class unique to the
+layout (`avz-<hash>`), so several players on one page never restyle each other; CSS
+overrides graphviz's presentation attributes, so no coordinates are touched. A frame
+costs a string join, not a `dot` run: a 20-step animation costs about one drawing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import html
+import re
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from autograd_viz.engine import Value
+from autograd_viz.trace import PHASES, Step, TraceError, trace
+from autograd_viz.viz import layout, render
+
+__all__ = ["EDGE_ON_CLASS", "PLACEHOLDER", "SHAPE_CLASS", "Frames", "FramesError", "frame_css"]
+
+# Class added to the main shape (box, ellipse or rounded path) of every value and operation.
+SHAPE_CLASS = "avz-shape"
+# Class of an edge the current step travels.
+EDGE_ON_CLASS = "avz-on"
+PLACEHOLDER = "?"
+
+_SLOT = re.compile(
+    r"(?P<svg><svg\b)"
+    r'|<g id="(?P<node>(?:v|op)\d+)" class="(?P<ncls>node[^"]*)">'
+    r"(?P<head>\s*<title>[^<]*</title>\s*<(?:polygon|path|ellipse))"
+    r'|<g id="(?P<edge>[^"]+)" class="edge">'
+    r'|<text id="(?P<cell>v\d+-(?:data|grad))"(?P<tattr>[^>]*)>(?P<text>[^<]*)</text>'
+)
+
+
+def frame_css(scope: str, *, active_width: float = 3.5) -> str:
+    """The stylesheet of every frame of one layout; `scope` is the layout's class.
+
+    >>> ".avz-x .forward > .avz-shape" in frame_css("avz-x")
+    True
+    """
+    s = f".{scope}"
+    return (
+        f"{s} .pending > .{SHAPE_CLASS} {{fill: {render.PENDING_COLOR};}}"
+        f"{s} .forward > .{SHAPE_CLASS} {{fill: {render.FORWARD_COLOR};}}"
+        f"{s} .backward > .{SHAPE_CLASS} {{fill: {render.BACKWARD_COLOR};}}"
+        f"{s} .touched > .{SHAPE_CLASS} {{stroke: {render.ACTIVE_COLOR}; stroke-width: 2;}}"
+        f"{s} .active > .{SHAPE_CLASS} {{stroke: {render.ACTIVE_COLOR};"
+        f" stroke-width: {active_width:g};}}"
+        f"{s} .pending text {{fill: #6B6B6B;}}"
+        f"{s} .edge.{EDGE_ON_CLASS} > path {{stroke: {render.ACTIVE_COLOR}; stroke-width: 2.5;}}"
+        f"{s} .edge.{EDGE_ON_CLASS} > polygon {{stroke: {render.ACTIVE_COLOR};"
+        f" fill: {render.ACTIVE_COLOR};}}"
+    )
+
+
+class Frames:
+    """The frames of an animated trace, all from one layout.
+
+    `Frames(root, phase="both", digits=4, notation="blog", **draw_options)`: `digits`
+    and `notation` go to `autograd_viz.trace.trace`, `draw_options` to
+    `autograd_viz.viz.render.to_dot` (rankdir, fmt, font_size, ...). `steps` is the trace;
+    `frame_svg(k)` is the picture after step k (one frame per step); `states(k)` the
+    value states of frame k in `render`'s vocabulary; `for_phase(p)` the same layout
+    with another phase's steps (no new `dot` run).
+
+    >>> x, y = Value(2.0, label="x"), Value(3.0, label="y")
+    >>> frames = Frames((x + y) * y)
+    >>> len(frames) == len(frames.steps)
+    True
+    >>> frames.states(1)  # after "v2 = x + y = 2 + 3 = 5"
+    {0: 'forward', 1: 'forward', 2: 'forward active', 3: 'pending'}
+    """
+
+    def __init__(
+        self,
+        root: Value,
+        phase: str = "both",
+        *,
+        digits: int = 4,
+        notation: str = "blog",
+        **draw_options: Any,
+    ) -> None:
+        if not isinstance(root, Value):
+            raise TypeError(f"Frames needs a Value, got {type(root).__name__}: {root!r}")
+        if phase not in PHASES:
+            raise TraceError(f"phase must be one of {', '.join(map(repr, PHASES))}; got {phase!r}")
+        for option in ("states", "show_grad"):
+            if option in draw_options:
+                raise TypeError(f"Frames sets {option!r} itself; leave it out of the options")
+        self.root = root
+        self.phase = phase
+        self.digits = digits
+        self.notation = notation
+        self.draw_options = dict(draw_options)
+        self.steps: list[Step] = trace(root, phase, digits=digits, notation=notation)
+        final = self.steps if phase != "forward" else trace(root, "backward", digits=digits)
+        self.source = _dot_with_grads(root, final[-1].grads, self.draw_options)
+        self.base_svg = layout.svg_from_dot(self.source)
+        self.scope = "avz-" + hashlib.sha1(self.base_svg.encode("utf-8")).hexdigest()[:10]
+        self._parts = _template(self.base_svg)
+        self._n = len(root.topological_order())
+        _check_template(self.base_svg, self.slots)
+
+    def for_phase(self, phase: str) -> Frames:
+        """The same layout and options with another phase's steps; runs no `dot`.
+
+        >>> x = Value(2.0, label="x")
+        >>> both = Frames(x * x)
+        >>> both.for_phase("backward").base_svg == both.base_svg
+        True
+        """
+        if phase not in PHASES:
+            raise TraceError(f"phase must be one of {', '.join(map(repr, PHASES))}; got {phase!r}")
+        other = object.__new__(Frames)
+        other.__dict__.update(self.__dict__)
+        other.phase = phase
+        other.steps = trace(self.root, phase, digits=self.digits, notation=self.notation)
+        return other
+
+    def __len__(self) -> int:
+        return len(self.steps)
+
+    def __repr__(self) -> str:
+        return f"<Frames: {len(self)} frames of phase {self.phase!r}, one layout>"
+
+    def _check(self, k: int) -> Step:
+        if isinstance(k, bool) or not isinstance(k, int) or not 0 <= k < len(self.steps):
+            raise IndexError(f"frame {k!r} does not exist; frames are 0..{len(self.steps) - 1}")
+        return self.steps[k]
+
+    def states(self, k: int) -> dict[int, str]:
+        """State of every value in frame k: "pending", "forward" or "backward", plus
+        " active" on the value the step is about — the `states` option of `render.draw`.
+
+        Blue ("backward") means the gradient is final: a value that receives one share of
+        its gradient stays orange, with the active border, until the accumulation step.
+        """
+        step = self._check(k)
+        out = {}
+        for i in range(self._n):
+            state = "backward" if i in step.grads else "forward" if i in step.values else "pending"
+            out[i] = f"{state} active" if i == step.active else state
+        return out
+
+    @property
+    def slots(self) -> list[tuple[str, str]]:
+        """What a frame may change, in SVG order: ("node", id) and ("edge", id) class
+        attributes, ("cell", id) texts of data/grad cells, and ("svg", "") the root tag."""
+        return [(part[0], part[1]) for part in self._parts if not isinstance(part, str)]
+
+    def slot_values(self, k: int) -> list[str]:
+        """The content of every slot (see `slots`) in frame k: a class attribute, a cell's
+        text (unescaped) or the opening of the root `<svg` tag."""
+        step = self._check(k)
+        states = self.states(k)
+        touched = set(step.nodes)
+        edges_on = set(step.edges)
+        ops_on = {e.split("-")[1] for e in step.edges if e.startswith("v")}
+        ops_on |= {e.split("-")[0] for e in step.edges if e.startswith("op")}
+
+        def node_class(key: str, base: str) -> str:
+            if key.startswith("op"):
+                i = int(key[2:])
+                state = states.get(i, "").replace(" active", "")
+                on = key in ops_on
+                if on and step.kind == "value" and i == step.active:
+                    return f"{base} {state} active"
+                return f"{base} {state} touched" if on else f"{base} {state}"
+            i = int(key[1:])
+            state = states.get(i, "")
+            if i in touched and "active" not in state:
+                state += " touched"
+            return f"{base} {state}"
+
+        def cell_text(key: str, text: str) -> str:
+            i, what = key[1:].split("-")
+            known = step.values if what == "data" else step.grads
+            if int(i) in known:
+                return text
+            head, _, _ = text.partition(" ")
+            return f"{head} {PLACEHOLDER}" if head in ("data", "grad") else PLACEHOLDER
+
+        fill: dict[str, Callable[[str, str], str]] = {
+            "node": node_class,
+            "edge": lambda key, base: f"{base} {EDGE_ON_CLASS}" if key in edges_on else base,
+            "cell": cell_text,
+            "svg": lambda key, base: (  # the equation doubles as the picture's accessible name
+                f'<svg class="avz-frame {self.scope}" data-step="{k}" '
+                f'data-phase="{step.phase}" data-active="v{step.active}" role="img" '
+                f'aria-label="{html.escape(f"step {k + 1}: {step.text}", quote=True)}"'
+            ),
+        }
+        return [fill[p[0]](p[1], p[2]) for p in self._parts if not isinstance(p, str)]
+
+    def frame_svg(self, k: int) -> str:
+        """The SVG of frame k: the one layout, restyled for the state after step k."""
+        values = iter(self.slot_values(k))
+        out = []
+        for part in self._parts:
+            if isinstance(part, str):
+                out.append(part)
+            elif part[0] == "cell":
+                out.append(html.escape(next(values), quote=False))
+            else:
+                out.append(next(values))
+        svg = "".join(out)
+        # the stylesheet goes right after the opening <svg ...> tag
+        end = svg.index(">", svg.index("<svg")) + 1
+        return f"{svg[:end]}\n<style>{frame_css(self.scope)}</style>{svg[end:]}"
+
+    def frame_svgs(self) -> list[str]:
+        """Every frame's SVG, in step order."""
+        return [self.frame_svg(k) for k in range(len(self))]
+
+
+def _dot_with_grads(root: Value, grads: Mapping[int, float], options: dict[str, Any]) -> str:
+    """DOT with every final gradient written in, so the layout sizes each cell for it.
+
+    The graph's own `.grad`s are restored afterwards (the user's state is not changed).
+    """
+    order = root.topological_order()
+    saved = [v.grad for v in order]
+    try:
+        for i, v in enumerate(order):
+            if i in grads:
+                v.grad = grads[i]
+        return render.to_dot(root, show_grad=True, **options)
+    finally:
+        for v, g in zip(order, saved):
+            v.grad = g
+
+
+class FramesError(RuntimeError):
+    """The drawing's SVG is not in the form frames restyle (a bug to report, not a user error)."""
+
+
+def _check_template(svg: str, slots: list[tuple[str, str]]) -> None:
+    """Every node and edge of the drawing must be restyleable — never a silently grey frame."""
+    nodes = len(re.findall(r'<g id="(?:v|op)\d+" class="node', svg))
+    edges = len(re.findall(r'<g id="[^"]+" class="edge"', svg))
+    found = {kind: sum(1 for k, _ in slots if k == kind) for kind in ("node", "edge", "svg")}
+    if (found["node"], found["edge"], found["svg"]) != (nodes, edges, 1):
+        raise FramesError(
+            f"the drawing's SVG has {nodes} nodes and {edges} edges, but frames found "
+            f"{found['node']} and {found['edge']} they can restyle: autograd_viz.viz.render's SVG "
+            "changed shape. Please report this; Value.draw() still works."
+        )
+
+
+def _template(svg: str) -> list[str | tuple[str, str, str]]:
+    """Split the SVG into literal text and slots (kind, key, original) that frames fill in."""
+    parts: list[str | tuple[str, str, str]] = []
+    pos = 0
+    for m in _SLOT.finditer(svg):
+        if m.group("svg"):
+            parts += [svg[pos : m.start()], ("svg", "", "")]
+        elif m.group("node"):
+            head = m.group("head")
+            parts += [svg[pos : m.start()], f'<g id="{m.group("node")}" class="',
+                      ("node", m.group("node"), m.group("ncls")),
+                      f'">{head} class="{SHAPE_CLASS}"']  # fmt: skip
+        elif m.group("edge"):
+            raw = m.group("edge")
+            parts += [svg[pos : m.start()], f'<g id="{raw}" class="',
+                      ("edge", html.unescape(raw), "edge"), '">']  # fmt: skip
+        else:
+            cell = m.group("cell")
+            parts += [svg[pos : m.start()], f'<text id="{cell}"{m.group("tattr")}>',
+                      ("cell", cell, html.unescape(m.group("text"))), "</text>"]  # fmt: skip
+        pos = m.end()
+    parts.append(svg[pos:])
+    return parts

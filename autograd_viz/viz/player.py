@@ -1,0 +1,422 @@
+"""The backprop player: a widget that steps through the forward and backward pass.
+
+`Player(root)` (or `root.animate()`) shows the computation graph, the current step's
+equation as math, a caption ("step 3 of 12 — forward pass") and controls. Every frame is
+made in Python once, from one graphviz layout (`autograd_viz.viz.frames.Frames`), and put in a
+`widgets.Stack`; the browser then switches frames by itself. The Play button, the step
+slider and the step box are `jslink`ed to the Stack's `selected_index`, so playing,
+dragging or stepping costs no kernel round trip — smooth on a slow Binder connection and
+alive in a notebook's HTML export (nbconvert, nbviewer) with saved widget state.
+
+Why these controls: ipywidgets' core widgets change a number in the browser in only three
+ways — `Play` counts up on a timer (its ■ goes back to step 1, so it is also the
+kernel-free *reset*), a slider moves (drag, or ← → on its focused handle) and a number box
+steps (its ▲ ▼, or ↑ ↓ when focused). So the kernel-free Prev/Next is the step box (and the
+slider's arrow keys); a focused ▶ toggles with Space like any button. The big ◀ Prev /
+Next ▶ buttons and the phase selector (which swaps the whole frame set, made in Python)
+talk to the kernel: one message per click, never per frame. Where no kernel is connected
+(ipywidgets then marks the view `jupyter-widgets-disconnected`: an HTML export, a dead
+kernel) they are hidden rather than left to do nothing. A custom front end (anywidget) could
+add kernel-free buttons and page-wide shortcuts, but nbconvert's offline widget manager
+does not load its code, so the player would lose its HTML export.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+
+import ipywidgets as widgets
+from ipywidgets.widgets.widget_string import HTMLMathStyle
+
+from autograd_viz.engine import Value
+from autograd_viz.trace import Step
+
+__all__ = ["AnimationTooLargeError", "Player", "PlayerError"]
+
+PHASES = ("forward", "backward", "both")
+DEFAULT_MAX_FRAMES = 400
+DEFAULT_MAX_BYTES = 30_000_000  # all frames' SVG + HTML together, as saved in the notebook
+
+_PHASE_TITLES = {"forward": "forward pass", "backward": "backward pass"}
+# what kind of line of the derivation a backward step is, said in the caption
+_KIND_TITLES = {
+    "seed": "the seed",
+    "local": "a local derivative",
+    "contribution": "the chain rule",
+    "accumulate": "adding up the paths",
+}
+
+
+class PlayerError(ValueError):
+    """The player cannot animate this graph with these options (the message says why)."""
+
+
+class AnimationTooLargeError(PlayerError):
+    """Too many frames, or frames too big, to keep in a notebook as widget state."""
+
+
+_CSS = """
+<style>
+.agv-player { max-width: 980px; gap: 4px;
+  font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
+.agv-player .widget-label, .agv-player .widget-readout { font-family: inherit; }
+.agv-player .widget-hbox { gap: 6px; }
+/* no kernel (an HTML export, or a dead kernel): hide the controls that would do nothing */
+.agv-player.jupyter-widgets-disconnected .agv-needs-kernel { display: none; }
+.agv-player.agv-projector { max-width: none; width: 100%; font-size: 150%; }
+.agv-player .agv-frame { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; }
+.agv-player .agv-caption { font-weight: 600; font-size: 1.05em; margin: 2px 0 6px; }
+.agv-player .agv-caption .agv-phase-forward { color: #B06F00; }
+.agv-player .agv-caption .agv-phase-backward { color: #1F6F99; }
+.agv-player .agv-graph { overflow-x: auto; }  /* a wide graph scrolls, its text stays legible */
+.agv-player.agv-projector .agv-graph svg { width: 100%; height: auto; max-height: 62vh; }
+.agv-player .agv-history { margin: 6px 0 0; padding-left: 2.6em; color: #555;
+  font-size: 0.92em; line-height: 1.4em; display: flex; flex-direction: column;
+  justify-content: flex-end; }
+.agv-player .agv-history li::marker { color: #888; }
+.agv-player .agv-eq { font-size: 1.3em; min-height: 2.4em; margin: 4px 0; }
+.agv-player.agv-projector .agv-eq { font-size: 1.9em; }
+.agv-player.agv-projector .widget-button,
+.agv-player.agv-projector .widget-toggle-button,
+.agv-player.agv-projector .widget-play .jupyter-button {
+  font-size: 1.1em; height: 2.2em; min-width: 3em; }
+.agv-player.agv-projector .widget-play { width: auto; }
+.agv-player.agv-projector .widget-label,
+.agv-player.agv-projector .widget-readout,
+.agv-player.agv-projector .widget-text input { font-size: 1.1em; }
+</style>
+"""
+
+
+class Player(widgets.VBox):
+    """Step through backpropagation on the graph that ends at `root`.
+
+    Forward steps light their node orange and show its value; backward steps light it
+    blue and show its gradient; values and gradients appear only once computed. All
+    frames share one layout, so nodes never move.
+
+    Args:
+        root: the output Value (e.g. a loss) whose graph to animate.
+        phase: "forward", "backward" or "both" (forward, then backward).
+        speed: playback speed in steps per second (the slider changes it later).
+        projector: larger type and a full-width graph, for a classroom projector.
+        max_frames: refuse to build more frames than this (each frame is a whole SVG).
+        history: how many earlier lines of the derivation each frame lists, small, above
+            the current equation — the hand derivation, one line per step (0: none).
+        **draw_options: passed on to `autograd_viz.viz.frames.Frames`: the trace's `digits`
+            and `notation` ("blog" or "adjoint"), and drawing options such as
+            `rankdir="TB"`, `fmt=".3f"`, `font_size=16` (see `autograd_viz.viz.render.draw`).
+
+    >>> from autograd_viz import Value
+    >>> x, y = Value(2.0, label="x"), Value(3.0, label="y")
+    >>> z = (x + y) * y; z.label = "z"
+    >>> player = Player(z)              # or: z.animate()
+    >>> player.n_frames, player.step    # steps count from 1, as in the caption
+    (9, 1)
+    >>> player.step = 3                 # jump there from Python (or use the controls)
+    """
+
+    def __init__(
+        self,
+        root: Value,
+        phase: str = "both",
+        *,
+        speed: float = 1.0,
+        projector: bool = False,
+        max_frames: int = DEFAULT_MAX_FRAMES,
+        history: int = 3,
+        **draw_options: object,
+    ) -> None:
+        _check_root(root)
+        _check_phase(phase)
+        if not isinstance(speed, (int, float)) or isinstance(speed, bool) or not speed > 0:
+            raise PlayerError(f"speed is in steps per second and must be > 0, got {speed!r}")
+        if isinstance(max_frames, bool) or not isinstance(max_frames, int) or max_frames < 1:
+            raise PlayerError(f"max_frames must be a positive int, got {max_frames!r}")
+        if isinstance(history, bool) or not isinstance(history, int) or history < 0:
+            raise PlayerError(f"history is a number of lines (0 or more), got {history!r}")
+        self.history = history
+        self.root = root
+        self.max_frames = max_frames
+        self.draw_options = dict(draw_options)
+        self.projector = bool(projector)
+        self.frames = None
+        self.steps: Sequence = ()
+
+        self._make_controls(interval=min(4000, max(50, 50 * round(20 / speed))), phase=phase)
+        self.prev_button.on_click(lambda _: self._go(-1))
+        self.next_button.on_click(lambda _: self._go(+1))
+
+        self._load(phase)
+        self.phase_selector.observe(self._on_phase, names="value")
+
+        style = widgets.HTML(_CSS, layout=widgets.Layout(display="none"))
+        row = widgets.Layout(align_items="center", flex_flow="row wrap")
+        controls = widgets.HBox(
+            [self.play, self.prev_button, self.next_button, self.step_box, self.slider], layout=row
+        )
+        settings = widgets.HBox([self.phase_selector, self.speed_slider], layout=row)
+        super().__init__([style, self.stack, controls, settings])
+        self.add_class("agv-player")
+        if self.projector:
+            self.add_class("agv-projector")
+
+    # ---- public API ------------------------------------------------------------
+
+    @property
+    def n_frames(self) -> int:
+        """How many frames (one per step) the current phase has."""
+        return len(self.steps)
+
+    @property
+    def step(self) -> int:
+        """The step on show, counted from 1 like the caption; set it to jump there."""
+        return self.play.value
+
+    @step.setter
+    def step(self, number: int) -> None:
+        self.play.value = self._check_step(number)
+
+    @property
+    def phase(self) -> str:
+        """The phase on show: "forward", "backward" or "both" (set it to switch)."""
+        return self.phase_selector.value
+
+    @phase.setter
+    def phase(self, value: str) -> None:
+        _check_phase(value)
+        self.phase_selector.value = value
+
+    def reset(self) -> None:
+        """Pause and go back to the first step."""
+        self.play.playing = False
+        self.play.value = 1
+
+    def frame_html(self, step: int) -> str:
+        """The HTML of step `step`'s frame (caption, graph SVG, equation), counted from 1."""
+        return self.stack.children[self._check_step(step)].value
+
+    def close(self) -> None:
+        """Close the player and every widget it made (frames, controls, links), freeing
+        their models in the kernel and the browser; the player disappears from the page."""
+        # getattr: Widget.__del__ calls close() on a player whose __init__ raised, too
+        stack = getattr(self, "stack", None)
+        parts = [*getattr(self, "links", ()), *(stack.children if stack else ()), stack]
+        for name in (
+            "play",
+            "slider",
+            "step_box",
+            "prev_button",
+            "next_button",
+            "speed_slider",
+            "phase_selector",
+            "_frame_layout",
+            "_frame_style",
+        ):
+            parts.append(getattr(self, name, None))
+        for box in self.children:
+            parts += [box, *getattr(box, "children", ())]
+        for part in parts:
+            if part is not None:
+                for sub in (getattr(part, "layout", None), getattr(part, "style", None)):
+                    if isinstance(sub, widgets.Widget):
+                        sub.close()
+                part.close()
+        super().close()
+
+    def __repr__(self) -> str:
+        if not hasattr(self, "phase_selector"):  # __init__ raised before the controls
+            return "<Player, not built>"
+        name = self.root.label or "root"
+        return f"<Player of {name!r}: {self.n_frames} frames, phase={self.phase!r}>"
+
+    # ---- building frames ---------------------------------------------------------
+
+    def _make_controls(self, interval: int, phase: str) -> None:
+        """The controls, and the jslinks that let the browser switch frames on its own.
+
+        Controls with the same look share one Layout / Style model (fewer models to build,
+        sync and save); the frames share `_frame_layout`, which is a plain Layout.
+        """
+        self._frame_layout = widgets.Layout()
+        self._frame_style = HTMLMathStyle()
+        plain = {"layout": self._frame_layout}
+        button = {"layout": widgets.Layout(width="auto"), "style": widgets.ButtonStyle()}
+        label_fits = widgets.SliderStyle(description_width="initial")  # never cut off
+        self.play = widgets.Play(
+            value=1, min=1, max=1, step=1, interval=interval, show_repeat=True,
+            description="Play", tooltip="Play / pause;  ■ goes back to the first step", **plain,
+        )  # fmt: skip
+        self.slider = widgets.IntSlider(
+            value=1, min=1, max=1, description="step", readout=True, style=label_fits,
+            continuous_update=True, layout=widgets.Layout(flex="1 1 auto", min_width="220px"),
+        )  # fmt: skip
+        self.step_box = widgets.BoundedIntText(
+            value=1, min=1, max=1, description="", continuous_update=True,
+            tooltip="Previous / next step (▲ ▼ or ↑ ↓) — works without a kernel",
+            layout=widgets.Layout(width="5.5em"),
+        )  # fmt: skip
+        self.stack = widgets.Stack(children=(), selected_index=None, **plain)
+        self.stack.add_class("agv-stack")
+        self.prev_button = widgets.Button(
+            description="◀ Prev", tooltip="Previous step (needs a running kernel; "
+            "without one use the step box's ▼ or the slider)", **button,
+        )  # fmt: skip
+        self.next_button = widgets.Button(
+            description="Next ▶", tooltip="Next step (needs a running kernel; "
+            "without one use the step box's ▲ or the slider)", **button,
+        )  # fmt: skip
+        self.speed_slider = widgets.IntSlider(
+            value=interval, min=50, max=4000, step=50, description="ms/step", style=label_fits,
+            tooltip="Time each step stays on screen while playing",
+            layout=widgets.Layout(width="260px"),
+        )  # fmt: skip
+        self.phase_selector = widgets.ToggleButtons(
+            options=[("forward", "forward"), ("backward", "backward"), ("both", "both")],
+            value=phase,
+            tooltips=[
+                f"{what} (switching needs a running kernel)"
+                for what in ("Forward pass only", "Backward pass only", "Forward, then backward")
+            ],
+            style={"button_width": "auto"}, **plain,
+        )  # fmt: skip
+        for control in (self.prev_button, self.next_button, self.phase_selector):
+            control.add_class("agv-needs-kernel")
+        self.links = (
+            widgets.jslink((self.play, "value"), (self.stack, "selected_index")),
+            widgets.jslink((self.play, "value"), (self.slider, "value")),
+            widgets.jslink((self.play, "value"), (self.step_box, "value")),
+            widgets.jslink((self.play, "interval"), (self.speed_slider, "value")),
+        )
+
+    def _load(self, phase: str) -> None:
+        from autograd_viz.viz.frames import Frames
+
+        if self.frames is None:
+            frames = Frames(self.root, phase=phase, **self.draw_options)
+        else:
+            frames = self.frames.for_phase(phase)  # same layout: no new graphviz run
+        n = len(frames)
+        if n == 0:
+            raise PlayerError(
+                "nothing to animate: the graph has no operations. Build an expression first, "
+                "e.g. z = (x + y) * y, then call z.animate()."
+            )
+        if n > self.max_frames:
+            raise AnimationTooLargeError(
+                f"{n} frames (phase={phase!r}) is more than max_frames={self.max_frames}; each "
+                "frame is a whole drawing saved in the notebook. Animate a smaller graph, one "
+                "phase (phase='forward' or 'backward'), collapse neurons (collapse='neuron'), "
+                "or raise max_frames."
+            )
+        steps, h = frames.steps, self.history
+        pages = [
+            _frame_page(frames.frame_svg(k), steps[k], k + 1, n, steps[max(0, k - h) : k], h)
+            for k in range(n)
+        ]
+        total = sum(map(len, pages))
+        if total > DEFAULT_MAX_BYTES:
+            raise AnimationTooLargeError(
+                f"the {n} frames add up to {total / 1e6:.0f} MB of SVG (the limit is "
+                f"{DEFAULT_MAX_BYTES // 1_000_000} MB); a notebook that large is slow to open. "
+                "Animate a smaller graph, one phase, or collapse='neuron'; use .draw() for a "
+                "single static picture."
+            )
+        # One Layout and one Style shared by every frame: a frame is then one widget model,
+        # not three, which halves both the build time and the saved notebook state.
+        shared = {"layout": self._frame_layout, "style": self._frame_style}
+        # Child 0 of the Stack is an empty placeholder, so that the Stack's index, the
+        # slider, the step box and the caption all count steps from 1 (jslink copies
+        # numbers as they are and cannot add an offset).
+        children = [widgets.HTMLMath("", **shared)]
+        children += [
+            widgets.HTMLMath(page, _dom_classes=("agv-frame",), **shared) for page in pages
+        ]
+        old = self.stack.children
+        self.play.playing = False
+        # New frames and step 1 reach the browser in one message, so it never shows the
+        # old set's step 1 first. Step 1 is selected before the swap: a Stack whose index
+        # falls past its new children resets it to None, which jslink would pass on.
+        with self.stack.hold_sync():
+            if len(self.stack.children) > 1:
+                self.stack.selected_index = 1
+            self.stack.children = children
+            self.stack.selected_index = 1
+        self.play.value = 1
+        for control in (self.play, self.slider, self.step_box):
+            control.max = n
+        self.frames = frames
+        self.steps = tuple(frames.steps)
+        for child in old:  # the previous phase's frames: free their models in the browser
+            child.close()
+
+    def _check_step(self, number: object) -> int:
+        n = len(self.steps)
+        if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= n:
+            raise PlayerError(f"steps are numbered 1 to {n}, got {number!r}")
+        return number
+
+    def _on_phase(self, change: dict) -> None:
+        try:
+            self._load(change["new"])
+        except Exception:
+            # keep the selector honest: it goes back to the phase whose frames are on show
+            with self.phase_selector.hold_trait_notifications():
+                self.phase_selector.unobserve(self._on_phase, names="value")
+                self.phase_selector.value = change["old"]
+                self.phase_selector.observe(self._on_phase, names="value")
+            raise
+
+    def _go(self, delta: int) -> None:
+        self.play.playing = False
+        self.play.value = min(max(self.play.value + delta, 1), self.n_frames)
+
+
+def _frame_page(svg: str, step: Step, k: int, n: int, earlier: Sequence[Step], history: int) -> str:
+    """Step k's frame (k from 1): caption, the graph (MathJax skips it), the `earlier` lines
+    of the derivation in plain text (room kept for `history` of them, so the equation below
+    never moves), and the step's equation as math."""
+    phase = step.phase
+    kind = _KIND_TITLES.get(step.kind)
+    kind = f' · <span class="agv-kind">{kind}</span>' if kind else ""
+    caption = (
+        f'<div class="agv-caption">step {k} of {n} — '
+        f'<span class="agv-phase-{phase}">{_PHASE_TITLES.get(phase, phase)}</span>{kind}</div>'
+    )
+    text = html.escape(step.text, quote=True)
+    latex = html.escape(step.latex, quote=False)
+    equation = (
+        f'<div class="agv-eq" role="math" aria-label="{text}" title="{text}" '
+        f'data-text="{text}" data-step="{k}">\\[{latex}\\]</div>'
+    )
+    graph = f'<div class="agv-graph tex2jax_ignore" data-step="{k}">{svg}</div>'
+    lines = "".join(f"<li>{html.escape(s.text, quote=False)}</li>" for s in earlier)
+    past = (
+        f'<ol class="agv-history tex2jax_ignore" start="{k - len(earlier)}" '
+        f'style="min-height: {1.4 * history:g}em" aria-label="earlier steps">{lines}</ol>'
+        if history
+        else ""
+    )
+    return f'<div class="agv-frame-body" data-step="{k}">{caption}{graph}{past}{equation}</div>'
+
+
+def _check_root(root: object) -> None:
+    if not isinstance(root, Value):
+        hint = ""
+        if isinstance(root, (int, float)):
+            hint = " Wrap numbers in Value(...) and build an expression from them."
+        elif isinstance(root, (list, tuple)):
+            hint = " Animate one output at a time, e.g. Player(loss)."
+        raise TypeError(f"Player needs a Value (the output of an expression), got "
+                        f"{type(root).__name__}.{hint}")  # fmt: skip
+    if not root.parents:
+        raise PlayerError(
+            f"nothing to animate: {root!r} is a leaf with no operations behind it. Build an "
+            "expression first, e.g. z = (x + y) * y, then call z.animate()."
+        )
+
+
+def _check_phase(phase: object) -> None:
+    if phase not in PHASES:
+        raise PlayerError(f"phase must be one of {', '.join(map(repr, PHASES))}; got {phase!r}")

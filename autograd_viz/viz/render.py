@@ -1,0 +1,434 @@
+"""Draw a computation graph: `Value` graph -> DOT -> SVG, with ids an animation can restyle.
+
+`draw(root)` returns a `Drawing` that shows inline as SVG in Jupyter, exposes its
+DOT `source`, and saves to .svg/.png/.pdf. One node per value (name | data | grad),
+one node per operation, one edge per operand occurrence (`a + a` has two). Node
+names come from the topological index, so the same expression gives the same
+bytes in every process, and the SVG carries stable ids:
+
+* value `i` (index into `root.topological_order()`): node `v{i}`; its operation `op{i}`;
+* operand edge number `k` from value `p` into `op{i}`: `v{p}-op{i}-{k}`; result edge `op{i}-v{i}`;
+* inside a value node, the `<text>` of its data and grad: `v{i}-data`, `v{i}-grad`, and a
+  `<g id="v{i}-label">` around its name's text (constants show only `v{i}-data`);
+* classes: the role (`input`, `param`, `const`, `output`, `value`, `op`, `neuron`, `layer`)
+  plus the animation state when `states` gives one.
+
+Large graphs are collapsed into `nn` neurons or layers (`collapse=`), or refused with
+a `GraphTooLargeError` that says how to draw less. `dot` runs once per picture, fed
+through a pipe (no temporary files).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import warnings
+from collections.abc import Callable, Mapping
+from pathlib import Path
+
+from autograd_viz.engine import Value
+from autograd_viz.nn import Parameter
+from autograd_viz.viz import dot as _dot
+from autograd_viz.viz import layout
+from autograd_viz.viz.collapse import Box, View, collapse_view, has_neurons, neuron_layer
+from autograd_viz.viz.dot import (
+    ACTIVE_COLOR,
+    BACKWARD_COLOR,
+    FORWARD_COLOR,
+    PARAM_COLOR,
+    PENDING_COLOR,
+    STATE_FILLS,
+    STATES,
+)
+from autograd_viz.viz.layout import GraphvizError, GraphvizNotFoundError, svg_from_dot
+
+__all__ = [
+    "ACTIVE_COLOR",
+    "BACKWARD_COLOR",
+    "FORWARD_COLOR",
+    "PARAM_COLOR",
+    "PENDING_COLOR",
+    "STATES",
+    "STATE_FILLS",
+    "Drawing",
+    "GraphTooLargeError",
+    "GraphvizError",
+    "GraphvizNotFoundError",
+    "draw",
+    "roles",
+    "svg_from_dot",
+    "to_dot",
+]
+
+RANKDIRS = ("LR", "RL", "TB", "BT")
+COLLAPSE_MODES = (None, "neuron", "layer")
+_OP_SYMBOLS = {"*": "×"}
+
+
+class GraphTooLargeError(ValueError):
+    """The graph has more values than a readable drawing can show."""
+
+
+# ---- what each value is ------------------------------------------------------
+
+
+def roles(order: list[Value]) -> list[str]:
+    """The role of every value in a topological order (the root is the last one).
+
+    parameters -> "param", labelled leaves -> "input", unlabelled leaves -> "const",
+    the root -> "output", everything else -> "value".
+
+    >>> x = Value(2.0, label="x")
+    >>> roles((x * 3).topological_order())
+    ['input', 'const', 'output']
+    """
+    out = []
+    last = len(order) - 1
+    for i, v in enumerate(order):
+        if i == last:
+            out.append("output")
+        elif isinstance(v, Parameter):
+            out.append("param")
+        elif v.parents:
+            out.append("value")
+        else:
+            out.append("input" if v.label else "const")
+    return out
+
+
+# ---- DOT ------------------------------------------------------------------------
+
+
+def to_dot(
+    root: Value,
+    *,
+    rankdir: str = "LR",
+    fmt: str | Callable[[float], str] | None = None,
+    font_size: float = 12,
+    collapse: str | None = None,
+    max_nodes: int = 500,
+    show_grad: bool | None = None,
+    states: Mapping[int, str] | None = None,
+    legend: bool | str = False,
+) -> str:
+    """The DOT source of the graph that ends at `root` (see the module docstring for ids).
+
+    Options:
+    * `rankdir`: "LR" (inputs left, output right), "RL", "TB" or "BT".
+    * `fmt`: number format, a spec like ".3f" or a function of a float (default: whole
+      numbers in full, else 4 significant digits, with a real minus sign).
+    * `font_size`: points (4-96); everything scales with it, e.g. 20 for a projector.
+    * `collapse`: None, "neuron" (one box per `nn` neuron) or "layer" (one per layer call).
+    * `max_nodes`: above this many values an `nn` graph collapses by itself (with a
+      warning and a note under the picture); any other graph raises GraphTooLargeError.
+    * `show_grad`: None shows grads once backward() has reached the graph ("grad ?"
+      before); True or False decides.
+    * `states`: value index -> "pending" | "forward" | "backward" | "active", or several
+      ("forward active"): colours for one step of an animation.
+    * `legend`: True adds a key below the graph saying what each style it uses means;
+      "animation" also explains the four states, for a picture whose colours will change.
+
+    >>> x, y = Value(2.0, label="x"), Value(3.0, label="y")
+    >>> print(to_dot(x + y).count("->"))
+    3
+    """
+    return _build(root, rankdir, fmt, font_size, collapse, max_nodes, show_grad, states, legend)[0]
+
+
+def _build(root, rankdir, fmt, font_size, collapse, max_nodes, show_grad, states, legend):
+    """DOT source, caption (a note about automatic collapsing, or None) and a summary."""
+    if not isinstance(root, Value):
+        raise TypeError(f"draw() needs a Value, got {type(root).__name__}: {root!r}")
+    if rankdir not in RANKDIRS:
+        raise ValueError(f"rankdir must be one of {RANKDIRS}, got {rankdir!r}")
+    if collapse not in COLLAPSE_MODES:
+        raise ValueError(f"collapse must be None, 'neuron' or 'layer', got {collapse!r}")
+    if (
+        isinstance(font_size, bool)
+        or not isinstance(font_size, (int, float))
+        or not (4 <= font_size <= 96)
+    ):
+        raise ValueError(f"font_size must be a number of points from 4 to 96, got {font_size!r}")
+    if isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes < 1:
+        raise ValueError(f"max_nodes must be a positive int, got {max_nodes!r}")
+    if legend not in (False, True, "animation"):
+        raise ValueError(f"legend must be True, False or 'animation', got {legend!r}")
+    number = _dot.number_formatter(fmt)
+    order = root.topological_order()
+    state_of = _check_states(states, len(order))
+    if show_grad is None:
+        show_grad = any(v.grad != 0 for v in order)
+
+    view, caption = _choose_view(order, collapse, max_nodes)
+    kinds = roles(order)
+    styles: set[str] = set()
+    if legend:
+        styles.update(kinds if view is None else (kinds[i] for i in view.visible))
+        if view is not None:
+            styles.update("layer" if b.key.startswith("layer") else "neuron" for b in view.boxes)
+        styles.update(t for s in state_of.values() for t in s.split())
+        if legend == "animation":
+            styles.update(STATES)
+    label = _dot.caption_label(caption, styles, not show_grad)
+    lines = _dot.graph_header(rankdir, font_size, label)
+    n = len(order)
+    if view is None:
+        _plain_lines(lines, order, kinds, range(n), {}, number, show_grad, state_of)
+        ops = sum(1 for v in order if v.parents)
+        summary = f"{_count(n, 'value')}, {_count(ops, 'operation')}"
+    else:
+        _collapsed_lines(lines, order, kinds, view, number, show_grad, state_of)
+        layers = sum(1 for b in view.boxes if b.key.startswith("layer"))
+        boxes = f"{layers} layer boxes" if layers else f"{len(view.boxes)} neuron boxes"
+        summary = f"{_count(n, 'value')} shown as {boxes} and {_count(len(view.visible), 'value')}"
+    lines.append("}")
+    return "\n".join(lines) + "\n", caption, summary
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def _check_states(states: Mapping[int, str] | None, n: int) -> dict[int, str]:
+    if states is None:
+        return {}
+    if not isinstance(states, Mapping):
+        raise TypeError(f"states must map value indices to states, got {type(states).__name__}")
+    for i, s in states.items():
+        if isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < n:
+            raise ValueError(f"states has key {i!r}; keys are value indices 0..{n - 1}")
+        if not isinstance(s, str) or not s.split() or any(t not in STATES for t in s.split()):
+            raise ValueError(f"states[{i}] = {s!r}; each state is one or more of {STATES}")
+    return dict(states)
+
+
+def _choose_view(order: list[Value], collapse: str | None, max_nodes: int):
+    """The collapsed view to draw (None: every value) and a caption saying why, if automatic."""
+    n = len(order)
+    if collapse is not None:
+        if not has_neurons(order):
+            raise ValueError(
+                f"collapse={collapse!r} groups values made by autograd_viz.nn neurons, and this "
+                "graph has none; draw it with collapse=None"
+            )
+        view = collapse_view(order, collapse)
+        if _drawn(view) > max_nodes:
+            raise _too_large_collapsed(n, collapse, _drawn(view), max_nodes)
+        return view, None
+    if n <= max_nodes:
+        return None, None
+    if not has_neurons(order):
+        raise GraphTooLargeError(
+            f"this graph has {n} values, more than max_nodes={max_nodes}, too many to read in "
+            "one picture. Draw less: draw a sub-expression (an intermediate Value), build it "
+            "with autograd_viz.nn and pass collapse='neuron' or 'layer', or raise the limit "
+            f"with max_nodes={n} (slow and hard to read)."
+        )
+    for mode in ("neuron", "layer"):
+        view = collapse_view(order, mode)
+        if _drawn(view) <= max_nodes:
+            caption = (
+                f"{n} values (more than max_nodes={max_nodes}): collapsed to one box per "
+                f"{mode}. draw(collapse=None, max_nodes={n}) shows every value."
+            )
+            warnings.warn(caption, UserWarning, stacklevel=_user_stacklevel())
+            return view, caption
+    raise _too_large_collapsed(n, "layer", _drawn(view), max_nodes)
+
+
+def _drawn(view: View) -> int:
+    return len(view.visible) + len(view.boxes)
+
+
+def _too_large_collapsed(n: int, mode: str, drawn: int, max_nodes: int) -> GraphTooLargeError:
+    hint = "collapse='layer', " if mode == "neuron" else ""
+    return GraphTooLargeError(
+        f"even collapsed to one box per {mode}, this graph of {n} values needs {drawn} "
+        f"boxes, more than max_nodes={max_nodes}. Draw less: one sample's forward pass, "
+        f"{hint}or raise the limit with max_nodes={drawn}."
+    )
+
+
+def _user_stacklevel() -> int:
+    """The stacklevel that points a warning at the first caller outside this package."""
+    package = os.path.dirname(os.path.dirname(__file__)) + os.sep  # autograd_viz/
+    frame, level = sys._getframe(1), 1
+    while frame is not None and frame.f_code.co_filename.startswith(package):
+        frame, level = frame.f_back, level + 1
+    return level
+
+
+def _name(v: Value, i: int) -> tuple[str, bool]:
+    """A value's display name and whether it was generated (from its topological index)."""
+    return (str(v.label), False) if v.label else (f"v{i}", True)
+
+
+def _plain_lines(lines, order, kinds, indices, drawn_as, number, show_grad, state_of) -> None:
+    """Value nodes, operation nodes and their edges for the given value indices.
+
+    `drawn_as` maps a value index hidden inside a box to the box's DOT node name, so
+    operand edges from it start at the box.
+    """
+    index = {v: i for i, v in enumerate(order)}
+    for i in indices:
+        v = order[i]
+        role = kinds[i]
+        state = state_of.get(i, "")
+        cls = f"{role} {state}" if state else role
+        sattrs = _dot.state_attrs(state) if state else ""
+        data = number(v.data)
+        if role == "const":
+            label = f"<{_dot.html_text(data)}>"
+        else:
+            grad = number(v.grad) if show_grad else "?"
+            name, generated = _name(v, i)
+            label = _dot.value_label(name, generated, role in ("input", "output"), data, grad)
+        attrs = _dot.ROLE_ATTRS[role] + sattrs
+        lines.append(f'v{i} [id="v{i}" class="{cls}" label={label}{attrs}];')
+        if not v.parents:
+            continue
+        op = _dot.html_text(_dot.clip(_OP_SYMBOLS.get(v.op, v.op), 16, 1))
+        ocls = f"op {state}" if state else "op"
+        attrs = _dot.ROLE_ATTRS["op"] + sattrs
+        lines.append(f'op{i} [id="op{i}" class="{ocls}" label=<{op}>{attrs}];')
+        eattrs = _dot.edge_state_attrs(state) if state else ""
+        ecls = f' class="{state}"' if state else ""
+        for k, p in enumerate(v.parents):
+            j = index[p]
+            tail = drawn_as.get(j, f"v{j}")
+            lines.append(f'{tail} -> op{i} [id="v{j}-op{i}-{k}"{ecls}{eattrs}];')
+        lines.append(f'op{i} -> v{i} [id="op{i}-v{i}"{ecls}{eattrs}];')
+
+
+def _collapsed_lines(lines, order, kinds, view, number, show_grad, state_of) -> None:
+    drawn_as = {m: box.key for box in view.boxes for m in box.members}
+    _plain_lines(lines, order, kinds, view.visible, drawn_as, number, show_grad, state_of)
+    for box in view.boxes:
+        lines.append(_box_node(box, order, kinds, number, show_grad, state_of))
+        for src in box.inputs:
+            lines.append(f'{src} -> {box.key} [id="{src}-{box.key}"];')
+
+
+def _box_node(box: Box, order, kinds, number, show_grad, state_of) -> str:
+    def grad(v: Value) -> str:
+        return number(v.grad) if show_grad else "?"
+
+    if box.key.startswith("v"):  # one neuron
+        i = box.members[0]
+        v = order[i]
+        neuron = v.tag
+        activation = v.op if v.op in ("ReLU", "tanh", "sigmoid") else "linear"
+        label = _dot.neuron_label(str(neuron.name), activation, number(v.data), grad(v))
+        state = state_of.get(i, "")
+        role = "neuron output" if kinds[i] == "output" else "neuron"
+        cls = f"{role} {state}" if state else role
+        sattrs = _dot.state_attrs(state) if state else ""
+        extra = " peripheries=2" if kinds[i] == "output" else ""
+        attrs = _dot.ROLE_ATTRS["neuron"] + extra + sattrs
+        return f'{box.key} [id="{box.key}" class="{cls}" label={label}{attrs}];'
+    first = order[box.members[0]]
+    layer = neuron_layer(first.tag)
+    activation = first.op if first.op in ("ReLU", "tanh", "sigmoid") else "linear"
+    title = f"{layer}  {activation} × {len(box.members)}"
+    rows = [
+        (str(order[m].tag.name).rsplit(".", 1)[-1], number(order[m].data), grad(order[m]))
+        for m in box.members
+    ]
+    label = _dot.layer_label(title, rows)
+    is_output = any(kinds[m] == "output" for m in box.members)
+    cls, extra = ("layer output", " peripheries=2") if is_output else ("layer", "")
+    return (
+        f'{box.key} [id="{box.key}" class="{cls}" label={label}{_dot.ROLE_ATTRS["layer"]}{extra}];'
+    )
+
+
+# ---- Drawing ----------------------------------------------------------------------
+
+
+class Drawing:
+    """A drawn computation graph: shows inline in Jupyter, `.source` is the DOT, `.svg()`
+    the picture, `.save("graph.png")` writes a file (.svg, .png or .pdf).
+
+    >>> x = Value(2.0, label="x")
+    >>> d = draw(x * x)
+    >>> d.source.count("->")
+    3
+    """
+
+    def __init__(
+        self, source: str, caption: str | None = None, timeout: float = 120, summary: str = ""
+    ) -> None:
+        self.source = source
+        self.caption = caption
+        self.summary = summary
+        self.timeout = timeout
+        self._svg: str | None = None
+
+    def svg(self) -> str:
+        """The SVG text (rendered by `dot` on first use, then cached)."""
+        if self._svg is None:
+            self._svg = layout.svg_from_dot(self.source, timeout=self.timeout)
+        return self._svg
+
+    def save(self, path: str | os.PathLike, *, dpi: float = 144) -> Path:
+        """Write the drawing to `path`; the suffix picks the format (.svg, .png, .pdf).
+
+        `dpi` sets the resolution of a PNG. Returns the path written.
+        """
+        path = Path(path).expanduser()
+        suffix = path.suffix.lower()
+        if suffix == ".svg":
+            path.write_text(self.svg(), encoding="utf-8")
+        elif suffix in (".png", ".pdf"):
+            extra = (f"-Gdpi={dpi:g}",) if suffix == ".png" else ()
+            path.write_bytes(
+                layout.run_dot(self.source, suffix[1:], timeout=self.timeout, extra=extra)
+            )
+        else:
+            raise ValueError(
+                f"cannot save a drawing as {suffix or 'a file without a suffix'!r}: "
+                "use a path ending in .svg, .png or .pdf"
+            )
+        return path
+
+    def _repr_svg_(self) -> str:
+        return self.svg()
+
+    def _repr_mimebundle_(self, include=None, exclude=None) -> dict[str, str]:
+        try:
+            return {"image/svg+xml": self.svg(), "text/plain": repr(self)}
+        except GraphvizNotFoundError as err:  # show the fix, not a formatter traceback
+            return {"text/plain": f"{err}"}
+
+    def __repr__(self) -> str:
+        what = f" of {self.summary}" if self.summary else ""
+        return f"<Drawing{what}: .source is the DOT, .svg() the picture>"
+
+
+def draw(
+    root: Value,
+    *,
+    rankdir: str = "LR",
+    fmt: str | Callable[[float], str] | None = None,
+    font_size: float = 12,
+    collapse: str | None = None,
+    max_nodes: int = 500,
+    show_grad: bool | None = None,
+    states: Mapping[int, str] | None = None,
+    legend: bool | str = False,
+    timeout: float = 120,
+) -> Drawing:
+    """Draw the computation graph that ends at `root` (options as in `to_dot`; `timeout`
+    is how many seconds `dot` may take).
+
+    >>> x, y = Value(2.0, label="x"), Value(3.0, label="y")
+    >>> z = (x + y) * y
+    >>> z.backward()
+    >>> d = draw(z, font_size=16)   # shows inline as the last expression of a cell
+    >>> "grad 8" in d.source
+    True
+    """
+    source, caption, summary = _build(
+        root, rankdir, fmt, font_size, collapse, max_nodes, show_grad, states, legend
+    )
+    return Drawing(source, caption, timeout, summary)
