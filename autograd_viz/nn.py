@@ -1,9 +1,12 @@
 """Neural networks from Values: Neuron, Layer and MLP, as in micrograd.
 
-A neuron computes act(w·x + b). Stacking neurons into layers and layers into
+A neuron computes act(w·x + b), where act is ReLU (the blog's choice), tanh,
+sigmoid or nothing (a linear neuron): `Neuron(2, act="tanh")`, and the same `act=`
+for a whole `Layer` or `MLP`. Stacking neurons into layers and layers into
 an MLP gives a network whose every weight is a `Parameter` (a Value that
 drawings style as a weight) and whose every output remembers which neuron made
-it (`Value.tag`), so a drawing can collapse a network into one box per neuron.
+it (`Value.tag`, the neuron, whose `name` says where it sits: "L2.n1"), so a
+drawing can collapse a network into one box per neuron without knowing this module.
 
 Initialisation draws from a private `random.Random(seed)` when a seed is given,
 and from the global `random` module otherwise — so the blog's
@@ -23,6 +26,27 @@ class Parameter(Value):
     """A trainable Value (a weight or a bias). Behaves exactly like a Value."""
 
     __slots__ = ()
+    trainable = True  # read by the graph snapshot, so viewers need not import nn
+
+
+ACTIVATIONS = ("relu", "tanh", "sigmoid", None)
+
+
+def _check_act(act: object) -> str | None:
+    if act not in ACTIVATIONS:
+        raise ValueError(
+            f"act must be 'relu', 'tanh', 'sigmoid' or None (a linear neuron), got {act!r}"
+        )
+    return act
+
+
+def _act(act: str | None, nonlin: bool) -> str | None:
+    """The activation from the two ways to ask for one: `act=` or the older `nonlin=`."""
+    _check_act(act)
+    if not nonlin and act not in ("relu", None):
+        raise ValueError(f"nonlin=False asks for a linear neuron, act={act!r} for another; "
+                         "pass only act=..., e.g. act=None for linear")  # fmt: skip
+    return act if nonlin else None
 
 
 class Module:
@@ -45,10 +69,13 @@ def _rng(seed: int | random.Random | None):
 
 
 class Neuron(Module):
-    """One neuron: relu(w·x + b), or w·x + b when `nonlin=False`.
+    """One neuron: act(w·x + b), with act "relu" (the default), "tanh", "sigmoid" or None
+    (linear: w·x + b; `nonlin=False` says the same).
 
-    >>> n = Neuron(2, seed=0)
+    >>> n = Neuron(2, act="tanh", seed=0)
     >>> out = n([1.0, -2.0])
+    >>> out.op, out.tag is n
+    ('tanh', True)
     """
 
     def __init__(
@@ -56,22 +83,34 @@ class Neuron(Module):
         nin: int,
         nonlin: bool = True,
         *,
+        act: str | None = "relu",
         seed: int | random.Random | None = None,
         name: str = "n",
     ) -> None:
+        act = _act(act, nonlin)
         if not isinstance(nin, int) or nin < 1:
             raise ValueError(f"Neuron needs nin >= 1 inputs, got {nin!r}")
         rng = _rng(seed)
         self.name = name
         self.w = [Parameter(rng.uniform(-1, 1), label=f"{name}.w{i + 1}") for i in range(nin)]
         self.b = Parameter(0.0, label=f"{name}.b")
-        self.nonlin = nonlin
+        self.act = act
+
+    @property
+    def nonlin(self) -> bool:
+        """False for a linear neuron; setting it False makes one (True restores ReLU)."""
+        return self.act is not None
+
+    @nonlin.setter
+    def nonlin(self, value: bool) -> None:
+        self.act = (self.act or "relu") if value else None
 
     def __call__(self, x: Sequence[Operand]) -> Value:
         if len(x) != len(self.w):
             raise ValueError(f"{self.name} expects {len(self.w)} inputs, got {len(x)}")
-        act = sum((wi * xi for wi, xi in zip(self.w, x)), self.b)
-        out = act.relu() if self.nonlin else act
+        total = sum((wi * xi for wi, xi in zip(self.w, x)), self.b)
+        act = _check_act(self.act)
+        out = total if act is None else getattr(total, act)()
         out.tag = self
         return out
 
@@ -79,11 +118,14 @@ class Neuron(Module):
         return self.w + [self.b]
 
     def __repr__(self) -> str:
-        return f"{'ReLU' if self.nonlin else 'Linear'}Neuron({len(self.w)})"
+        return f"{_NAMES[self.act]}Neuron({len(self.w)})"
+
+
+_NAMES = {"relu": "ReLU", "tanh": "Tanh", "sigmoid": "Sigmoid", None: "Linear"}
 
 
 class Layer(Module):
-    """A row of neurons that all see the same inputs."""
+    """A row of neurons that all see the same inputs (each with activation `act`)."""
 
     def __init__(
         self,
@@ -91,14 +133,18 @@ class Layer(Module):
         nout: int,
         nonlin: bool = True,
         *,
+        act: str | None = "relu",
         seed: int | random.Random | None = None,
         name: str = "L",
     ) -> None:
+        act = _act(act, nonlin)
         if not isinstance(nout, int) or nout < 1:
             raise ValueError(f"Layer needs nout >= 1 neurons, got {nout!r}")
         rng = _rng(seed)
         self.name = name
-        self.neurons = [Neuron(nin, nonlin, seed=rng, name=f"{name}.n{j + 1}") for j in range(nout)]
+        self.neurons = [
+            Neuron(nin, act=act, seed=rng, name=f"{name}.n{j + 1}") for j in range(nout)
+        ]
 
     def __call__(self, x: Sequence[Operand]) -> Value | list[Value]:
         out = [n(x) for n in self.neurons]
@@ -114,12 +160,15 @@ class Layer(Module):
 class MLP(Module):
     """A multi-layer perceptron: `MLP(2, [4, 4, 1])` maps 2 inputs to 1 output.
 
-    Every layer uses ReLU, as in the blog; pass `linear_output=True` for a
-    linear last layer (micrograd's choice, better for regression and SVM losses).
+    Every layer uses ReLU, as in the blog, or the activation `act` ("tanh", "sigmoid",
+    or None for linear); pass `linear_output=True` for a linear last layer (micrograd's
+    choice, better for regression and SVM losses).
 
     >>> model = MLP(2, [4, 4, 1], seed=0)
     >>> len(model.parameters())
     37
+    >>> MLP(2, [3, 1], act="tanh", linear_output=True, seed=0)
+    MLP of [Layer of [TanhNeuron(2), TanhNeuron(2), TanhNeuron(2)], Layer of [LinearNeuron(3)]]
     """
 
     def __init__(
@@ -127,9 +176,11 @@ class MLP(Module):
         nin: int,
         nouts: Sequence[int],
         *,
+        act: str | None = "relu",
         linear_output: bool = False,
         seed: int | random.Random | None = None,
     ) -> None:
+        _check_act(act)
         if not nouts:
             raise ValueError("MLP needs at least one layer size, e.g. MLP(2, [4, 4, 1])")
         rng = _rng(seed)
@@ -140,7 +191,7 @@ class MLP(Module):
             Layer(
                 sizes[i],
                 sizes[i + 1],
-                nonlin=not (linear_output and i == last),
+                act=None if linear_output and i == last else act,
                 seed=rng,
                 name=f"L{i + 1}",
             )

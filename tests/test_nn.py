@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
@@ -59,6 +60,44 @@ def test_neuron_outputs_are_tagged_with_their_neuron_and_inputs_named():
     assert {"x1", "x2", "L1.n1.w1", "L2.n1.b"} <= labels
 
 
+@pytest.mark.parametrize(
+    ("act", "op", "expected"),
+    [
+        ("relu", "ReLU", 0.0),
+        ("tanh", "tanh", math.tanh(-0.75)),
+        ("sigmoid", "sigmoid", 1 / (1 + math.exp(0.75))),
+        (None, "+", -0.75),
+    ],
+)
+def test_neuron_applies_the_chosen_activation_and_tags_its_output(act, op, expected):
+    n = Neuron(2, act=act, seed=1)
+    n.w[0].data, n.w[1].data, n.b.data = 0.5, -1.0, 0.25
+    out = n([0.0, 1.0])  # w·x + b = -0.75
+    assert out.op == op and out.tag is n
+    assert out.data == pytest.approx(expected)
+    assert n.nonlin is (act is not None)
+
+
+def test_mlp_act_reaches_every_layer_and_linear_output_only_the_last():
+    model = MLP(2, [4, 4, 1], act="tanh", linear_output=True, seed=24)
+    assert [[n.act for n in layer.neurons] for layer in model.layers] == [
+        ["tanh"] * 4,
+        ["tanh"] * 4,
+        [None],
+    ]
+    out = model([1.0, -1.0])
+    tagged = [v for v in out.topological_order() if v.tag is not None]
+    assert [v.op for v in tagged] == ["tanh"] * 8 + ["+"]
+    assert [v.tag.name for v in tagged][-1] == "L3.n1"
+    assert Layer(2, 3, act="sigmoid", seed=0)([1.0, 2.0])[0].op == "sigmoid"
+
+
+def test_old_nonlin_argument_still_chooses_relu_or_linear():
+    assert Neuron(2, True, seed=0).act == "relu"
+    assert Neuron(2, False, seed=0).act is None
+    assert [n.act for n in Layer(2, 2, False, seed=0).neurons] == [None, None]
+
+
 def test_layer_returns_a_list_or_a_single_value():
     assert isinstance(Layer(2, 3, seed=0)([1.0, 2.0]), list)
     assert isinstance(Layer(2, 1, seed=0)([1.0, 2.0]), Value)
@@ -99,6 +138,9 @@ def test_training_reduces_the_loss():
         (lambda: Neuron(0), "nin >= 1"),
         (lambda: Layer(2, 0), "nout >= 1"),
         (lambda: MLP(2, []), "at least one layer size"),
+        (lambda: Neuron(2, act="softplus"), "act must be 'relu', 'tanh', 'sigmoid' or None"),
+        (lambda: MLP(2, [1], act="Tanh"), "act must be 'relu', 'tanh', 'sigmoid' or None"),
+        (lambda: Neuron(2, nonlin=False, act="tanh"), "pass only act="),
     ],
 )
 def test_wrong_shapes_are_explained(make, message):
@@ -110,3 +152,4 @@ def test_reprs_read_like_the_architecture():
     assert repr(MLP(2, [2, 1], linear_output=True, seed=0)) == (
         "MLP of [Layer of [ReLUNeuron(2), ReLUNeuron(2)], Layer of [LinearNeuron(2)]]"
     )
+    assert repr(Neuron(3, act="sigmoid", seed=0)) == "SigmoidNeuron(3)"
