@@ -4,20 +4,35 @@
 input by ±h and measures the slope (central differences, error O(h²)). The
 report lists analytic and numeric gradients side by side with their errors and
 prints as a table, so tests and notebooks use the same check.
+
+Inputs given as a mapping bind to `f`'s parameters by name; a list binds by
+position. Where the check cannot give a fair verdict it says why instead of a
+bare FAIL: a probe x ± h outside `f`'s domain is refused with an `h` that works,
+and an input at a kink (ReLU at 0) is reported as not differentiable there.
 """
 
 from __future__ import annotations
 
+import inspect
 import math
-from collections.abc import Callable, Mapping, Sequence
+import numbers
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from autograd_viz.engine import Value
 
 
+class GradcheckError(ValueError):
+    """gradcheck cannot compare at these inputs (e.g. a probe x ± h leaves f's domain)."""
+
+
 @dataclass(frozen=True)
 class GradRow:
-    """One input's analytic and numerical gradient and how far apart they are."""
+    """One input's analytic and numerical gradient and how far apart they are.
+
+    `kink` is true when the slopes left and right of the input differ (f is not
+    differentiable there); `note` says in words what a failing row means.
+    """
 
     name: str
     analytic: float
@@ -25,6 +40,13 @@ class GradRow:
     abs_error: float
     rel_error: float
     ok: bool
+    note: str = ""
+    kink: bool = False
+
+    @property
+    def verdict(self) -> str:
+        """`ok`, `FAIL`, or `kink` (no single slope to compare with)."""
+        return "ok" if self.ok else "kink" if self.kink else "FAIL"
 
 
 @dataclass(frozen=True)
@@ -56,38 +78,211 @@ class GradReport:
                 f"{r.numeric:.6g}",
                 f"{r.abs_error:.1e}",
                 f"{r.rel_error:.1e}",
-                "ok" if r.ok else "FAIL",
+                r.verdict,
             )
             for r in self.rows
         ]
         widths = [max(len(row[i]) for row in [header, *lines]) for i in range(len(header))]
         fmt = "  ".join(f"{{:<{w}}}" if i == 0 else f"{{:>{w}}}" for i, w in enumerate(widths))
-        verdict = "all gradients match" if self.ok else "SOME GRADIENTS DO NOT MATCH"
+        failing = [r for r in self.rows if not r.ok]
+        if not failing:
+            verdict = "all gradients match"
+        elif all(r.kink for r in failing):
+            verdict = "NOT DIFFERENTIABLE at these inputs: no single slope to compare"
+        else:
+            verdict = "SOME GRADIENTS DO NOT MATCH"
         body = [fmt.format(*header).rstrip(), *(fmt.format(*row).rstrip() for row in lines)]
-        return "\n".join([*body, f"{verdict} (tolerance {self.tol:g})"])
+        notes = [f"{r.name}: {r.note}" for r in self.rows if r.note]
+        return "\n".join([*body, f"{verdict} (tolerance {self.tol:g})", *notes])
 
     def __repr__(self) -> str:
         return str(self)
 
 
 def numeric_gradient(
-    f: Callable[..., Value], values: Sequence[float], index: int, h: float = 1e-6
+    f: Callable[..., Value],
+    values: Sequence[float],
+    index: int,
+    h: float = 1e-6,
+    *,
+    names: Sequence[str] | None = None,
 ) -> float:
-    """Central difference (f(x+h) - f(x-h)) / 2h in the input at `index`."""
-    up = list(values)
-    down = list(values)
-    up[index] += h
-    down[index] -= h
-    f_up = _evaluate(f, up)
-    f_down = _evaluate(f, down)
-    return (f_up - f_down) / (2 * h)
+    """Central difference (f(x+h) - f(x-h)) / 2h in the input at `index`.
+
+    With `names`, `f` is called with keyword arguments (as `gradcheck` does for a mapping).
+
+    >>> round(numeric_gradient(lambda a, b: a * b, [2.0, 3.0], 0), 6)  # ∂(a·b)/∂a = b
+    3.0
+    """
+    return (_at(f, names, values, index, h) - _at(f, names, values, index, -h)) / (2 * h)
 
 
-def _evaluate(f: Callable[..., Value], values: Sequence[float]) -> float:
-    out = f(*(Value(v) for v in values))
+def _at(
+    f: Callable[..., Value],
+    names: Sequence[str] | None,
+    values: Sequence[float],
+    i: int,
+    step: float,
+) -> float:
+    point = list(values)
+    point[i] += step
+    return _output(_call(f, names, [Value(v) for v in point])).data
+
+
+def _call(f: Callable[..., Value], names: Sequence[str] | None, leaves: list[Value]) -> object:
+    if names is None:
+        return f(*leaves)
+    return f(**dict(zip(names, leaves)))
+
+
+def _output(out: object) -> Value:
     if not isinstance(out, Value):
         raise TypeError(f"gradcheck: f must return a Value, got {type(out).__name__}")
-    return out.data
+    return out
+
+
+def _number(name: str, v: object) -> float:
+    if isinstance(v, Value):
+        raise TypeError(
+            f"gradcheck: input {name!r} is a Value; gradcheck makes the Values itself from plain "
+            f"numbers: pass its number, {v.data!r} (a Value's number is its .data)"
+        )
+    if isinstance(v, str):
+        raise TypeError(
+            f"gradcheck: input {name!r} is the string {v!r}; pass a number, e.g. float({v!r})"
+        )
+    if isinstance(v, bool) or not isinstance(v, numbers.Real):
+        raise TypeError(f"gradcheck: input {name!r} must be a number, got {type(v).__name__}")
+    x = float(v)
+    if not math.isfinite(x):
+        raise ValueError(f"gradcheck: input {name!r} is {x}; slopes need finite inputs")
+    return x
+
+
+def _read_inputs(inputs: object) -> tuple[list[str], list[float], bool]:
+    """Names, numbers, and whether `f` takes them by name (a mapping) or by position."""
+    if isinstance(inputs, (str, bytes)):
+        raise TypeError(
+            f"gradcheck: inputs must be numbers, got the string {inputs!r}; pass a dict such as "
+            '{"a": 1.0, "b": 2.0} (bound by name) or a list such as [1.0, 2.0] (by position)'
+        )
+    if isinstance(inputs, (Value, numbers.Real)):
+        one = inputs.data if isinstance(inputs, Value) else inputs
+        raise TypeError(
+            f"gradcheck: inputs must be a dict or a list of plain numbers, got one "
+            f"{type(inputs).__name__}; wrap it, e.g. gradcheck(f, [{one!r}])"
+        )
+    if isinstance(inputs, Mapping):
+        names = list(inputs)
+        for name in names:
+            if not isinstance(name, str):
+                raise TypeError(f"gradcheck: input names must be strings, got {name!r}")
+        return names, [_number(n, v) for n, v in inputs.items()], True
+    if not isinstance(inputs, Iterable):
+        raise TypeError(
+            f"gradcheck: inputs must be a dict or a list of numbers, got {type(inputs).__name__}"
+        )
+    values = list(inputs)
+    names = [f"x{i + 1}" for i in range(len(values))]
+    return names, [_number(n, v) for n, v in zip(names, values)], False
+
+
+def _check_binding(f: Callable[..., Value], names: list[str]) -> None:
+    """Refuse a mapping whose names are not f's parameters, before f runs."""
+    try:
+        signature = inspect.signature(f)
+    except (TypeError, ValueError):  # a builtin without a signature: let the call say
+        return
+    try:
+        signature.bind(**dict.fromkeys(names, 0.0))
+    except TypeError as err:
+        params = ", ".join(signature.parameters)
+        raise TypeError(
+            f"gradcheck: the inputs are named {names} but f takes ({params}): {err}. A dict binds "
+            "by name, so name each input after one of f's parameters (or pass a list to bind "
+            "by position)"
+        ) from None
+
+
+@dataclass(frozen=True)
+class _Probe:
+    """Evaluates f with one input nudged, for the numerical side of the check."""
+
+    f: Callable[..., Value]
+    keyword_names: Sequence[str] | None
+    values: list[float]
+    tol: float
+
+    def at(self, i: int, step: float) -> float | str:
+        """f with input i moved by `step`, or why it could not be evaluated there."""
+        try:
+            y = _at(self.f, self.keyword_names, self.values, i, step)
+        except (ArithmeticError, ValueError) as err:
+            return f"{type(err).__name__}: {err}"
+        return y if math.isfinite(y) else f"f = {y}"
+
+    def slope(self, i: int, h: float) -> float | None:
+        """The central difference with step h, or None where a probe leaves f's domain."""
+        up, down = self.at(i, h), self.at(i, -h)
+        if isinstance(up, str) or isinstance(down, str):
+            return None
+        return (up - down) / (2 * h)
+
+    def agrees(self, analytic: float, numeric: float) -> bool:
+        return abs(analytic - numeric) <= self.tol * max(1.0, abs(numeric))
+
+    def smaller_h(self, i: int, h: float, analytic: float) -> tuple[float | None, bool]:
+        """The largest h/10^k (k = 1..8) that stays in f's domain and agrees with backprop;
+        failing that, the largest that stays in the domain. Returns (h, agrees)."""
+        inside = None
+        for k in range(1, 9):
+            numeric = self.slope(i, h / 10**k)
+            if numeric is not None:
+                if self.agrees(analytic, numeric):
+                    return h / 10**k, True
+                inside = inside or h / 10**k
+        return inside, False
+
+    def kink_note(self, i: int, h: float, f0: float, analytic: float) -> tuple[bool, str]:
+        """Explain a failing row: a kink (one-sided slopes differ at every h) or an h too large."""
+        gaps, sides = [], []
+        for step in (h, h / 10):
+            up, down = self.at(i, step), self.at(i, -step)
+            if isinstance(up, str) or isinstance(down, str):
+                return False, ""
+            left, right = (f0 - down) / step, (up - f0) / step
+            gaps.append(abs(right - left))
+            sides.append((left, right))
+        left, right = sides[0]
+        if gaps[0] > self.tol * max(1.0, abs(left), abs(right)) and gaps[1] > 0.5 * gaps[0]:
+            return True, (  # the one-sided slopes do not close up as h shrinks: a corner
+                f"not differentiable here: the slope is {left:.6g} from the left and "
+                f"{right:.6g} from the right, so no single gradient exists (backprop gives "
+                f"{analytic:.6g}); check at a point away from the kink"
+            )
+        finer, agrees = self.smaller_h(i, h, analytic)
+        if agrees:
+            return False, (
+                f"f curves sharply here, so h = {h:g} is too coarse: with h={finer:g} "
+                "the slopes match"
+            )
+        return False, ""
+
+
+def _domain_error(
+    probe: _Probe, names: list[str], i: int, h: float, step: float, why: str, analytic: float
+) -> GradcheckError:
+    """Say which probe left f's domain, and suggest an h whose probes stay inside."""
+    advice = "pass a smaller h"
+    smaller, _ = probe.smaller_h(i, h, analytic)
+    if smaller is not None:
+        advice += f", e.g. gradcheck(f, inputs, h={smaller:g}), whose probes stay inside"
+    sign = "+" if step > 0 else "−"
+    return GradcheckError(
+        f"gradcheck: f cannot be evaluated at {names[i]} {sign} h = {probe.values[i] + step:g} "
+        f"(with h = {h:g}): {why}. The check nudges each input by ±h, and here that leaves "
+        f"f's domain; {advice}"
+    )
 
 
 def gradcheck(
@@ -99,34 +294,48 @@ def gradcheck(
 ) -> GradReport:
     """Compare backprop's gradients of `f` with central differences.
 
-    `inputs` is a mapping from names to numbers (or a plain sequence; names are
-    then x1, x2, ...). An input passes when |analytic − numeric| ≤ tol·max(1, |numeric|).
+    `inputs` is a mapping from names to numbers, passed to `f` by name (so the order of
+    the mapping does not matter), or a plain sequence passed by position (names are then
+    x1, x2, ...). An input passes when |analytic − numeric| ≤ tol·max(1, |numeric|).
 
-    >>> report = gradcheck(lambda a, b: (a * b).tanh(), {"a": 0.5, "b": -1.5})
+    >>> report = gradcheck(lambda a, b: (a * b).tanh(), {"b": -1.5, "a": 0.5})
     >>> report.ok
     True
     """
-    if isinstance(inputs, Mapping):
-        names, values = list(inputs), [float(v) for v in inputs.values()]
-    else:
-        values = [float(v) for v in inputs]
-        names = [f"x{i + 1}" for i in range(len(values))]
+    names, values, by_name = _read_inputs(inputs)
     if not values:
         raise ValueError("gradcheck needs at least one input")
-    if not (h > 0 and math.isfinite(h)):
+    if isinstance(h, bool) or not isinstance(h, numbers.Real) or not (0 < h < math.inf):
         raise ValueError(f"gradcheck: step h must be a positive number, got {h!r}")
+    if isinstance(tol, bool) or not isinstance(tol, numbers.Real) or not (0 < tol < math.inf):
+        raise ValueError(
+            f"gradcheck: tol must be a positive number (e.g. 1e-5), got {tol!r}; "
+            "with tol <= 0 no numerical slope could ever match"
+        )
+    keyword_names = names if by_name else None
+    if by_name:
+        _check_binding(f, names)
 
     leaves = [Value(v, label=n) for n, v in zip(names, values)]
-    out = f(*leaves)
-    if not isinstance(out, Value):
-        raise TypeError(f"gradcheck: f must return a Value, got {type(out).__name__}")
+    out = _output(_call(f, keyword_names, leaves))
+    if not math.isfinite(out.data):
+        raise GradcheckError(
+            f"gradcheck: f = {out.data} at these inputs; there is no slope to measure. "
+            "Choose inputs where f is finite"
+        )
     out.backward()
 
+    probe = _Probe(f, keyword_names, values, tol)
     rows = []
     for i, (name, leaf) in enumerate(zip(names, leaves)):
-        numeric = numeric_gradient(f, values, i, h)
+        up, down = probe.at(i, h), probe.at(i, -h)
+        for step, y in ((h, up), (-h, down)):
+            if isinstance(y, str):
+                raise _domain_error(probe, names, i, h, step, y, leaf.grad)
+        numeric = (up - down) / (2 * h)
         abs_error = abs(leaf.grad - numeric)
         rel_error = abs_error / max(abs(leaf.grad), abs(numeric), 1e-12)
-        ok = abs_error <= tol * max(1.0, abs(numeric))
-        rows.append(GradRow(name, leaf.grad, numeric, abs_error, rel_error, ok))
+        ok = probe.agrees(leaf.grad, numeric)
+        kink, note = (False, "") if ok else probe.kink_note(i, h, out.data, leaf.grad)
+        rows.append(GradRow(name, leaf.grad, numeric, abs_error, rel_error, ok, note, kink))
     return GradReport(tuple(rows), tol)

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from autograd_viz import Value, gradcheck
+from autograd_viz.gradcheck import GradcheckError, numeric_gradient
 
 
 def test_worked_example_passes_with_the_blog_numbers():
@@ -57,3 +60,118 @@ def test_unknown_input_name_lists_the_known_ones():
 def test_misuse_is_explained(kwargs, error, message):
     with pytest.raises(error, match=message):
         gradcheck(**kwargs)
+
+
+# ---- a mapping binds by name -------------------------------------------------------------
+
+
+def test_a_dict_binds_to_the_parameters_by_name_not_by_position():
+    report = gradcheck(lambda b, a: a * 10 + b, {"a": 1.0, "b": 2.0})
+    assert report.ok
+    assert report["a"].analytic == 10 and report["a"].numeric == pytest.approx(10, rel=1e-8)
+    assert report["b"].analytic == 1 and report["b"].numeric == pytest.approx(1, rel=1e-8)
+    assert [r.name for r in report.rows] == ["a", "b"]  # the rows keep the dict's order
+
+
+def test_a_keyword_only_function_gets_its_inputs_by_name():
+    def f(*, a, b):
+        return a * b
+
+    report = gradcheck(f, {"b": 3.0, "a": 2.0})
+    assert report.ok and report["a"].analytic == 3 and report["b"].analytic == 2
+
+
+def test_a_list_still_binds_by_position():
+    report = gradcheck(lambda b, a: a * 10 + b, [1.0, 2.0])
+    assert [r.analytic for r in report.rows] == [1, 10]
+
+
+def test_a_dict_whose_names_are_not_the_parameters_is_refused_before_f_runs():
+    calls = []
+
+    def f(x, y):
+        calls.append(1)
+        return x * y
+
+    with pytest.raises(TypeError, match=r"named \['a', 'b'\] but f takes \(x, y\).*bind by"):
+        gradcheck(f, {"a": 1.0, "b": 2.0})
+    assert calls == []
+
+
+def test_numeric_gradient_binds_by_name_when_given_names():
+    slope = numeric_gradient(lambda b, a: a * 10 + b, [1.0, 2.0], 0, names=["a", "b"])
+    assert slope == pytest.approx(10, rel=1e-8)
+
+
+# ---- where no fair verdict is possible, the report says why ----------------------------------
+
+
+def test_a_probe_leaving_the_domain_is_explained_with_an_h_that_works():
+    with pytest.raises(GradcheckError, match=r"x1 − h = -9e-07 \(with h = 1e-06\)") as info:
+        gradcheck(lambda a: a.log(), [1e-7])
+    message = str(info.value)
+    assert "leaves f's domain" in message and "pass a smaller h" in message
+    suggested = float(re.search(r"h=([0-9.e+-]+)\)", message).group(1))
+    report = gradcheck(lambda a: a.log(), [1e-7], h=suggested)  # following the advice works
+    assert report.ok, str(report)
+
+
+def test_a_kink_is_reported_as_not_differentiable_not_as_a_bare_fail():
+    report = gradcheck(lambda a: a.relu(), {"a": 0.0})
+    row = report["a"]
+    assert not report.ok and row.kink and row.verdict == "kink"
+    assert row.analytic == 0 and row.numeric == pytest.approx(0.5)
+    text = str(report)
+    assert "FAIL" not in text and "NOT DIFFERENTIABLE at these inputs" in text
+    assert "slope is 0 from the left and 1 from the right" in text
+
+
+def test_a_wrong_gradient_is_not_mistaken_for_a_kink():
+    report = gradcheck(lambda a: a * Value(a.data), {"a": 3.0})
+    assert not report["a"].kink and report["a"].verdict == "FAIL"
+    assert report["a"].note == ""
+
+
+def test_a_smooth_function_next_to_a_kink_still_passes():
+    assert gradcheck(lambda a: a.relu(), {"a": 1e-3}).ok
+
+
+def test_a_sharp_curve_suggests_a_smaller_h_that_works():
+    report = gradcheck(lambda a: a.log(), [1e-5])
+    assert not report.ok and not report["x1"].kink
+    note = report["x1"].note
+    assert "too coarse" in note and note in str(report)
+    suggested = float(re.search(r"h=([0-9.e+-]+)", note).group(1))
+    assert gradcheck(lambda a: a.log(), [1e-5], h=suggested).ok
+
+
+def test_f_that_is_infinite_at_the_inputs_is_refused():
+    with pytest.raises(GradcheckError, match="no slope to measure"):
+        gradcheck(lambda a: a * Value(float("inf")), [1.0])
+
+
+# ---- bad arguments -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("tol", [0, 0.0, -1e-5, float("nan"), float("inf")])
+def test_a_tolerance_that_no_slope_could_meet_is_refused(tol):
+    with pytest.raises(ValueError, match="tol must be a positive number"):
+        gradcheck(lambda x: x * x, [1.0], tol=tol)
+
+
+@pytest.mark.parametrize(
+    ("inputs", "message"),
+    [
+        ("1.0", r"got the string '1.0'; pass a dict such as"),
+        (Value(1.0), r"got one Value; wrap it, e.g. gradcheck\(f, \[1.0\]\)"),
+        (2.0, r"got one float; wrap it, e.g. gradcheck\(f, \[2.0\]\)"),
+        ([Value(2.0)], r"input 'x1' is a Value; .* pass its number, 2.0"),
+        ({"x": Value(2.0)}, r"input 'x' is a Value"),
+        ({"x": "2"}, r"input 'x' is the string '2'; pass a number"),
+        ([float("nan")], r"input 'x1' is nan; slopes need finite inputs"),
+        ([True], r"input 'x1' must be a number, got bool"),
+    ],
+)
+def test_inputs_that_are_not_plain_numbers_are_explained(inputs, message):
+    with pytest.raises((TypeError, ValueError), match=message):
+        gradcheck(lambda x: x * x, inputs)
