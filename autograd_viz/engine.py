@@ -50,6 +50,11 @@ def _as_float(data: object) -> float:
     )
 
 
+def _trig(f: Callable[[float], float], x: float) -> float:
+    """sin or cos of x; nan at ±inf, as IEEE says (Python's math module raises there)."""
+    return math.nan if math.isinf(x) else f(x)
+
+
 class Value:
     """A number that remembers how it was computed, so gradients can flow back.
 
@@ -97,6 +102,11 @@ class Value:
     def op(self) -> str:
         """The operation that produced this value ('' for a leaf)."""
         return self._op
+
+    @property
+    def exponent(self) -> float | None:
+        """The number exponent of a `**` with a number (`x**2` -> 2.0); None otherwise."""
+        return self._arg
 
     def __repr__(self) -> str:
         name = f"label={self.label!r}, " if self.label else ""
@@ -180,6 +190,22 @@ class Value:
     def _tanh_backward(out: Value) -> None:
         a = out._a
         a.grad += (1 - out.data**2) * out.grad  # d tanh(a)/da = 1 - tanh(a)**2
+
+    def sin(self) -> Value:
+        return Value(_trig(math.sin, self.data), "sin", Value._sin_backward, self)
+
+    @staticmethod
+    def _sin_backward(out: Value) -> None:
+        a = out._a
+        a.grad += _trig(math.cos, a.data) * out.grad  # d sin(a)/da = cos(a)
+
+    def cos(self) -> Value:
+        return Value(_trig(math.cos, self.data), "cos", Value._cos_backward, self)
+
+    @staticmethod
+    def _cos_backward(out: Value) -> None:
+        a = out._a
+        a.grad += -_trig(math.sin, a.data) * out.grad  # d cos(a)/da = -sin(a)
 
     def exp(self) -> Value:
         try:
