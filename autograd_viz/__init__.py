@@ -4,9 +4,16 @@
 drawing and widgets load on first use.
 """
 
+import sys as _sys
+
 from autograd_viz.engine import Value
 from autograd_viz.gradcheck import GradReport, gradcheck
 from autograd_viz.nn import MLP, Layer, Module, Neuron, Parameter
+
+if _sys.platform == "emscripten":  # in the browser (JupyterLite): start loading Graphviz-WASM now
+    from autograd_viz.viz import wasm as _wasm
+
+    _wasm.start_loading()
 
 __all__ = ["MLP", "GradReport", "Layer", "Module", "Neuron", "Parameter", "Value", "gradcheck"]
 __version__ = "0.1.0"

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import sys
 from collections.abc import Sequence
 
 from autograd_viz.viz import svg as _svg
@@ -41,6 +42,10 @@ def run_dot(dot: str, fmt: str, *, timeout: float, extra: Sequence[str] = ()) ->
     >>> run_dot("digraph { a -> b }", "svg", timeout=30).startswith(b"<?xml")
     True
     """
+    if sys.platform == "emscripten":  # the browser edition: Graphviz compiled to WebAssembly
+        from autograd_viz.viz import wasm
+
+        return wasm.run_dot(dot, fmt)
     try:
         proc = subprocess.run(
             ["dot", f"-T{fmt}", *extra],

@@ -1,0 +1,248 @@
+"""Build the JupyterLite edition of the course into `_site/` (run by `bash scripts/lite.sh`).
+
+Everything the site needs comes from pinned packages and nothing at run time leaves it, except
+Pyodide's compiled packages (numpy, matplotlib) that no registry here serves:
+
+- Pyodide 314.0.6 and Graphviz-WASM come from npm (`lite/package.json`, installed by `npm ci`).
+- The Pyodide lock file is rewritten so the pure-Python packages the kernel and the course
+  import (micropip, IPython, jedi, sympy, ...) load from wheels in the site, downloaded from
+  PyPI at exactly the versions the lock names; autograd_viz, ipywidgets and comm get entries
+  of their own, so `import autograd_viz` in a notebook installs it like any Pyodide package.
+  Every other entry points at Pyodide's CDN by absolute URL: the one place the deployed site
+  talks to the network (only when a notebook imports numpy or matplotlib).
+- autograd_viz is built as a wheel with Graphviz-WASM inside it as package data, so drawing in
+  the browser needs no request of its own.
+- `jupyter lite build` (jupyterlite-core 0.8.6 with the Pyodide kernel 0.8.6) then assembles
+  JupyterLab, the widgets front end and the eleven notebooks with their saved outputs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import shutil
+import subprocess
+import sys
+import zipfile
+from email.parser import Parser
+from pathlib import Path
+
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
+
+LITE = Path(__file__).resolve().parent
+ROOT = LITE.parent
+NODE_MODULES = LITE / "node_modules"
+PYODIDE_NPM = NODE_MODULES / "pyodide"
+GRAPHVIZ_JS = NODE_MODULES / "@hpcc-js" / "wasm-graphviz" / "dist" / "index.js"
+GRAPHVIZ_LICENSE = NODE_MODULES / "@hpcc-js" / "wasm-graphviz" / "LICENSE"
+CACHE = LITE / ".cache" / "wheels"
+STAGE = LITE / ".build"
+
+PYODIDE_VERSION = "314.0.6"
+PYODIDE_CDN = f"https://cdn.jsdelivr.net/pyodide/v{PYODIDE_VERSION}/full/"
+# The files of the npm package that a browser loads (no sourcemaps, typings or Node helpers).
+PYODIDE_RUNTIME = [
+    "pyodide.mjs",
+    "pyodide.asm.mjs",
+    "pyodide.asm.wasm",
+    "python_stdlib.zip",
+    "pyodide-lock.json",
+]
+# Where autograd_viz finds Graphviz-WASM inside its own package (see autograd_viz/viz/layout.py).
+WASM_IN_PACKAGE = Path("autograd_viz") / "viz" / "graphviz_wasm.js"
+
+# Pure-Python packages served from the site, with everything they depend on in the lock:
+# what the Pyodide kernel installs at start (micropip, IPython, jedi), what the course imports.
+OFFLINE_ROOTS = ["micropip", "ipython", "jedi", "sympy"]
+# Not in Pyodide's lock; pinned here. ipywidgets matches the site's front end (jupyterlab_widgets
+# 3.0.17 in lite/requirements.txt); comm is what the Pyodide kernel installs for widgets.
+EXTRA_WHEELS = {"comm": "0.2.3", "ipywidgets": "8.1.9"}
+EXTRA_DEPENDS = {"comm": ["traitlets"], "ipywidgets": ["comm", "ipython", "traitlets"]}
+
+NOTEBOOK_START = "00_start_here.ipynb"
+
+
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _run(*command: str | Path, cwd: Path = ROOT) -> None:
+    subprocess.run([str(c) for c in command], cwd=cwd, check=True, stdin=subprocess.DEVNULL)
+
+
+def _closure(packages: dict, roots: list[str]) -> list[str]:
+    """The roots and everything they depend on in the lock, in a stable order."""
+    seen: list[str] = []
+    todo = list(roots)
+    while todo:
+        name = canonicalize_name(todo.pop(0))
+        if name in seen:
+            continue
+        if name not in packages:
+            raise SystemExit(f"lite/build.py: '{name}' is not in Pyodide's lock file")
+        seen.append(name)
+        todo += packages[name]["depends"]
+    return seen
+
+
+def _download(specs: list[str]) -> dict[str, Path]:
+    """Download pure-Python wheels from PyPI (cached in lite/.cache/wheels); {name: wheel}."""
+    CACHE.mkdir(parents=True, exist_ok=True)
+    wanted = {canonicalize_name(s.split("==")[0]): s.split("==")[1] for s in specs}
+
+    def cached() -> dict[str, Path]:
+        found = {}
+        for wheel in CACHE.glob("*.whl"):
+            name, version = wheel.name.split("-")[:2]
+            if wanted.get(canonicalize_name(name)) == version:
+                found[canonicalize_name(name)] = wheel
+        return found
+
+    missing = [f"{n}=={v}" for n, v in wanted.items() if n not in cached()]
+    if missing:
+        print(f"[lite] downloading {len(missing)} pure-Python wheels from PyPI")
+        _run(sys.executable, "-m", "pip", "download", "--quiet", "--no-deps",
+             "--only-binary=:all:", "--python-version", "3.14", "--dest", CACHE,
+             *missing)  # fmt: skip
+    found = cached()
+    if missing := sorted(set(wanted) - set(found)):
+        raise SystemExit(f"lite/build.py: no pure-Python wheel for {missing} on PyPI")
+    return found
+
+
+def _build_package_wheel(out: Path) -> Path:
+    """autograd_viz as a wheel, with Graphviz-WASM inside it as package data."""
+    src = STAGE / "package"
+    shutil.rmtree(src, ignore_errors=True)
+    src.mkdir(parents=True)
+    for name in ("pyproject.toml", "README.md", "LICENSE"):
+        if (ROOT / name).exists():
+            shutil.copy2(ROOT / name, src / name)
+    shutil.copytree(ROOT / "autograd_viz", src / "autograd_viz",
+                    ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))  # fmt: skip
+    (src / WASM_IN_PACKAGE).parent.mkdir(parents=True, exist_ok=True)
+    shutil.copy2(GRAPHVIZ_JS, src / WASM_IN_PACKAGE)
+    shutil.copy2(GRAPHVIZ_LICENSE, (src / WASM_IN_PACKAGE).with_suffix(".LICENSE"))
+    _run(sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
+         "--wheel-dir", out, src)  # fmt: skip
+    (wheel,) = out.glob("autograd_viz-*.whl")
+    with zipfile.ZipFile(wheel) as archive:
+        if WASM_IN_PACKAGE.as_posix() not in archive.namelist():
+            raise SystemExit(
+                f"lite/build.py: the wheel lacks {WASM_IN_PACKAGE}: add it to "
+                "[tool.setuptools.package-data] in pyproject.toml"
+            )
+    return wheel
+
+
+def _wheel_requirements(wheel: Path) -> list[str]:
+    """The wheel's unconditional requirements, as lock names."""
+    with zipfile.ZipFile(wheel) as archive:
+        (meta,) = [n for n in archive.namelist() if n.endswith(".dist-info/METADATA")]
+        metadata = Parser().parsestr(archive.read(meta).decode())
+    reqs = [Requirement(line) for line in metadata.get_all("Requires-Dist") or []]
+    return [canonicalize_name(r.name) for r in reqs if r.marker is None]
+
+
+def _entry(name: str, version: str, wheel: Path, imports: list[str], depends: list[str]) -> dict:
+    return {
+        "name": name,
+        "version": version,
+        "file_name": wheel.name,
+        "install_dir": "site",
+        "sha256": _sha256(wheel),
+        "package_type": "package",
+        "imports": imports,
+        "depends": depends,
+        "unvendored_tests": False,
+    }
+
+
+def stage_pyodide() -> None:
+    """Pyodide with a lock file whose course packages load from the site itself."""
+    target = STAGE / "lite" / "static" / "pyodide"
+    shutil.rmtree(target, ignore_errors=True)
+    target.mkdir(parents=True)
+    for name in PYODIDE_RUNTIME:
+        shutil.copy2(PYODIDE_NPM / name, target / name)
+    npm_version = json.loads((PYODIDE_NPM / "package.json").read_text())["version"]
+    if npm_version != PYODIDE_VERSION:
+        raise SystemExit(
+            f"lite/build.py: lite/node_modules has Pyodide {npm_version}, not {PYODIDE_VERSION}: "
+            "run `npm ci --prefix lite`"
+        )
+    lock = json.loads((PYODIDE_NPM / "pyodide-lock.json").read_text())
+    packages = lock["packages"]
+
+    offline = _closure(packages, OFFLINE_ROOTS + ["traitlets"])
+    specs = [f"{n}=={packages[n]['version']}" for n in offline]
+    specs += [f"{n}=={v}" for n, v in EXTRA_WHEELS.items()]
+    wheels = _download(specs)
+
+    for name, entry in packages.items():
+        if name in offline:
+            shutil.copy2(wheels[name], target / wheels[name].name)
+            entry["file_name"] = wheels[name].name
+            entry["sha256"] = _sha256(wheels[name])
+        else:
+            entry["file_name"] = PYODIDE_CDN + entry["file_name"]
+    for name, version in EXTRA_WHEELS.items():
+        shutil.copy2(wheels[name], target / wheels[name].name)
+        packages[name] = _entry(name, version, wheels[name], [name], EXTRA_DEPENDS[name])
+
+    ours = _build_package_wheel(target)
+    depends = _wheel_requirements(ours)
+    if unknown := [d for d in depends if d not in packages]:
+        raise SystemExit(
+            f"lite/build.py: autograd_viz needs {unknown}, which the site cannot install: "
+            "keep the package's core dependencies to what Pyodide's lock and EXTRA_WHEELS have"
+        )
+    version = ours.name.split("-")[1]
+    packages["autograd-viz"] = _entry("autograd-viz", version, ours, ["autograd_viz"], depends)
+    (target / "pyodide-lock.json").write_text(json.dumps(lock, sort_keys=True))
+    print(f"[lite] Pyodide lock: {len(offline) + len(EXTRA_WHEELS) + 1} packages served locally")
+
+
+def build(output: Path) -> None:
+    lite_dir = STAGE / "lite"
+    shutil.copy2(LITE / "jupyter-lite.json", lite_dir / "jupyter-lite.json")
+    notebooks = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+    if not any(nb.name == NOTEBOOK_START for nb in notebooks):
+        raise SystemExit(f"lite/build.py: notebooks/{NOTEBOOK_START} is missing")
+    contents: list[str] = []
+    for nb in notebooks:
+        contents += ["--contents", str(nb)]
+    shutil.rmtree(output, ignore_errors=True)
+    _run(Path(sys.executable).parent / "jupyter", "lite", "build",
+         "--lite-dir", lite_dir, "--output-dir", output, "--apps", "lab",
+         "--no-sourcemaps", "--no-unused-shared-packages",
+         *contents, cwd=lite_dir)  # fmt: skip
+    # The site's front door opens JupyterLab on the start notebook (GitHub Pages serves index.html).
+    start = f"lab/index.html?path={NOTEBOOK_START}"
+    (output / "index.html").write_text(
+        "<!doctype html>\n<meta charset=utf-8>\n"
+        "<title>autograd_viz: the course in your browser</title>\n"
+        f'<meta http-equiv="refresh" content="0; url={start}">\n'
+        f'<p>Opening <a href="{start}">the course in JupyterLab</a>…</p>\n',
+        encoding="utf-8",
+    )
+    (output / ".nojekyll").write_text("")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--output", type=Path, default=ROOT / "_site", help="default: _site/")
+    args = parser.parse_args()
+    for needed in [PYODIDE_NPM / "pyodide.mjs", GRAPHVIZ_JS]:
+        if not needed.exists():
+            raise SystemExit(f"lite/build.py: {needed} is missing: run `npm ci --prefix lite`")
+    shutil.rmtree(STAGE, ignore_errors=True)
+    stage_pyodide()
+    build(args.output.resolve())
+    print(f"[lite] built {args.output}")
+
+
+if __name__ == "__main__":
+    main()
