@@ -1,0 +1,402 @@
+"""Reading a learner's own engine: any micrograd-style object, read once into plain data.
+
+Everyone who follows the blog writes a `Value` class of their own, and micrograd's is on
+PyPI. They share a shape, not a type: a node has `data` and `grad`, its operands under one
+of a few usual names (`_prev` — a `set`, as in the blog — `_children`, `parents`,
+`_parents`, `prev`), its operation under `_op` or `op`, perhaps a `label` or `name`, and a
+`_backward()` closure. `read_graph(root)` walks such a graph once, iteratively, and returns
+a `ForeignGraph`: the nodes in a deterministic topological order with their operands in
+expression order. The graph snapshot turns it into the data every viewer reads; nothing
+here writes to the learner's objects.
+
+A set has no order, and micrograd's `a * a` keeps `a` once. The order (and the repeat)
+is recovered from the `_backward` closure, which holds the operands as `self` and `other`;
+failing that, by checking which order reproduces the forward value; failing that, the
+operands are sorted by their content, and `ForeignGraph.note` says so for the caption.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import numbers
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+__all__ = [
+    "LABEL_NAMES",
+    "OPERAND_NAMES",
+    "OP_NAMES",
+    "ForeignGraph",
+    "NotAGraphError",
+    "is_graph",
+    "read_graph",
+]
+
+OPERAND_NAMES = ("_prev", "_children", "parents", "_parents", "prev")
+OP_NAMES = ("_op", "op")
+LABEL_NAMES = ("label", "name")
+
+# What the kit looks for, said once: every "not a graph" message ends with it.
+_LOOKS_FOR = (
+    "The kit draws any object that has `data` and `grad` and its operands under one of "
+    + ", ".join(f"`{n}`" for n in OPERAND_NAMES)
+    + " (its operation under `_op` or `op`, a name under `label` or `name`, both optional)"
+)
+
+
+class NotAGraphError(TypeError):
+    """The object is not a computation graph the kit can read; the message says what it
+    looked for and what it found."""
+
+
+@dataclass(frozen=True)
+class ForeignGraph:
+    """A learner's graph as plain data, in topological order (operands first, root last).
+
+    `nodes` are the learner's own objects (kept to step through their backward pass);
+    `operands[i]` are the indices of node i's operands in expression order (`a * a` lists
+    `a` twice); `exponents[i]` is the number n of a `**n` node. `unordered` lists the
+    nodes whose operand order could not be recovered and is shown sorted by content.
+    """
+
+    nodes: tuple[object, ...]
+    operands: tuple[tuple[int, ...], ...]
+    ops: tuple[str, ...]
+    labels: tuple[str, ...]
+    data: tuple[float, ...]
+    grads: tuple[float, ...]
+    exponents: tuple[float | None, ...]
+    unordered: tuple[int, ...]
+    engine: str
+
+    def __len__(self) -> int:
+        return len(self.nodes)
+
+    @property
+    def note(self) -> str:
+        """A caption line when some operand order is a guess ('' when every order is known)."""
+        if not self.unordered:
+            return ""
+        n = len(self.unordered)
+        which = "operation" if n == 1 else "operations"
+        return f"operand order of {n} {which} unknown (operands kept in a set): shown sorted"
+
+
+# ---- what a node looks like -------------------------------------------------------------
+
+
+def _first_attr(obj: object, names: Sequence[str]) -> tuple[str, object] | None:
+    for name in names:
+        try:
+            return name, getattr(obj, name)
+        except AttributeError:
+            continue
+    return None
+
+
+def _not_a_graph(obj: object, where: str = "") -> NotAGraphError:
+    kind = f"{type(obj).__module__}.{type(obj).__qualname__}".removeprefix("builtins.")
+    has = [n for n in ("data", "grad", *OPERAND_NAMES) if _first_attr(obj, [n]) is not None]
+    found = (
+        f"it has {', '.join(f'`{n}`' for n in has)} but not the rest"
+        if has
+        else ("it has none of these attributes")
+    )
+    hint = ""
+    if kind.startswith("torch."):
+        hint = (
+            " A PyTorch tensor keeps its graph in C++ (`grad_fn`), out of reach: build the "
+            "same expression from autograd_viz.Value (notebook 08 compares the two)."
+        )
+    elif isinstance(obj, (numbers.Number, str, bytes)):
+        hint = " A plain number has no graph: build it from Values, e.g. Value(2.0) * Value(3.0)."
+    elif isinstance(obj, dict):
+        hint = " A dict is not read as a node: the kit reads attributes, not keys."
+    return NotAGraphError(
+        f"{where}a {kind} ({_short_repr(obj)}) is not a computation graph: {found}. "
+        f"{_LOOKS_FOR}.{hint}"
+    )
+
+
+def _short_repr(obj: object) -> str:
+    try:
+        text = repr(obj)
+    except Exception:  # a learner's __repr__ may itself be broken
+        text = f"<{type(obj).__name__} object>"
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def is_graph(obj: object) -> bool:
+    """True for an object shaped like a micrograd-style node (data, grad and operands)."""
+    return (
+        _first_attr(obj, ["data"]) is not None
+        and _first_attr(obj, ["grad"]) is not None
+        and _first_attr(obj, OPERAND_NAMES) is not None
+    )
+
+
+def _number(obj: object, attr: str, node: object) -> float:
+    value = getattr(obj, attr)
+    if isinstance(value, numbers.Real) and not isinstance(value, bool):
+        return float(value)
+    try:  # numpy scalars and 0-d arrays
+        return float(value.item())
+    except (AttributeError, TypeError, ValueError):
+        pass
+    raise NotAGraphError(
+        f"{_short_repr(node)}: its `{attr}` is a {type(value).__name__} ({_short_repr(value)}), "
+        "not a number. The kit draws scalar engines: each node holds one real number."
+    )
+
+
+def _raw_operands(node: object) -> tuple[list[object], bool]:
+    """The node's operands as stored, and whether their order is lost (a set)."""
+    found = _first_attr(node, OPERAND_NAMES)
+    if found is None:
+        raise _not_a_graph(node, "an operand in the graph: ")
+    name, stored = found
+    if stored is None:
+        return [], False
+    if isinstance(stored, (set, frozenset)):
+        return list(stored), True
+    if isinstance(stored, (list, tuple)):
+        return list(stored), False
+    raise NotAGraphError(
+        f"{_short_repr(node)}: its operands `{name}` are a {type(stored).__name__}; "
+        "the kit reads a set, tuple or list of nodes."
+    )
+
+
+# ---- operand order -------------------------------------------------------------------------
+
+# The closure's name for the first operand, then names for the second, in preference order.
+_FIRST = ("self", "a", "x", "left", "lhs")
+_SECOND = ("other", "b", "y", "right", "rhs")
+
+
+def _from_closure(node: object, operands: list[object]) -> list[object] | None:
+    """Operands in order, from the `_backward` closure's `self`/`other` cells (or None)."""
+    fn = getattr(node, "_backward", None)
+    fn = getattr(fn, "__func__", fn)
+    cells = getattr(fn, "__closure__", None)
+    code = getattr(fn, "__code__", None)
+    if not cells or code is None:
+        return None
+    held: dict[str, object] = {}
+    for name, cell in zip(code.co_freevars, cells):
+        try:
+            content = cell.cell_contents
+        except ValueError:  # an empty cell
+            continue
+        if any(content is op for op in operands):
+            held[name] = content
+    first = next((held[n] for n in _FIRST if n in held), None)
+    second = next((held[n] for n in _SECOND if n in held), None)
+    ordered = [v for v in (first, second) if v is not None]
+    if not ordered or any(all(v is not op for v in ordered) for op in operands):
+        return None  # the closure does not account for every operand
+    return ordered
+
+
+_BINARY: dict[str, Callable[[float, float], float]] = {
+    "-": lambda a, b: a - b,
+    "/": lambda a, b: a / b,
+    "**": lambda a, b: a**b,
+    "+": lambda a, b: a + b,
+    "*": lambda a, b: a * b,
+}
+
+
+def _from_forward(op: str, out: float, operands: list[object], data: dict[int, float]):
+    """Operands in the one order that reproduces the forward value (or None)."""
+    f = _BINARY.get(op)
+    if f is None:
+        return None
+    if len(operands) == 1:  # a set keeps `a * a` as {a}
+        operands = operands * 2
+    if len(operands) != 2:
+        return None
+    a, b = operands
+    matches = []
+    for first, second in ((a, b), (b, a)):
+        try:
+            result = f(data[id(first)], data[id(second)])
+        except (ArithmeticError, ValueError, TypeError):
+            continue
+        if isinstance(result, complex):
+            continue
+        if not math.isclose(result, out, rel_tol=1e-9, abs_tol=1e-12):
+            continue
+        matches.append([first, second])
+    if len(matches) == 1 or (matches and a is b):
+        return matches[0]
+    return None
+
+
+# ---- the walk ---------------------------------------------------------------------------------
+
+
+def read_graph(root: object) -> ForeignGraph:
+    """Read a micrograd-style graph ending at `root` into a `ForeignGraph` (one iterative walk).
+
+    >>> from micrograd.engine import Value  # doctest: +SKIP
+    >>> x, y = Value(2.0), Value(3.0)  # doctest: +SKIP
+    >>> g = read_graph((x + y) * y)  # doctest: +SKIP
+    >>> g.data, g.operands  # doctest: +SKIP
+    ((2.0, 3.0, 5.0, 15.0), ((), (), (0, 1), (2, 1)))
+    """
+    if not is_graph(root):
+        raise _not_a_graph(root)
+    # 1. every node once, with its operands as stored
+    raw: dict[int, list[object]] = {}
+    loose: set[int] = set()
+    objects: dict[int, object] = {}
+    data: dict[int, float] = {}
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        key = id(node)
+        if key in objects:
+            continue
+        if _first_attr(node, ["data"]) is None or _first_attr(node, ["grad"]) is None:
+            raise _not_a_graph(node, "an operand in the graph: ")
+        objects[key] = node
+        data[key] = _number(node, "data", node)
+        raw[key], is_set = _raw_operands(node)
+        if is_set and len(raw[key]) > 0:
+            loose.add(key)
+        stack.extend(raw[key])
+
+    ops = {key: _op_text(node) for key, node in objects.items()}
+
+    # 2. operand order where a set lost it
+    ordered: dict[int, list[object]] = {}
+    guessed: set[int] = set()
+    for key in loose:
+        node, operands = objects[key], raw[key]
+        found = _from_closure(node, operands)
+        if found is None:
+            found = _from_forward(ops[key], data[key], operands, data)
+        if found is None:
+            guessed.add(key)
+        else:
+            ordered[key] = found
+    if guessed:
+        _topological(root, raw)  # refuse a cycle before sorting by content
+        digest = _digests(objects, raw, ops, data)
+        for key in guessed:
+            ordered[key] = sorted(raw[key], key=lambda v: digest[id(v)])
+    for key in objects:
+        ordered.setdefault(key, raw[key])
+
+    # 3. topological order: depth-first, operands in order, an explicit stack
+    order = _topological(root, ordered)
+    position = {id(node): i for i, node in enumerate(order)}
+    operands = tuple(tuple(position[id(p)] for p in ordered[id(node)]) for node in order)
+    return ForeignGraph(
+        nodes=tuple(order),
+        operands=operands,
+        ops=tuple(ops[id(node)] for node in order),
+        labels=tuple(_label(node) for node in order),
+        data=tuple(data[id(node)] for node in order),
+        grads=tuple(_number(node, "grad", node) for node in order),
+        exponents=tuple(_exponent(node, ops[id(node)], len(ordered[id(node)])) for node in order),
+        unordered=tuple(sorted(position[key] for key in guessed)),
+        engine=f"{type(root).__module__}.{type(root).__qualname__}",
+    )
+
+
+def _topological(root: object, ordered: dict[int, list[object]]) -> list[object]:
+    order: list[object] = []
+    placed: set[int] = set()
+    visited: set[int] = set()
+    stack: list[object] = [root]
+    marker = object()
+    while stack:
+        node = stack.pop()
+        if node is marker:
+            done = stack.pop()
+            placed.add(id(done))
+            order.append(done)
+            continue
+        if id(node) in visited:
+            if id(node) not in placed:  # on the current path: the node is its own ancestor
+                raise NotAGraphError(
+                    f"{_short_repr(node)} is one of its own operands (directly or through "
+                    "others): a computation graph has no cycles. Check where its operands "
+                    "(`_prev`) are set."
+                )
+            continue
+        visited.add(id(node))
+        stack += (node, marker)
+        stack.extend(reversed(ordered[id(node)]))  # the first operand pops first
+    return order
+
+
+def _op_text(node: object) -> str:
+    found = _first_attr(node, OP_NAMES)
+    if found is None or found[1] is None:
+        return ""
+    return str(found[1])
+
+
+def _label(node: object) -> str:
+    found = _first_attr(node, LABEL_NAMES)
+    if found is None or found[1] is None or callable(found[1]):
+        return ""
+    return str(found[1])
+
+
+_POWER = re.compile(r"\*\*\s*\(?\s*([-+]?[0-9.]+(?:e[-+]?\d+)?)\s*\)?")
+
+
+def _exponent(node: object, op: str, n_operands: int) -> float | None:
+    """The n of a `**n` node: from its op text (`**2`), else the closure's number `other`."""
+    if n_operands != 1:
+        return None
+    m = _POWER.fullmatch(op.strip())
+    if m:
+        try:
+            return float(m.group(1))
+        except ValueError:
+            return None
+    if op.strip() not in ("**", "pow", "__pow__"):
+        return None
+    fn = getattr(getattr(node, "_backward", None), "__func__", getattr(node, "_backward", None))
+    code, cells = getattr(fn, "__code__", None), getattr(fn, "__closure__", None) or ()
+    for name, cell in zip(getattr(code, "co_freevars", ()), cells):
+        if name in ("other", "n", "exponent", "k", "p"):
+            value = cell.cell_contents
+            if isinstance(value, numbers.Real) and not isinstance(value, bool):
+                return float(value)
+    return None
+
+
+def _digests(
+    objects: dict[int, object],
+    raw: dict[int, list[object]],
+    ops: dict[int, str],
+    data: dict[int, float],
+) -> dict[int, str]:
+    """A content digest per node (op, label, number, operands' digests), computed operands
+    first: a deterministic sort key for operands whose order was lost."""
+    digest: dict[int, str] = {}
+    for key in objects:
+        stack = [key]
+        while stack:
+            k = stack[-1]
+            if k in digest:
+                stack.pop()
+                continue
+            pending = [id(p) for p in raw[k] if id(p) not in digest]
+            if pending:
+                stack.extend(pending)
+                continue
+            stack.pop()
+            parts = sorted(digest[id(p)] for p in raw[k])
+            text = f"{_label(objects[k])}|{ops[k]}|{data[k]!r}|{','.join(parts)}"
+            digest[k] = hashlib.blake2b(text.encode(), digest_size=12).hexdigest()
+    # A readable order first (labels, then numbers); the digest only breaks ties.
+    return {k: f"{_label(objects[k]) or '~'}\x00{data[k]:+.17e}\x00{digest[k]}" for k in objects}
