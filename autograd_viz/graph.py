@@ -1,0 +1,225 @@
+"""The graph snapshot: a computation graph read once and kept as plain data.
+
+Every viewer — the derivation (`autograd_viz.trace`), drawings, animation frames, the
+player, exports, quizzes — reads a `Graph`, never the `Value`s themselves, and never
+writes to them. Reading a graph happens in exactly one place, `snapshot(root)`: one
+iterative depth-first walk (no recursion limit) that numbers the values in topological
+order, exactly as `Value.topological_order()` does, so node `i` here is value `i` there
+and drawings keep their ids (`v{i}`, `op{i}`, `v{p}-op{i}-{k}`).
+
+    >>> from autograd_viz import Value
+    >>> x, y = Value(2.0, label="x"), Value(3.0, label="y")
+    >>> z = (x + y) * y
+    >>> g = snapshot(z)
+    >>> [(n.name, n.op, n.operands) for n in g.nodes]  # node i has n.index == i
+    [('x', '', ()), ('y', '', ()), ('v2', '+', (0, 1)), ('v3', '*', (2, 1))]
+    >>> [n.role for n in g.nodes]
+    ['input', 'input', 'value', 'output']
+    >>> g.local(3)                 # ∂z/∂(operand k), from the engine's own backward rule
+    (3.0, 5.0)
+    >>> [e.id for e in g.edges][:2]
+    ['v0-op2-0', 'v1-op2-1']
+
+A `Node` carries: `index` (topological position; the root is last), `label` (the
+user's, '' if none), `data`, `grad` (as read), `op` (the engine's op string: "+", "*",
+"**2", "**", "tanh", ...; '' for a leaf), `operands` (indices, in operand order, a
+repeat for `a * a`), `exponent` (the number of `x**n`, else None), `tag` (the name of
+the `nn` neuron that made it, e.g. "L2.n1"; None), `trainable` (a weight or bias),
+`role` ("input", "param", "const", "value", "output") and `name` (how equations and
+drawings call it: the label, else `v{i}`). `Graph.rule(i)` is the engine's backward
+rule for node i; `Graph.contributions(i, g)` runs it with the output's gradient at g on
+stand-in values and returns what it adds to each operand, so numbers shown to a
+learner always agree with `backward()`; `Graph.local(i)` is the same at g = 1.
+
+Other engines (a learner's micrograd-style class) come in through `_read`, the one
+function that looks inside a node object.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+from autograd_viz.engine import Value
+
+__all__ = ["Edge", "Graph", "GraphError", "Node", "snapshot"]
+
+ROLES = ("input", "param", "const", "value", "output")
+
+
+class GraphError(TypeError):
+    """The object given is not a graph node this package can read."""
+
+
+class Node(NamedTuple):
+    """One value of the graph, as plain data (see the module docstring for the fields)."""
+
+    index: int
+    label: str
+    data: float
+    grad: float
+    op: str
+    operands: tuple[int, ...]
+    exponent: float | None
+    tag: str | None
+    trainable: bool
+    role: str
+
+    @property
+    def name(self) -> str:
+        """The label, or a stable generated name from the topological index: `v3`."""
+        return self.label or f"v{self.index}"
+
+    @property
+    def is_leaf(self) -> bool:
+        return not self.operands
+
+
+class Edge(NamedTuple):
+    """Operand number `position` of node `target` is node `source`."""
+
+    source: int
+    target: int
+    position: int
+
+    @property
+    def id(self) -> str:
+        """The SVG id of the edge from the operand into the operation node: `v0-op2-0`."""
+        return f"v{self.source}-op{self.target}-{self.position}"
+
+
+@dataclass(frozen=True, eq=False)
+class Graph:
+    """A computation graph as plain data: `nodes` in topological order (the root last).
+
+    Make one with `snapshot(root)`. Immutable: `with_grads` gives a copy with other
+    gradients (an animation's final state) without touching the user's values.
+    """
+
+    nodes: tuple[Node, ...]
+    rules: tuple[Callable[..., Any] | None, ...]  # the engine's backward rule per node
+
+    @property
+    def root(self) -> Node:
+        return self.nodes[-1]
+
+    def __len__(self) -> int:
+        return len(self.nodes)
+
+    @property
+    def edges(self) -> list[Edge]:
+        """One edge per operand occurrence (`a + a` has two), in node then operand order."""
+        return [Edge(p, n.index, k) for n in self.nodes for k, p in enumerate(n.operands)]
+
+    def consumers(self) -> list[list[tuple[int, int]]]:
+        """For each node, the (consumer index, operand position) pairs that read it."""
+        out: list[list[tuple[int, int]]] = [[] for _ in self.nodes]
+        for n in self.nodes:
+            for k, p in enumerate(n.operands):
+                out[p].append((n.index, k))
+        return out
+
+    def rule(self, i: int) -> Callable[..., Any] | None:
+        """The engine's backward rule of node i (None for a leaf)."""
+        return self.rules[i]
+
+    def contributions(self, i: int, grad: float) -> tuple[float, ...]:
+        """What node i's backward rule adds to each operand when the node's gradient is
+        `grad`: run on stand-in values, so the user's graph is never written.
+
+        Raises what the rule raises (e.g. ZeroDivisionError for the slope of 0**-1).
+        """
+        node = self.nodes[i]
+        rule = self.rules[i]
+        if rule is None:
+            return ()
+        # _read is the one reader of nodes; this is the one writer of stand-ins for them
+        operands = [Value(self.nodes[p].data) for p in node.operands]
+        out = Value(node.data, node.op or "?", rule, *operands)
+        out._arg = node.exponent
+        out.grad = grad
+        rule(out)
+        return tuple(v.grad for v in operands)
+
+    def local(self, i: int) -> tuple[float, ...]:
+        """The local derivatives ∂node_i/∂(operand k), from the engine's rule at gradient 1."""
+        return self.contributions(i, 1.0)
+
+    def with_grads(self, grads: Mapping[int, float]) -> Graph:
+        """A copy whose node `i` has gradient `grads[i]` (others unchanged)."""
+        nodes = tuple(
+            n._replace(grad=grads[n.index]) if n.index in grads else n for n in self.nodes
+        )
+        return Graph(nodes, self.rules)
+
+    def __repr__(self) -> str:
+        return f"<Graph of {len(self.nodes)} values, root {self.root.name!r}>"
+
+
+def snapshot(root: object) -> Graph:
+    """Read the graph that ends at `root` once, into a `Graph` (see the module docstring).
+
+    Depth-first with an explicit stack; operands are visited in order, so the node
+    order is `root.topological_order()` on every run. A `Graph` passes through as is.
+    """
+    if isinstance(root, Graph):
+        return root
+    if not isinstance(root, Value):
+        raise GraphError(
+            f"expected a Value (the output of an expression), got {type(root).__name__}: {root!r}"
+        )
+    order: list[object] = []
+    operands_of: dict[int, tuple[object, ...]] = {}  # id(node) -> its operands, read once
+    stack: list[object | None] = [root]
+    while stack:
+        node = stack.pop()
+        if node is None:  # marker: the node below it has all its operands placed
+            order.append(stack.pop())
+        elif id(node) not in operands_of:
+            operands = _read_operands(node)
+            operands_of[id(node)] = operands
+            stack += (node, None)
+            stack.extend(reversed(operands))  # the first operand pops first
+    index = {id(v): i for i, v in enumerate(order)}
+    last = len(order) - 1
+    nodes, rules = [], []
+    for i, v in enumerate(order):
+        label, data, grad, op, exponent, tag, trainable, rule = _read(v)
+        operands = tuple([index[id(p)] for p in operands_of[id(v)]])
+        if i == last:
+            role = "output"
+        elif trainable:
+            role = "param"
+        elif operands:
+            role = "value"
+        else:
+            role = "input" if label else "const"
+        nodes.append(Node(i, label, data, grad, op, operands, exponent, tag, trainable, role))
+        rules.append(rule if operands else None)
+    return Graph(tuple(nodes), tuple(rules))
+
+
+# ---- the one place that looks inside a node -------------------------------------------
+
+
+def _read_operands(v: Any) -> tuple[object, ...]:
+    """The operands of a node, in order (`Value.parents`)."""
+    return v.parents
+
+
+def _read(v: Any) -> tuple[str, float, float, str, float | None, str | None, bool, Any]:
+    """Everything a viewer needs from one node, as plain data: label, data, grad, op,
+    exponent, tag (the name of the neuron nn tagged it with), trainable, backward rule.
+
+    This is where another engine's node class would be read (its operands in
+    `_read_operands`); nothing else in the package looks inside a node.
+    """
+    tag = v.tag
+    if tag is not None:
+        tag = getattr(tag, "name", None)
+        tag = None if tag is None else str(tag)
+    trainable = getattr(type(v), "trainable", False) is True  # nn.Parameter says so
+    label = v.label
+    return (str(label) if label else "", v.data, v.grad, v.op, v.exponent, tag, trainable,
+            v._backward)  # fmt: skip

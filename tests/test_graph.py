@@ -1,0 +1,87 @@
+"""graph: the snapshot is the engine's topological order as plain data, read once, never written."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from examples import sum_times_y
+
+from autograd_viz import MLP, Parameter, Value
+from autograd_viz.graph import Graph, GraphError, snapshot
+
+
+def test_nodes_follow_the_engines_topological_order_with_operands_in_order():
+    z = sum_times_y()
+    g = snapshot(z)
+    order = z.topological_order()
+    assert [n.data for n in g.nodes] == [v.data for v in order]
+    assert [n.index for n in g.nodes] == list(range(4))
+    assert [n.operands for n in g.nodes] == [(), (), (0, 1), (2, 1)]
+    assert [n.op for n in g.nodes] == ["", "", "+", "*"]
+    assert [e.id for e in g.edges] == ["v0-op2-0", "v1-op2-1", "v2-op3-0", "v1-op3-1"]
+    assert g.root is g.nodes[-1] and g.root.role == "output"
+
+
+def test_a_repeated_operand_is_kept_twice():
+    a = Value(3.0, label="a")
+    g = snapshot(a * a)
+    assert g.root.operands == (0, 0)
+    assert g.local(1) == (3.0, 3.0)  # one share per operand occurrence, as backward() adds
+
+
+def test_roles_tags_exponents_and_trainable_weights_travel_as_data():
+    x = Value(2.0, label="x")
+    g = snapshot((x**3) * 2 + Parameter(1.0, label="b"))
+    assert [n.role for n in g.nodes] == ["input", "value", "const", "value", "param", "output"]
+    assert g.nodes[1].exponent == 3.0 and g.nodes[3].exponent is None
+    assert [n.trainable for n in g.nodes] == [False, False, False, False, True, False]
+    out = MLP(2, [2, 1], seed=0)([1.0, 2.0])
+    tags = [n.tag for n in snapshot(out).nodes if n.tag is not None]
+    assert tags == ["L1.n1", "L1.n2", "L2.n1"]
+
+
+def test_local_derivatives_come_from_the_engines_rule_and_never_touch_the_users_graph():
+    x = Value(0.5, label="x")
+    y = x.tanh() * x
+    y.backward()
+    before = [(v.data, v.grad) for v in y.topological_order()]
+    g = snapshot(y)
+    assert g.local(1) == (1 - math.tanh(0.5) ** 2,)
+    assert g.contributions(2, 2.0) == (2 * 0.5, 2 * math.tanh(0.5))
+    assert [(v.data, v.grad) for v in y.topological_order()] == before
+    assert g.nodes[0].grad == x.grad  # as read
+
+
+def test_with_grads_copies_instead_of_writing():
+    g = snapshot(sum_times_y())
+    h = g.with_grads({0: 7.0})
+    assert h.nodes[0].grad == 7.0 and g.nodes[0].grad == 0.0
+    assert h.nodes[1:] == g.nodes[1:]
+
+
+def test_a_million_step_chain_is_read_without_recursion():
+    x = Value(1.0, label="x")
+    y = x
+    for _ in range(200_000):
+        y = y + 1.0
+    g = snapshot(y)
+    assert len(g) == 400_001 and g.root.data == 200_001.0
+
+
+def test_a_snapshot_passes_through_and_other_objects_are_refused_clearly():
+    g = snapshot(sum_times_y())
+    assert snapshot(g) is g and isinstance(g, Graph)
+    with pytest.raises(GraphError, match=r"expected a Value .* got float"):
+        snapshot(3.0)
+
+
+def test_the_docstring_examples_hold():
+    import doctest
+
+    import autograd_viz.graph as graph
+    import autograd_viz.ops as ops
+
+    for module in (graph, ops):
+        result = doctest.testmod(module)
+        assert result.attempted > 0 and result.failed == 0, module.__name__
