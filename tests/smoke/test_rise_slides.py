@@ -5,6 +5,12 @@ Chromium), the notebook gets focus and **Alt R** — the shortcut the README and
 guide tell teachers to press — opens RISE's slideshow. The test then counts reveal.js slides:
 one horizontal slide per cell marked "slide", one vertical section per slide or subslide.
 Copies, because RISE saves a notebook before it presents it.
+
+What RISE cannot do is pinned too: with ipywidgets 8 its slideshow app fails to load the
+widget manager (the app does not share `@jupyterlab/console`, which the manager needs:
+"Shared module @jupyterlab/console doesn't exist in shared scope default"), so every player
+and exercise shows as a line of text. That test is a strict xfail: the day an upgrade fixes
+it, it fails, and docs/teachers_guide.md (which sends teachers to `save_slides`) must change.
 """
 
 from __future__ import annotations
@@ -62,6 +68,21 @@ def _rise_frame(page, timeout_s: float):
     raise AssertionError(f"Alt R opened no RISE slideshow within {timeout_s}s")
 
 
+def _present(page, server: LabServer, name: str):
+    """Open notebook `name` in JupyterLab, press Alt R, and return RISE's slideshow frame."""
+    page.goto(f"{server.url}/lab/tree/{name}?reset&token={server.token}")
+    page.wait_for_selector(".jp-NotebookPanel .jp-Cell", timeout=120_000)
+    _wait_for_connected_kernel(server, page, 120)
+    page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook").click(
+        position={"x": 4, "y": 4}
+    )
+    page.keyboard.press("Escape")  # command mode: the shortcut's selector is the notebook
+    page.keyboard.press("Alt+r")
+    frame = _rise_frame(page, timeout_s=60)
+    frame.wait_for_selector(".reveal .slides > section", timeout=60_000)
+    return frame
+
+
 @pytest.mark.parametrize("path", SLIDE_DECKS, ids=lambda p: p.stem)
 def test_alt_r_presents_the_notebook_as_reveal_slides(path, lab_on_copies, chromium):
     kinds = _slide_types(path)
@@ -71,17 +92,7 @@ def test_alt_r_presents_the_notebook_as_reveal_slides(path, lab_on_copies, chrom
     context = chromium.new_context(viewport={"width": 1280, "height": 900})
     try:
         page = context.new_page()
-        server = lab_on_copies
-        page.goto(f"{server.url}/lab/tree/{path.name}?reset&token={server.token}")
-        page.wait_for_selector(".jp-NotebookPanel .jp-Cell", timeout=120_000)
-        _wait_for_connected_kernel(server, page, 120)
-        page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook").click(
-            position={"x": 4, "y": 4}
-        )
-        page.keyboard.press("Escape")  # command mode: the shortcut's selector is the notebook
-        page.keyboard.press("Alt+r")
-        frame = _rise_frame(page, timeout_s=60)
-        frame.wait_for_selector(".reveal .slides > section", timeout=60_000)
+        frame = _present(page, lab_on_copies, path.name)
         counts = frame.evaluate(
             """() => ({
               slides: document.querySelectorAll('.reveal .slides > section').length,
@@ -97,3 +108,33 @@ def test_alt_r_presents_the_notebook_as_reveal_slides(path, lab_on_copies, chrom
     assert counts["sections"] == expected_slides + kinds.count("subslide"), counts
     heading = json.loads(path.read_text(encoding="utf-8"))["cells"][0]["source"][0]
     assert heading.lstrip("# ").split(":")[0].strip() in counts["title"], counts["title"]
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="jupyterlab-rise 0.43 cannot load ipywidgets 8's widget manager (its app does not "
+    "share @jupyterlab/console; upstream jupyterlab-contrib/rise#119, #126): widgets show as "
+    "text. Teachers use autograd_viz.viz.slides.save_slides. If this passes, update the guide.",
+)
+def test_rise_shows_the_player_as_a_live_widget(lab_on_copies, chromium):
+    name = "03_backprop_by_hand.ipynb"
+    if name not in {p.name for p in SLIDE_DECKS}:
+        pytest.fail(f"{name} no longer carries slide metadata; pick another deck with a player")
+    context = chromium.new_context(viewport={"width": 1280, "height": 900})
+    errors: list[str] = []
+    try:
+        page = context.new_page()
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        frame = _present(page, lab_on_copies, name)
+        # the widget manager renders the player, or the output falls back to its text repr
+        frame.wait_for_function(
+            "() => document.querySelector('.agv-player') || [...document.querySelectorAll("
+            "'.jp-OutputArea-output')].some((o) => o.innerText.includes('<Player of'))",
+            timeout=60_000,
+        )
+        live = frame.locator(".agv-player").count()
+        as_text = frame.locator(".jp-OutputArea-output", has_text="<Player of").count()
+    finally:
+        context.close()
+    manager = [e for e in errors if "@jupyterlab/console" in e]
+    assert live and not as_text, f"RISE shows the player as text; widget manager: {manager}"
