@@ -17,11 +17,24 @@ backward rule. Two choices differ from micrograd, and both are about speed:
 * Graph walks use an explicit stack, so a chain of a million operations needs
   no recursion.
 
-Numbers are Python floats, so nan and inf flow through forward and backward
-exactly as IEEE arithmetic says (inf * 0 is nan). The engine raises only where
-the maths has no real answer — log of a value <= 0, division by zero, 0 to a
-negative power, a negative base to a fractional power, exp overflow — and its
-message names the operation and the operand.
+The numeric rules, the same in forward and backward (tests pin each one):
+
+* Numbers are Python floats and follow IEEE arithmetic: nan and inf flow through
+  (inf * 0 is nan), and a result too large for a float is ±inf, never an error —
+  `Value(1e200) ** 2` is inf, `exp(1000)` is inf, and so is the slope of 1/x at
+  x = 1e-200 (−inf), as in PyTorch.
+* `x ** n` at x = 0 has the true slope: 0 for n = 0 (a constant) and for n > 1,
+  1 for n = 1, and inf for 0 < n < 1 (√x at 0), as in PyTorch.
+* Errors only where the maths has no real answer, with a message naming the
+  operation and the operand: log of a value <= 0 (ValueError), division by zero
+  and 0 to a negative power (ZeroDivisionError), a negative base to a fractional
+  power or to a Value exponent (ValueError).
+* Any real number can be an operand or exponent: int, float, Fraction, numpy
+  scalars, and bools as 1 and 0 (`x * (x.data > 0)`).
+* A Value never turns silently into a plain number (that would cut the graph):
+  `float(x)`, `math.exp(x)`, `x > 0`, `abs(x)` raise a TypeError saying what to
+  write instead (`x.data`, `x.exp()`, ...). Those messages, copying and pickling
+  (iterative, like every walk here) live in `_value_protocols.py`.
 """
 
 from __future__ import annotations
@@ -31,19 +44,30 @@ import numbers
 from collections.abc import Callable, Iterator
 from typing import TypeAlias
 
+from autograd_viz._value_protocols import ValueProtocols
+
 Number: TypeAlias = int | float
 Operand: TypeAlias = "Value | int | float"
 
 
+def _is_real(x: object) -> bool:
+    """int, float, bool, Fraction, numpy's numbers (numpy's bool is no numbers.Real)."""
+    return isinstance(x, numbers.Real) or (
+        type(x).__module__ == "numpy" and type(x).__name__ in ("bool", "bool_")
+    )
+
+
 def _as_float(data: object) -> float:
-    """Accept real numbers (int, float, numpy scalars); refuse anything else clearly."""
-    if isinstance(data, numbers.Real) and not isinstance(data, bool):
+    """Accept real numbers (int, float, bool, numpy scalars); refuse anything else clearly."""
+    if _is_real(data):
         return float(data)
     hint = ""
     if isinstance(data, str):
         hint = f" Convert it first, e.g. Value(float({data!r}))."
     elif isinstance(data, (list, tuple)):
         hint = " A Value holds one number; make one Value per element."
+    elif isinstance(data, Value):
+        hint = " It is a Value already: use it as it is, or Value(v.data) for a new input."
     raise TypeError(
         f"Value() needs a real number (int, float or numpy scalar), "
         f"got {type(data).__name__}: {data!r}.{hint}"
@@ -55,7 +79,26 @@ def _trig(f: Callable[[float], float], x: float) -> float:
     return math.nan if math.isinf(x) else f(x)
 
 
-class Value:
+def _as_label(label: object) -> str:
+    """Labels are text: a number is written out, None means no label, the rest is refused."""
+    if label is None:
+        return ""
+    if isinstance(label, (str, numbers.Number)):
+        return str(label)
+    shown = repr(label)[:60]
+    raise TypeError(f"a label is text, got {type(label).__name__}: {shown}; write e.g. label='x'")
+
+
+def _power(x: float, n: float) -> float:
+    """x ** n as IEEE arithmetic has it: ±inf where Python raises (too large, or 0 ** -n)."""
+    try:
+        return x**n
+    except (OverflowError, ZeroDivisionError):
+        odd = n.is_integer() and n % 2 == 1
+        return math.copysign(math.inf, x) if odd else math.inf
+
+
+class Value(ValueProtocols):
     """A number that remembers how it was computed, so gradients can flow back.
 
     >>> x, y = Value(2.0, label="x"), Value(3.0, label="y")
@@ -65,7 +108,7 @@ class Value:
     (3.0, 8.0)
     """
 
-    __slots__ = ("data", "grad", "label", "tag", "_op", "_backward", "_a", "_b", "_arg")
+    __slots__ = ("data", "grad", "_label", "tag", "_op", "_backward", "_a", "_b", "_arg")
 
     def __init__(
         self,
@@ -81,7 +124,7 @@ class Value:
             raise TypeError(f"pass the label by name: Value({data!r}, label={_op!r})")
         self.data = data if type(data) is float else _as_float(data)
         self.grad = 0.0
-        self.label = label
+        self._label = label if type(label) is str else _as_label(label)
         self.tag = None  # free for tools: nn records the neuron that made a value
         self._op = _op
         self._backward = _backward  # the operation's local rule, shared by all its nodes
@@ -97,6 +140,15 @@ class Value:
         if self._b is not None:
             return (self._a, self._b)
         return () if self._a is None else (self._a,)
+
+    @property
+    def label(self) -> str:
+        """The name drawings and equations show ('' for none). Numbers become text."""
+        return self._label
+
+    @label.setter
+    def label(self, label: str) -> None:
+        self._label = label if type(label) is str else _as_label(label)
 
     @property
     def op(self) -> str:
@@ -137,7 +189,7 @@ class Value:
     def __pow__(self, other: Operand) -> Value:
         if isinstance(other, Value):
             return self._pow_value(other)
-        if not isinstance(other, numbers.Real) or isinstance(other, bool):
+        if not _is_real(other):
             raise TypeError(f"** needs a number or a Value as exponent, got {type(other).__name__}")
         n = float(other)
         if self.data == 0 and n < 0:
@@ -149,15 +201,15 @@ class Value:
                 f"{self!r} ** {other}: a negative base with a fractional exponent "
                 "is not a real number"
             )
-        out = Value(self.data**n, f"**{other:g}", Value._pow_backward, self)
+        out = Value(_power(self.data, n), f"**{n:g}", Value._pow_backward, self)
         out._arg = n
         return out
 
     @staticmethod
     def _pow_backward(out: Value) -> None:
-        a = out._a
-        n = out._arg
-        a.grad += n * a.data ** (n - 1) * out.grad  # d(a**n)/da = n * a**(n-1)
+        a, n = out._a, out._arg
+        if n != 0:  # a**0 is the constant 1: slope 0, even at a = 0 (the formula says 0 * inf)
+            a.grad += n * _power(a.data, n - 1) * out.grad  # d(a**n)/da = n * a**(n-1)
 
     def _pow_value(self, exponent: Value) -> Value:
         if self.data <= 0:
@@ -165,13 +217,13 @@ class Value:
                 f"{self!r} ** Value: a Value exponent needs a positive base, because the "
                 f"gradient with respect to the exponent is base**exponent * log(base)"
             )
-        data = self.data**exponent.data
+        data = _power(self.data, exponent.data)
         return Value(data, "**", Value._pow_value_backward, self, exponent)
 
     @staticmethod
     def _pow_value_backward(out: Value) -> None:
         a, b = out._a, out._b
-        a.grad += b.data * a.data ** (b.data - 1) * out.grad  # d(a**b)/da = b * a**(b-1)
+        a.grad += b.data * _power(a.data, b.data - 1) * out.grad  # d(a**b)/da = b * a**(b-1)
         b.grad += out.data * math.log(a.data) * out.grad  # d(a**b)/db = a**b * log(a)
 
     def relu(self) -> Value:
@@ -210,10 +262,8 @@ class Value:
     def exp(self) -> Value:
         try:
             data = math.exp(self.data)
-        except OverflowError:
-            raise OverflowError(
-                f"exp({self.data:g}) is too large for a float; scale the input down"
-            ) from None
+        except OverflowError:  # e ** 710 and above: too large for a float
+            data = math.inf
         return Value(data, "exp", Value._exp_backward, self)
 
     @staticmethod

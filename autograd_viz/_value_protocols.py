@@ -1,0 +1,172 @@
+"""How a Value behaves towards the rest of Python: not the lesson, so not in engine.py.
+
+Two jobs, both about keeping the graph whole:
+
+* **Plain maths gets a hint, never a silent float.** `float(x)`, `math.exp(x)`,
+  `x > 0`, `max(x, y)`, `abs(x)`, `round(x)` and `f"{x:.2f}"` would each turn a Value
+  into a bare number and cut it out of the graph without a word. They raise a
+  TypeError in the kit's voice that says what to write instead; a few methods
+  people expect from PyTorch or numpy (`x.sqrt()`, `x.item()`) say the same.
+  Equality stays identity (no `__eq__`), so Values still work in sets and dicts.
+* **Copying and pickling without recursion.** Python's defaults follow parents
+  depth-first and hit the recursion limit on a chain of a few hundred steps.
+  Here the graph is written parents-first in one flat pass, so a million-step
+  chain copies and pickles at the default recursion limit, and a node reached
+  twice (inside one graph, or from several objects pickled together) stays one
+  object.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+# ---- plain maths: say what to write instead --------------------------------------------
+
+_NOT_A_FLOAT = (
+    "a Value can't become a plain number: its place in the graph would be lost and no "
+    "gradient would flow through it. Use the Value's own operations instead of math "
+    "functions (x.exp(), x.log(), x.tanh(), x ** 0.5), or read the number with x.data{}."
+)
+
+
+def _compare(symbol: str):
+    def refuse(self, other: object) -> bool:
+        raise TypeError(
+            f"Values can't be compared with {symbol}: compare x.data instead "
+            f"(e.g. x.data {symbol} 0), and give max, min and sorted key=lambda v: v.data. "
+            "A comparison has no gradient; for a smooth choice use x.relu()."
+        )
+
+    return refuse
+
+
+class _Missing:
+    """An attribute people reach for (from PyTorch or numpy) that the engine spells differently."""
+
+    def __init__(self, instead: str) -> None:
+        self.instead = instead
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, obj: object, owner: type | None = None):
+        raise AttributeError(f"'Value' object has no attribute '{self.name}': write {self.instead}")
+
+
+class ValueProtocols:
+    """Python protocols for Value: helpful refusals, copy and pickle. Holds no data."""
+
+    __slots__ = ()
+
+    def __float__(self) -> float:
+        raise TypeError(_NOT_A_FLOAT.format(" (float(x.data) is the same number)"))
+
+    def __int__(self) -> int:
+        raise TypeError(_NOT_A_FLOAT.format("; int(x.data) rounds it towards zero"))
+
+    def __round__(self, ndigits: int | None = None) -> float:
+        raise TypeError(
+            "round() would cut a Value out of the graph: round its number, "
+            "round(x.data, 2), or print it rounded with f'{x.data:.2f}'."
+        )
+
+    def __abs__(self):
+        raise TypeError(
+            "abs() is not one of the engine's operations: write x.relu() + (-x).relu() "
+            "(slope −1 left of 0, 1 right of it, 0 at 0), or abs(x.data) for the number."
+        )
+
+    def __format__(self, spec: str) -> str:
+        if not spec:
+            return str(self)
+        raise TypeError(
+            f"a Value has no number format; format its number instead: f'{{x.data:{spec}}}'"
+        )
+
+    __lt__ = _compare("<")
+    __le__ = _compare("<=")
+    __gt__ = _compare(">")
+    __ge__ = _compare(">=")
+
+    sqrt = _Missing("x ** 0.5")
+    square = _Missing("x ** 2")
+    pow = _Missing("x ** n")
+    abs = _Missing("x.relu() + (-x).relu()")
+    item = _Missing("x.data (the number) — a Value holds one")
+    value = _Missing("x.data (the number)")
+    detach = _Missing("Value(x.data) (a new input with the same number)")
+
+    # ---- copy and pickle, parents first ------------------------------------------------
+
+    def __copy__(self):
+        """A new node with the same number, grad, label and parents (the graph is shared)."""
+        return _rebuild(*_fields(self), (self.grad, self._label, self.tag))
+
+    def __deepcopy__(self, memo: dict[int, Any]):
+        """Copy the graph parents-first, so no step recurses into the one before it."""
+        keep = memo.setdefault(id(memo), [])
+        for node in self.topological_order():
+            if id(node) in memo:
+                continue
+            cls, data, op, rule, a, b, arg = _fields(node)
+            a = None if a is None else memo[id(a)]
+            b = None if b is None else memo[id(b)]
+            memo[id(node)] = new = _rebuild(cls, data, op, rule, a, b, arg)
+            keep.append(node)
+            new.__setstate__((node.grad, node._label, copy.deepcopy(node.tag, memo)))
+        return memo[id(self)]
+
+    def __reduce_ex__(self, protocol: int):
+        # The first Value a pickle meets lists its ancestors, parents first, so each of
+        # them is written when its own parents already are (a reference, not a nested
+        # write). The ancestors, meeting this list, write just themselves.
+        state = (self.grad, self._label, self.tag)
+        if _listed.pop(id(self), None) is self:
+            return _rebuild, (*_fields(self), None), state
+        ancestors = self.topological_order()[:-1]
+        for node in ancestors:
+            _listed[id(node)] = node
+        return _rebuild_after, (tuple(ancestors), _Forget(ancestors), *_fields(self)), state
+
+    def __setstate__(self, state: tuple) -> None:
+        self.grad, self._label, self.tag = state
+
+
+# id -> Value: ancestors being pickled by the value that listed them (see __reduce_ex__)
+_listed: dict[int, object] = {}
+
+
+def _fields(v) -> tuple:
+    return type(v), v.data, v._op, v._backward, v._a, v._b, v._arg
+
+
+def _rebuild(cls, data, op, rule, a, b, arg, state=None):
+    v = cls.__new__(cls)
+    v.data, v._op, v._backward, v._a, v._b, v._arg = data, op, rule, a, b, arg
+    v.grad, v._label, v.tag = state or (0.0, "", None)
+    return v
+
+
+def _rebuild_after(ancestors, forgotten, *fields):
+    """Unpickle a value whose ancestors were unpickled (parents first) just before it."""
+    return _rebuild(*fields)
+
+
+class _Forget:
+    """Written right after the ancestors: unlists those the pickle had already written."""
+
+    __slots__ = ("nodes",)
+
+    def __init__(self, nodes: list) -> None:
+        self.nodes = nodes
+
+    def __reduce__(self):
+        for node in self.nodes:
+            if _listed.get(id(node)) is node:
+                del _listed[id(node)]
+        return _nothing, ()
+
+
+def _nothing() -> None:
+    return None
