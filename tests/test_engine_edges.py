@@ -288,3 +288,26 @@ def test_million_step_chain_pickles_and_deep_copies_at_default_recursion_limit()
         w.backward()
         leaf = next(w.leaves())
         assert leaf.label == "x" and leaf.grad == 1.0
+
+
+# ---- docs/errors.md explains every error type the kit defines -------------------------
+
+
+def test_every_error_type_the_kit_defines_is_explained_in_docs_errors():
+    import importlib
+    import pathlib
+    import pkgutil
+
+    import autograd_viz
+
+    doc = (pathlib.Path(__file__).parents[1] / "docs" / "errors.md").read_text()
+    defined = set()
+    for info in pkgutil.walk_packages(autograd_viz.__path__, "autograd_viz."):
+        if info.name.endswith(".wasm"):  # needs Pyodide's js module
+            continue
+        module = importlib.import_module(info.name)
+        for obj in vars(module).values():
+            if isinstance(obj, type) and issubclass(obj, Exception) and obj.__module__ == info.name:
+                defined.add(obj.__name__)
+    assert {"GraphTooLargeError", "GradcheckError", "TraceError"} <= defined
+    assert sorted(name for name in defined if f"`{name}`" not in doc) == []
