@@ -17,6 +17,7 @@ gives 3".
 
 from __future__ import annotations
 
+import functools
 import math
 import numbers
 import re
@@ -26,6 +27,7 @@ from dataclasses import dataclass, field
 from autograd_viz._numbers import format_number
 from autograd_viz.engine import Value
 from autograd_viz.foreign import ForeignGraph, NotAGraphError, is_graph, read_graph
+from autograd_viz.graph import Graph, Node
 
 __all__ = [
     "BackwardRun",
@@ -34,6 +36,7 @@ __all__ = [
     "Finding",
     "RuleCheck",
     "check_engine",
+    "foreign_snapshot",
     "run_backward",
 ]
 
@@ -181,6 +184,7 @@ _CANONICAL = {
     "**": "**", "pow": "**", "__pow__": "**",
     "relu": "relu", "tanh": "tanh", "exp": "exp", "log": "log", "ln": "log",
     "sigmoid": "sigmoid", "σ": "sigmoid", "neg": "neg", "__neg__": "neg",
+    "sin": "sin", "cos": "cos",
 }  # fmt: skip
 _BUILD: dict[str, Callable[..., Value]] = {
     "+": lambda a, b: a + b,
@@ -194,6 +198,8 @@ _BUILD: dict[str, Callable[..., Value]] = {
     "log": lambda a: a.log(),
     "sigmoid": lambda a: a.sigmoid(),
     "neg": lambda a: -a,
+    "sin": lambda a: a.sin(),
+    "cos": lambda a: a.cos(),
 }
 _RULE_NAMES = {
     "+": "the sum rule",
@@ -207,11 +213,13 @@ _RULE_NAMES = {
     "log": "log's rule (1/x)",
     "sigmoid": "the sigmoid rule σ(1 − σ)",
     "neg": "negation's rule",
+    "sin": "sin's rule (cos)",
+    "cos": "cos's rule (−sin)",
 }
 _METHODS = {
     "+": "__add__", "*": "__mul__", "-": "__sub__", "/": "__truediv__", "**": "__pow__",
     "relu": "relu", "tanh": "tanh", "exp": "exp", "log": "log", "sigmoid": "sigmoid",
-    "neg": "__neg__",
+    "neg": "__neg__", "sin": "sin", "cos": "cos",
 }  # fmt: skip
 _ARITY = {"+": 2, "*": 2, "-": 2, "/": 2, "**": 2, "neg": 1}
 
@@ -679,3 +687,117 @@ def _probe_result(cls, text, x, out, value, slope) -> str | None:
             f"{format_number(slope)}"
         )
     return None
+
+
+# ---- the snapshot of a foreign graph: the door every viewer reads -----------------------------
+
+# The engine's op string for each operation the kit knows (`**n` is spelt with its number).
+_ENGINE_OPS = {
+    "+": "+", "*": "*", "**": "**", "relu": "ReLU", "tanh": "tanh", "exp": "exp",
+    "log": "log", "sigmoid": "sigmoid", "sin": "sin", "cos": "cos",
+}  # fmt: skip
+
+
+class _Replay:
+    """What the learner's own rules send, for `Graph.contributions`: recorded from one run
+    of their backward pass (made on first use, so a drawing never runs it), and replayed
+    at another gradient by calling their closure with their operands' grads as they were."""
+
+    def __init__(self, graph: ForeignGraph) -> None:
+        self.graph = graph
+        self._calls: dict[int, list[Call]] | None = None
+
+    def calls(self, i: int) -> list[Call]:
+        if self._calls is None:
+            self._calls = {}
+            for call in run_backward(self.graph).calls:
+                self._calls.setdefault(call.node, []).append(call)
+        return self._calls.get(i, [])
+
+    def sent(self, i: int, grad: float) -> tuple[float, ...]:
+        """What node i's rule adds to each operand position at gradient `grad`."""
+        calls = self.calls(i)
+        if not calls:
+            return tuple(0.0 for _ in self.graph.operands[i])
+        if math.isclose(grad, calls[-1].out_grad, rel_tol=1e-12, abs_tol=0.0):
+            total: dict[int, float] = {}
+            for call in calls:  # a node their backward ran twice sent twice
+                for p, amount in call.sent.items():
+                    total[p] = total.get(p, 0.0) + amount
+        else:
+            total = self._replay(calls[-1], grad)
+        return self._per_position(i, total)
+
+    def _replay(self, call: Call, grad: float) -> dict[int, float]:
+        nodes = self.graph.nodes
+        node, touched = nodes[call.node], [call.node, *call.before]
+        saved = [nodes[j].grad for j in touched]
+        try:
+            for p, before in call.before.items():
+                nodes[p].grad = before
+            node.grad = grad
+            node._backward()
+            return {p: _grad(nodes[p]) - before for p, before in call.before.items()}
+        finally:
+            for j, g in zip(touched, saved):
+                nodes[j].grad = g
+
+    def _per_position(self, i: int, total: dict[int, float]) -> tuple[float, ...]:
+        """Split what an operand used twice (`a * a`) received between its positions, in
+        proportion to the right local derivatives (evenly where the kit has none)."""
+        positions = self.graph.operands[i]
+        if len(set(positions)) == len(positions):
+            return tuple(total[p] for p in positions)
+        canonical = _canonical(self.graph.ops[i], len(positions))
+        args = [self.graph.data[p] for p in positions]
+        weights = _table_partials(canonical, args, self.graph.exponents[i])
+        out = []
+        for k, p in enumerate(positions):
+            mine = [j for j, q in enumerate(positions) if q == p]
+            share = 1 / len(mine)
+            if weights is not None and sum(weights[j] for j in mine) != 0:
+                share = weights[k] / sum(weights[j] for j in mine)
+            out.append(total[p] * share)
+        return tuple(out)
+
+
+def _replayed_rule(replay: _Replay, i: int, out: Value) -> None:
+    """A backward rule in the engine's shape (it takes the output node) that adds what the
+    learner's own closure sent; `Graph.contributions` runs it on stand-in values."""
+    for operand, amount in zip(out.parents, replay.sent(i, out.grad)):
+        operand.grad += amount
+
+
+def foreign_snapshot(root: object) -> Graph:
+    """The graph snapshot of a learner's micrograd-style graph: read once (`read_graph`),
+    with backward rules that give the numbers *their* code produces.
+
+    >>> from micrograd.engine import Value  # doctest: +SKIP
+    >>> x, y = Value(2.0), Value(3.0)  # doctest: +SKIP
+    >>> foreign_snapshot((x + y) * y).contributions(3, 1.0)  # doctest: +SKIP
+    (3.0, 5.0)
+    """
+    graph = root if isinstance(root, ForeignGraph) else read_graph(root)
+    replay = _Replay(graph)
+    last = len(graph) - 1
+    nodes, rules = [], []
+    for i, operands in enumerate(graph.operands):
+        label = graph.labels[i]
+        if i == last:
+            role = "output"
+        elif operands:
+            role = "value"
+        else:
+            role = "input" if label else "const"
+        op = graph.ops[i] if operands else ""
+        canonical = _canonical(op, len(operands)) if operands else None
+        exponent = graph.exponents[i]
+        if canonical == "**n" and exponent is not None:
+            op = f"**{exponent:g}"
+        elif canonical in _ENGINE_OPS:
+            op = _ENGINE_OPS[canonical]
+        node = Node(i, label, graph.data[i], graph.grads[i], op, operands, exponent, None,
+                    False, role)  # fmt: skip
+        nodes.append(node)
+        rules.append(functools.partial(_replayed_rule, replay, i) if operands else None)
+    return Graph(tuple(nodes), tuple(rules))

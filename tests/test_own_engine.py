@@ -368,3 +368,41 @@ def test_check_engine_points_our_own_value_elsewhere():
 
     with pytest.raises(TypeError, match="checks your own engine"):
         check_engine(Value(1.0) * 2)
+
+
+# ---- the snapshot: their graph through the same door as ours -----------------------------------
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_the_derivation_of_their_graph_is_the_blogs(engine):
+    from autograd_viz.own_engine import foreign_snapshot
+    from autograd_viz.trace import derivation
+
+    root = oe.b_used_twice(ENGINES[engine]())
+    before = _grads(root)
+    text = derivation(foreign_snapshot(root), "backward").splitlines()
+    assert text[0] == "∂L/∂L = 1"
+    assert text[-3:] == [
+        "∂L/∂a = ∂L/∂c · ∂c/∂a = 2 · b = 2 · 3 = 6",
+        "∂L/∂b (via the product) = ∂L/∂c · ∂c/∂b = 2 · a = 2 · 2 = 4",
+        "∂L/∂b = 2 + 4 = 6",
+    ]
+    assert _grads(root) == before
+
+
+def test_the_derivation_shows_the_numbers_their_rule_produced():
+    from autograd_viz.own_engine import foreign_snapshot
+    from autograd_viz.trace import derivation
+
+    text = derivation(foreign_snapshot(oe.square_of_ab_plus_c(oe.ForgotOutGrad)), "backward")
+    assert "∂L/∂a = ∂L/∂d · ∂d/∂a = 14 · b = 14 · 3 = 3" in text.splitlines()
+
+
+def test_a_times_a_shares_what_their_rule_sent_between_both_operands():
+    from autograd_viz.own_engine import foreign_snapshot
+
+    a = mg.Value(3.0)
+    g = foreign_snapshot(a * a)
+    assert g.nodes[-1].operands == (0, 0)
+    assert g.contributions(1, 1.0) == (3.0, 3.0)
+    assert a.grad == 0
