@@ -13,6 +13,7 @@ and an input at a kink (ReLU at 0) is reported as not differentiable there.
 
 from __future__ import annotations
 
+import contextlib
 import inspect
 import math
 import numbers
@@ -123,10 +124,12 @@ def _at(
     values: Sequence[float],
     i: int,
     step: float,
+    engine: Callable[[float], object] | None = None,
 ) -> float:
     point = list(values)
     point[i] += step
-    return _output(_call(f, names, [Value(v) for v in point])).data
+    make = Value if engine is None else engine
+    return float(_output(_call(f, names, [make(v) for v in point]), engine).data)
 
 
 def _call(f: Callable[..., Value], names: Sequence[str] | None, leaves: list[Value]) -> object:
@@ -135,10 +138,29 @@ def _call(f: Callable[..., Value], names: Sequence[str] | None, leaves: list[Val
     return f(**dict(zip(names, leaves)))
 
 
-def _output(out: object) -> Value:
+def _output(out: object, engine: Callable[[float], object] | None = None) -> Value:
+    if engine is not None:  # a learner's own class: any micrograd-style node will do
+        from autograd_viz.foreign import is_graph
+
+        if not is_graph(out):
+            raise TypeError(
+                f"gradcheck: f must return a value of {getattr(engine, '__name__', engine)}, "
+                f"got {type(out).__name__}"
+            )
+        return out
     if not isinstance(out, Value):
         raise TypeError(f"gradcheck: f must return a Value, got {type(out).__name__}")
     return out
+
+
+def _leaf(engine: Callable[[float], object] | None, x: float, name: str) -> object:
+    """An input of the check: our Value, or one of the learner's own class, labelled."""
+    if engine is None:
+        return Value(x, label=name)
+    leaf = engine(x)
+    with contextlib.suppress(AttributeError):  # __slots__ without a label: unlabelled is fine
+        leaf.label = name
+    return leaf
 
 
 def _number(name: str, v: object) -> float:
@@ -212,11 +234,12 @@ class _Probe:
     keyword_names: Sequence[str] | None
     values: list[float]
     tol: float
+    engine: Callable[[float], object] | None = None
 
     def at(self, i: int, step: float) -> float | str:
         """f with input i moved by `step`, or why it could not be evaluated there."""
         try:
-            y = _at(self.f, self.keyword_names, self.values, i, step)
+            y = _at(self.f, self.keyword_names, self.values, i, step, self.engine)
         except (ArithmeticError, ValueError) as err:
             return f"{type(err).__name__}: {err}"
         return y if math.isfinite(y) else f"f = {y}"
@@ -291,8 +314,12 @@ def gradcheck(
     *,
     h: float = 1e-6,
     tol: float = 1e-5,
+    engine: Callable[[float], object] | None = None,
 ) -> GradReport:
     """Compare backprop's gradients of `f` with central differences.
+
+    `engine` checks your own engine instead of ours: the micrograd-style class the inputs
+    are made with (`engine(number)`), whose `backward()` gives the analytic side.
 
     `inputs` is a mapping from names to numbers, passed to `f` by name (so the order of
     the mapping does not matter), or a plain sequence passed by position (names are then
@@ -316,8 +343,8 @@ def gradcheck(
     if by_name:
         _check_binding(f, names)
 
-    leaves = [Value(v, label=n) for n, v in zip(names, values)]
-    out = _output(_call(f, keyword_names, leaves))
+    leaves = [_leaf(engine, v, n) for n, v in zip(names, values)]
+    out = _output(_call(f, keyword_names, leaves), engine)
     if not math.isfinite(out.data):
         raise GradcheckError(
             f"gradcheck: f = {out.data} at these inputs; there is no slope to measure. "
@@ -325,17 +352,18 @@ def gradcheck(
         )
     out.backward()
 
-    probe = _Probe(f, keyword_names, values, tol)
+    probe = _Probe(f, keyword_names, values, tol, engine)
     rows = []
     for i, (name, leaf) in enumerate(zip(names, leaves)):
+        analytic = float(leaf.grad)
         up, down = probe.at(i, h), probe.at(i, -h)
         for step, y in ((h, up), (-h, down)):
             if isinstance(y, str):
-                raise _domain_error(probe, names, i, h, step, y, leaf.grad)
+                raise _domain_error(probe, names, i, h, step, y, analytic)
         numeric = (up - down) / (2 * h)
-        abs_error = abs(leaf.grad - numeric)
-        rel_error = abs_error / max(abs(leaf.grad), abs(numeric), 1e-12)
-        ok = probe.agrees(leaf.grad, numeric)
-        kink, note = (False, "") if ok else probe.kink_note(i, h, out.data, leaf.grad)
-        rows.append(GradRow(name, leaf.grad, numeric, abs_error, rel_error, ok, note, kink))
+        abs_error = abs(analytic - numeric)
+        rel_error = abs_error / max(abs(analytic), abs(numeric), 1e-12)
+        ok = probe.agrees(analytic, numeric)
+        kink, note = (False, "") if ok else probe.kink_note(i, h, out.data, analytic)
+        rows.append(GradRow(name, analytic, numeric, abs_error, rel_error, ok, note, kink))
     return GradReport(tuple(rows), tol)

@@ -406,3 +406,31 @@ def test_a_times_a_shares_what_their_rule_sent_between_both_operands():
     assert g.nodes[-1].operands == (0, 0)
     assert g.contributions(1, 1.0) == (3.0, 3.0)
     assert a.grad == 0
+
+
+# ---- gradcheck on their engine ---------------------------------------------------------------
+
+
+def test_gradcheck_checks_micrograds_engine_with_the_blogs_numbers():
+    from autograd_viz import gradcheck
+
+    report = gradcheck(
+        lambda a, b, c: (a * b + c) ** 2, {"a": 2.0, "b": 3.0, "c": 1.0}, engine=mg.Value
+    )
+    assert report.ok
+    assert [r.analytic for r in report.rows] == [42, 28, 14]
+
+
+def test_gradcheck_catches_a_planted_bug_in_their_engine():
+    from autograd_viz import gradcheck
+
+    report = gradcheck(lambda a, b: (a * b + 1) ** 2, {"a": 2.0, "b": 3.0}, engine=oe.SwappedMul)
+    assert not report.ok
+    assert report["a"].analytic == 28 and report["a"].numeric == pytest.approx(42)
+
+
+def test_gradcheck_with_an_engine_refuses_a_result_that_is_no_graph():
+    from autograd_viz import gradcheck
+
+    with pytest.raises(TypeError, match="f must return a value of Value, got float"):
+        gradcheck(lambda a: 3.0, [1.0], engine=mg.Value)
