@@ -1,10 +1,17 @@
 """Self-check exercises for the notebooks: type an answer, press Check, get right or wrong at once.
 
 An `Exercise` shows a question (LaTeX between `$...$` is typeset), a text box and a Check button.
-The learner's text is read tolerantly: `8`, `8.0`, `-24`, `−24` (Unicode minus), `1e-3`, `0,5`
-(decimal comma), and arithmetic on plain numbers (`5+3`, `2*3`, `1/2`, `2^3`, `(2+3)*3`), so a
-learner may type a sum exactly as a derivation writes it; no names or calls are evaluated. A
-numeric answer is right within `tol` (relative and absolute, default 1e-6); a text answer
+The learner's text is read tolerantly: `8`, `8.0`, `-24`, `−24` (Unicode minus), `1e-3`,
+full-width digits, and arithmetic on plain numbers (`5+3`, `2*3`, `1/2`, `2^3`, `(2+3)*3`), so a
+learner may type a sum exactly as a derivation writes it; no names or calls are evaluated, and
+Python-only forms (`0x3`, `0b11`, `1_000`) are refused. Separators follow one rule
+(`SEPARATOR_RULE`, shown as the answer box's tooltip): a comma or space followed by exactly three
+digits separates thousands (`1,000`, `1 000`), any other comma is a decimal comma (`0,5`), a point
+is a decimal point. Where a separator could mean something else (`1,000` vs 1.000, `1.000` vs a
+thousand) and only the other reading is right, the feedback asks "did you mean …?" instead of a
+bare "not quite". A numeric answer is right within `tol` (relative and absolute) when one is
+given; by default within 1e-6, or when it is what the drawings show for the answer (4 significant
+digits: `0.6667` or `0.66667` for 2/3; whole numbers are shown, and checked, in full). A text answer
 (`answer="reverse"`) is right when it matches ignoring case and surrounding spaces; `answer=[...]`
 accepts any of several; `check=` takes a function of the typed text for anything else. A wrong
 answer shows the hint. The expected answer is in neither the widget nor the saved widget state
@@ -27,17 +34,24 @@ import html
 import math
 import operator
 import os
+import re
+import unicodedata
 import weakref
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 import ipywidgets as widgets
+
+from autograd_viz._numbers import format_number
 
 __all__ = [
     "AnswerParseError",
     "Exercise",
     "ExerciseError",
+    "Reading",
     "hide_all",
     "parse_number",
+    "read_answer",
     "reveal_all",
     "teacher_mode",
 ]
@@ -56,8 +70,40 @@ _BINARY = {
 }
 _UNARY = {ast.USub: operator.neg, ast.UAdd: operator.pos}
 _MAX_LENGTH = 200  # an answer is a number or a short sum, never a page of text
+_SHOWN_DIGITS = 4  # significant digits drawings and equations show (format_number's default)
 # Symbols a learner may copy from the prose, mapped to what Python reads.
-_TRANSLATE = str.maketrans({"−": "-", "–": "-", "×": "*", "·": "*", "⋅": "*", "^": "**", "÷": "/"})
+_TRANSLATE = str.maketrans(
+    {"−": "-", "–": "-", "×": "*", "·": "*", "⋅": "*", "^": "**", "÷": "/", "⁄": "/"}
+)
+_INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad"))  # zero-width
+_SUPERSCRIPT = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-")
+_POWER = re.compile(r"[⁰¹²³⁴⁵⁶⁷⁸⁹⁻]+")  # 2³ is 2**3 (NFKC alone would make it 23)
+# A number as typed: digits, with points, commas, or single spaces between digit groups.
+_RUN = re.compile(r"\d(?:[\d.,]| (?=\d))*")
+_NOT_DECIMAL = re.compile(r"0[xXbBoO]|\d_|_\d")  # 0x3, 0b11, 0o7, 1_000: Python, not a learner
+SEPARATOR_RULE = (
+    "A comma or a space followed by exactly three digits separates thousands (1,000 and 1 000 "
+    "are a thousand); any other comma is a decimal comma (0,5 is a half); a point is always "
+    "a decimal point, and where a comma and a point both appear, the last one is the decimal mark "
+    "(1,000.5 and 1.000,5)."
+)
+
+
+ANSWER_HELP = (
+    "Type a number (8, -24, 0.5, 1,000) or a sum (5+3, 2^3, 1/2). "
+    f"{SEPARATOR_RULE} Unless the exercise says otherwise, an answer rounded to "
+    f"{_SHOWN_DIGITS} significant digits, as the drawings show it (0.6667 for 2/3), is right."
+)
+
+
+def _as_float(shown: str) -> float:
+    """A number as `format_number` writes it (real minus sign, 1.5e−7) read back."""
+    return float(shown.replace("\u2212", "-"))
+
+
+def _slack(half_unit: float | None) -> float:
+    """Half a unit in the last typed place, with room for binary rounding (0.6667 vs 2/3)."""
+    return (half_unit or 0.0) * (1 + 1e-9)
 
 
 class ExerciseError(ValueError):
@@ -68,29 +114,163 @@ class AnswerParseError(ValueError):
     """The learner's text could not be read as a number."""
 
 
+@dataclass(frozen=True)
+class Reading:
+    """How a typed answer was read: its value, and the other reading a separator allows.
+
+    `alternative` is set when a separator could mean something else (`1,000` read as a
+    thousand could be meant as 1.000; `1.000` read as 1 could be meant as a thousand), so a
+    wrong answer can say "did you mean ...?" instead of a silent "not quite". `digits` and
+    `half_unit` describe a single typed number (`0.6667`: 4 significant digits, ±0.00005);
+    `why` says how an ambiguous separator was read and how to type the other meaning.
+    """
+
+    value: float
+    alternative: float | None = None
+    digits: int | None = None
+    half_unit: float | None = None
+    why: str = ""  # how the ambiguous separator was read, and how to type the other meaning
+
+
 def parse_number(text: str) -> float:
     """Read a learner's answer as a number; arithmetic on plain numbers is allowed.
 
     >>> parse_number("−24"), parse_number("5+3"), parse_number("1/2"), parse_number("2^3")
     (-24.0, 8.0, 0.5, 8.0)
+    >>> parse_number("1,000"), parse_number("0,5"), parse_number("1 000 000")
+    (1000.0, 0.5, 1000000.0)
     """
-    cleaned = text.strip().translate(_TRANSLATE)
-    if cleaned.count(",") == 1 and "." not in cleaned:
-        cleaned = cleaned.replace(",", ".")  # a decimal comma: 0,5
+    return read_answer(text).value
+
+
+def read_answer(text: str) -> Reading:
+    """Read a learner's answer (see `parse_number`), keeping what a feedback message needs.
+
+    >>> reading = read_answer("1,000")
+    >>> reading.value, reading.alternative
+    (1000.0, 1.0)
+    """
+    shown = text.strip()
+    cleaned = _normalise_symbols(shown)
     if not cleaned:
         raise AnswerParseError("the answer box is empty")
     if len(cleaned) > _MAX_LENGTH:
         raise AnswerParseError(f"that is {len(cleaned)} characters; a number needs far fewer")
+    if _NOT_DECIMAL.search(cleaned):
+        raise AnswerParseError(
+            f"{shown!r} is written in Python's notation (0x…, 0b…, 0o… or 1_000); "
+            "type the number in ordinary decimal digits"
+        )
+    primary, alternative, why = [], [], ""
+    position = 0
+    for match in _RUN.finditer(cleaned):
+        run = match.group()
+        main, other = _read_run(run, shown)
+        if cleaned[match.end() : match.end() + 1] in ("e", "E"):
+            other = None  # 1.000e3 is a mantissa: only a decimal point makes sense there
+        if other is not None and not why:
+            why = _why(run)
+        between = cleaned[position : match.start()]
+        primary += [between, main]
+        alternative += [between, other or main]
+        position = match.end()
+    primary.append(cleaned[position:])
+    alternative.append(cleaned[position:])
+    value = _evaluate_text("".join(primary), shown)
+    other_value = _evaluate_text("".join(alternative), shown) if why else None
+    digits, half_unit = _precision("".join(primary))
+    return Reading(value, other_value, digits, half_unit, why)
+
+
+def _why(run: str) -> str:
+    """How an ambiguous number (1,000 or 1.000) was read, and how to type the other meaning."""
+    if "," in run:
+        return (
+            "a comma followed by exactly three digits separates thousands; for a decimal, "
+            f"type a point: {run.replace(',', '.')}"
+        )
+    return f"a point is a decimal point; for thousands, type {run.replace('.', '')}"
+
+
+def _normalise_symbols(text: str) -> str:
+    """Full-width digits, Unicode minus and friends become ASCII; zero-width characters go."""
+    text = _POWER.sub(lambda m: "**(" + m.group().translate(_SUPERSCRIPT) + ")", text)
+    text = unicodedata.normalize("NFKC", text.translate(_INVISIBLE))
+    return text.strip().translate(_TRANSLATE)
+
+
+def _grouped(text: str, sep: str) -> bool:
+    """True for digits in groups of three after the first: 1,000 / 12.345.678."""
+    return re.fullmatch(rf"[1-9]\d{{0,2}}(?:{re.escape(sep)}\d{{3}})+", text) is not None
+
+
+def _read_run(run: str, shown: str) -> tuple[str, str | None]:
+    """One typed number (digits with separators) as a Python literal, and its other reading."""
+    unreadable = AnswerParseError(
+        f"{shown!r}: the separators in {run!r} do not make one number. {SEPARATOR_RULE}"
+    )
+    if " " in run:
+        head, *groups = run.split(" ")
+        last = re.fullmatch(r"(\d{3})([.,]\d+)?", groups[-1])
+        if not (re.fullmatch(r"\d{1,3}", head) and last and _all_groups(groups[:-1])):
+            raise unreadable
+        fraction = f".{last.group(2)[1:]}" if last.group(2) else ""
+        return _literal(head + "".join(groups[:-1]) + last.group(1) + fraction), None
+    commas, points = run.count(","), run.count(".")
+    if commas and points:
+        mark = "," if run.rfind(",") > run.rfind(".") else "."
+        whole, _, fraction = run.rpartition(mark)
+        thousands = "." if mark == "," else ","
+        if not (fraction and (_grouped(whole, thousands) or whole.isdigit())):
+            raise unreadable
+        return _literal(f"{whole.replace(thousands, '')}.{fraction}"), None
+    if commas > 1 or points > 1:
+        sep = "," if commas else "."
+        if not _grouped(run, sep):
+            raise unreadable
+        return _literal(run.replace(sep, "")), None
+    if commas:
+        whole, fraction = run.split(",")
+        if not fraction:
+            raise unreadable
+        if _grouped(run, ","):  # 1,000: a thousand, though 1.000 is possible
+            return _literal(whole + fraction), _literal(f"{whole}.{fraction}")
+        return _literal(f"{whole}.{fraction}"), None  # 0,5 and 3,14: a decimal comma
+    if points and _grouped(run, "."):  # 1.000: one, though a thousand is possible
+        return _literal(run), _literal(run.replace(".", ""))
+    return _literal(run), None
+
+
+def _all_groups(groups: list[str]) -> bool:
+    return all(re.fullmatch(r"\d{3}", g) for g in groups)
+
+
+def _literal(number: str) -> str:
+    """A literal Python reads as the learner meant it (08 is 8, not a syntax error)."""
+    return (number.lstrip("0") or "0") if number.isdigit() else number
+
+
+def _precision(text: str) -> tuple[int | None, float | None]:
+    """Significant digits and half a unit in the last place of a single typed number."""
+    match = re.fullmatch(r"[+-]?(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?", text)
+    if match is None or not (match.group(1) or match.group(2)):
+        return None, None
+    whole, fraction, exponent = match.group(1), match.group(2) or "", int(match.group(3) or 0)
+    digits = len((whole + fraction).lstrip("0")) or 1
+    return digits, 0.5 * 10.0 ** (exponent - len(fraction))
+
+
+def _evaluate_text(cleaned: str, shown: str) -> float:
     try:
         tree = ast.parse(cleaned, mode="eval")
     except (SyntaxError, RecursionError, MemoryError):
-        raise AnswerParseError(f"{text.strip()!r} is not a number") from None
+        raise AnswerParseError(f"{shown!r} is not a number") from None
     try:
         value = _evaluate(tree.body)
     except (ZeroDivisionError, OverflowError) as err:
-        raise AnswerParseError(f"{text.strip()!r} cannot be worked out ({err})") from None
+        raise AnswerParseError(f"{shown!r} cannot be worked out ({err})") from None
     if not math.isfinite(value):
-        raise AnswerParseError(f"{text.strip()!r} is not a finite number")
+        raise AnswerParseError(f"{shown!r} is not a finite number")
     return value
 
 
@@ -160,7 +340,7 @@ class Exercise:
         hint: str = "",
         explanation: str = "",
         check: Callable[[str], bool] | None = None,
-        tol: float = 1e-6,
+        tol: float | None = None,
     ) -> None:
         if not isinstance(question, str) or not question.strip():
             raise ExerciseError("Exercise needs a question: a non-empty string")
@@ -172,10 +352,12 @@ class Exercise:
                 raise ExerciseError(
                     f"an answer must be a number or a string, got {type(a).__name__}: {a!r}"
                 )
+            if isinstance(a, float) and not math.isfinite(a):
+                raise ExerciseError(f"an answer must be a finite number, got {a!r}")
         if check is not None and not callable(check):
             raise ExerciseError("check= must be a function taking the typed text, returning bool")
-        if not (tol >= 0 and math.isfinite(tol)):
-            raise ExerciseError(f"tol must be a finite number >= 0, got {tol!r}")
+        if tol is not None and not (tol >= 0 and math.isfinite(tol)):
+            raise ExerciseError(f"tol must be a finite number >= 0 (or None), got {tol!r}")
         self.question = question
         self.answer = answer
         self.hint = hint
@@ -188,6 +370,7 @@ class Exercise:
         self._question = widgets.HTMLMath(value=html.escape(question, quote=False))
         self.input = widgets.Text(
             placeholder="your answer",
+            tooltip=ANSWER_HELP,
             continuous_update=False,
             layout=widgets.Layout(width="14em"),
         )
@@ -213,21 +396,54 @@ class Exercise:
 
         >>> Exercise("2 + 3 = ?", answer=5).is_correct("5.0")
         True
+        >>> Exercise("2 / 3 = ?", answer=2 / 3).is_correct("0.6667")  # as drawings show it
+        True
         """
+        return self._judge(text)[0]
+
+    def _judge(self, text: str) -> tuple[bool, str]:
+        """The verdict, and a note for a wrong answer that was read in a surprising way."""
         if self._check is not None:
             try:
-                return bool(self._check(text))
+                return bool(self._check(text)), ""
             except (ValueError, TypeError, ArithmeticError) as err:
                 raise AnswerParseError(f"{text.strip()!r} could not be checked ({err})") from None
-        numbers = [a for a in self._answers if not isinstance(a, str)]
+        numbers = [float(a) for a in self._answers if not isinstance(a, str)]
         words = [_normalise_text(a) for a in self._answers if isinstance(a, str)]
         if _normalise_text(text) in words:
-            return True
+            return True, ""
         if not numbers:
+            return False, ""
+        reading = read_answer(text)
+        if any(self._matches(reading.value, n) for n in numbers):
+            return True, ""
+        shown = text.strip()
+        if reading.alternative is not None:
+            if any(self._matches(reading.alternative, n) for n in numbers):
+                return False, (
+                    f"Did you mean {reading.alternative:g}? I read {shown!r} as "
+                    f"{reading.value:g}: {reading.why}."
+                )
+            return False, f"(I read {shown!r} as {reading.value:g}: {reading.why}.)"
+        rounded = reading.digits is not None and self._tol is None
+        if rounded and any(abs(reading.value - n) <= _slack(reading.half_unit) for n in numbers):
+            return False, (
+                f"Close: give at least {_SHOWN_DIGITS} significant digits, as the drawings "
+                "show numbers (e.g. 0.1235, not 0.12)."
+            )
+        return False, ""
+
+    def _matches(self, value: float, answer: float) -> bool:
+        if self._tol is not None:
+            return math.isclose(value, answer, rel_tol=self._tol, abs_tol=self._tol)
+        if math.isclose(value, answer, rel_tol=1e-6, abs_tol=1e-6):
+            return True
+        # What the drawings show for it (0.6667 for 2/3; whole numbers are shown in full),
+        # typed as shown or with more digits (0.66667).
+        if answer.is_integer():
             return False
-        value = parse_number(text)
-        tol = self._tol
-        return any(math.isclose(value, float(n), rel_tol=tol, abs_tol=tol) for n in numbers)
+        shown = format_number(answer)
+        return format_number(value) == shown or math.isclose(value, _as_float(shown), rel_tol=1e-9)
 
     def submit(self, text: str) -> bool:
         """Check `text` as if the learner typed it and pressed Check; show and return the verdict.
@@ -247,11 +463,11 @@ class Exercise:
 
     def _show_verdict(self, text: str) -> bool:
         try:
-            right = self.is_correct(text)
+            right, note = self._judge(text)
         except AnswerParseError as err:
             self.feedback.value = self._message(
                 _WRONG_COLOUR,
-                f"I couldn't read that: {err}. Type a number such as 8, -24 or 0.5 "
+                f"I couldn't read that: {err}. Type a number such as 8, -24, 0.5 or 1,000 "
                 f"(a sum like 5+3 is fine too).",
             )
             return False
@@ -260,7 +476,8 @@ class Exercise:
             self.feedback.value = self._message(_RIGHT_COLOUR, f"✔ Right!{more}")
         else:
             hint = f" Hint: {self.hint}" if self.hint else " Try again."
-            self.feedback.value = self._message(_WRONG_COLOUR, f"✘ Not quite.{hint}")
+            note = f" {note}" if note else ""
+            self.feedback.value = self._message(_WRONG_COLOUR, f"✘ Not quite.{note}{hint}")
         return right
 
     @staticmethod

@@ -8,10 +8,11 @@ import subprocess
 import sys
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from autograd_viz import exercises
+from autograd_viz._numbers import format_number
 from autograd_viz.exercises import (
     AnswerParseError,
     Exercise,
@@ -57,8 +58,22 @@ def test_parse_number_reads_what_a_learner_types(text, expected):
 
 @pytest.mark.parametrize(
     "text",
-    ["", "   ", "eight", "x + 1", "__import__('os')", "print(1)", "1/0", "2**100000", "1,000,5",
-     "(" * 5000 + "1" + ")" * 5000, "1+" * 300 + "1", "(-8)^(1/3)", "1e999", "10^400"],
+    [
+        "",
+        "   ",
+        "eight",
+        "x + 1",
+        "__import__('os')",
+        "print(1)",
+        "1/0",
+        "2**100000",
+        "1,000,5",
+        "(" * 5000 + "1" + ")" * 5000,
+        "1+" * 300 + "1",
+        "(-8)^(1/3)",
+        "1e999",
+        "10^400",
+    ],
 )
 def test_parse_number_refuses_names_calls_and_nonsense(text):
     with pytest.raises(AnswerParseError):
@@ -185,6 +200,7 @@ def test_question_html_is_escaped_but_latex_is_kept():
         ({"question": "q", "answer": None}, "number or a string"),
         ({"question": "q", "answer": 1, "check": 3}, "check="),
         ({"question": "q", "answer": 1, "tol": -1}, "tol"),
+        ({"question": "q", "answer": float("inf")}, "finite number"),
     ],
 )
 def test_badly_written_exercise_is_refused_with_a_clear_message(kwargs, message):
@@ -204,8 +220,130 @@ def test_parse_number_reads_back_any_float_python_prints(x):
     assert parse_number(repr(x).replace("-", "−")) == x  # the Unicode minus of the prose
 
 
-@given(st.integers(-10**4, 10**4), st.integers(-10**4, 10**4))  # within tol: 1e-6 relative
+@given(st.integers(-(10**4), 10**4), st.integers(-(10**4), 10**4))  # within tol: 1e-6 relative
 def test_a_typed_sum_is_right_when_its_value_is(a, b):
     ex = Exercise("a + b?", answer=a + b)
     assert ex.is_correct(f"{a}+{b}")
     assert not ex.is_correct(f"{a}+{b}+1")
+
+
+# ---- one predictable rule for separators, and no silent wrong ------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("1,000", 1000.0),  # notebook 05 writes "1,000" in its question and hint
+        ("1 000", 1000.0),
+        ("1\u202f000", 1000.0),  # a narrow no-break space, as some keyboards type it
+        ("1,000,000", 1e6),
+        ("1 000 000", 1e6),
+        ("-1,500", -1500.0),
+        ("1,000.5", 1000.5),
+        ("1.000,5", 1000.5),  # both marks: the last one is the decimal mark
+        ("1.000.000", 1e6),
+        ("0,5", 0.5),
+        ("3,14", 3.14),
+        ("0,125", 0.125),  # a leading 0 group is never a thousands group
+        ("1,2345", 1.2345),
+        ("1234,567", 1234.567),
+        ("1,000,000 / 1,000", 1000.0),
+        ("0,5+0,25", 0.75),
+    ],
+)
+def test_separators_follow_one_rule(text, expected):
+    assert parse_number(text) == expected
+
+
+@pytest.mark.parametrize("text", ["1 00", "1,000,5", "1,", "1,5.3", "12 34", "1.000.5"])
+def test_separators_that_make_no_number_are_explained_with_the_rule(text):
+    with pytest.raises(AnswerParseError, match="separates thousands"):
+        parse_number(text)
+
+
+def test_notebook_05s_thousand_is_right_however_it_is_written():
+    ex = Exercise("About 1,000 nested calls: how many times deeper is 1,000,000?", answer=1000)
+    for text in ["1,000", "1 000", "1000", "1,000,000 / 1,000", "1,000.0"]:
+        assert ex.submit(text), text
+
+
+def test_a_separator_read_the_other_way_gets_did_you_mean_not_a_silent_wrong():
+    thousand = Exercise("How many?", answer=1000, hint="Count them.")
+    assert not thousand.submit("1.000")
+    assert "Did you mean 1000? I read '1.000' as 1" in thousand.feedback.value
+    assert "for thousands, type 1000" in thousand.feedback.value
+    decimal = Exercise("How much?", answer=1.234)
+    assert not decimal.submit("1,234")
+    assert "Did you mean 1.234? I read '1,234' as 1234" in decimal.feedback.value
+    assert "for a decimal, type a point: 1.234" in decimal.feedback.value
+    assert decimal.submit("1.234") and decimal.submit("1,2340")
+
+
+def test_an_ambiguous_wrong_answer_says_how_it_was_read():
+    ex = Exercise("How much?", answer=7)
+    assert not ex.submit("1,234")
+    assert "I read '1,234' as 1234" in ex.feedback.value and "Did you mean" not in ex.feedback.value
+
+
+def test_the_answer_box_states_the_rule():
+    ex = Exercise("q", answer=1)
+    assert exercises.SEPARATOR_RULE in ex.input.tooltip
+    assert "1,000 and 1 000 are a thousand" in exercises.SEPARATOR_RULE
+    assert "0,5 is a half" in exercises.SEPARATOR_RULE
+
+
+# ---- the digits the drawings show, odd characters, Python-only notations ---------------------
+
+
+@given(
+    st.floats(allow_nan=False, allow_infinity=False, min_value=-1e12, max_value=1e12).filter(
+        lambda x: x == 0 or abs(x) > 1e-12
+    )
+)
+@settings(deadline=None)  # a shared CI machine can stall one example; the check is not timed
+def test_an_answer_typed_as_the_drawings_show_it_is_right(x):
+    shown = format_number(x).replace("−", "-")  # e.g. 0.6667 for 2/3
+    assert Exercise("x = ?", answer=x).is_correct(shown), shown
+
+
+def test_two_thirds_to_the_digits_shown_is_right_and_fewer_digits_are_close():
+    ex = Exercise("2/3 = ?", answer=2 / 3)
+    assert ex.submit("0.6667") and ex.submit("0.66667") and ex.submit("2/3") and ex.submit("0,6667")
+    assert not ex.submit("0.667")
+    assert "Close: give at least 4 significant digits" in ex.feedback.value
+    assert not ex.submit("0.6666")  # not what the drawing shows: 0.6667
+    assert "Close" not in ex.feedback.value
+
+
+def test_whole_number_answers_and_an_explicit_tolerance_stay_strict():
+    assert not Exercise("q", answer=8).is_correct("8.0004")
+    assert not Exercise("q", answer=2 / 3, tol=1e-6).is_correct("0.6667")
+    assert Exercise("q", answer=2 / 3, tol=1e-3).is_correct("0.667")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("８", 8.0),  # full-width digits (a Japanese or Chinese keyboard)
+        ("－２４", -24.0),
+        ("１，０００", 1000.0),
+        ("1\u200b000", 1000.0),  # zero-width space, pasted from a web page
+        ("\ufeff8", 8.0),  # byte-order mark
+        ("8\u200d", 8.0),
+        ("2³", 8.0),  # a superscript is a power, not the digit 3 (2³ is not 23)
+        ("10⁻²", 0.01),
+        ("½", 0.5),
+        ("08", 8.0),
+    ],
+)
+def test_unicode_digits_and_invisible_characters_are_normalised(text, expected):
+    assert parse_number(text) == pytest.approx(expected, rel=1e-12)
+
+
+@pytest.mark.parametrize("text", ["0x3", "0b11", "0o7", "0X1F", "1_000", "-0x3"])
+def test_python_only_notations_are_not_numbers_a_learner_means(text):
+    with pytest.raises(AnswerParseError, match="Python's notation"):
+        parse_number(text)
+    ex = Exercise("q", answer=3)
+    assert not ex.submit(text)
+    assert "ordinary decimal digits" in ex.feedback.value
