@@ -15,5 +15,27 @@ if _sys.platform == "emscripten":  # in the browser (JupyterLite): start loading
 
     _wasm.start_loading()
 
-__all__ = ["MLP", "GradReport", "Layer", "Module", "Neuron", "Parameter", "Value", "gradcheck"]
+
+def quiz(root: Value, **options):
+    """A fill-in quiz on `root`'s graph: blanks on its nodes (see `autograd_viz.viz.quiz.Quiz`).
+
+    >>> x, y = Value(2.0, label="x"), Value(3.0, label="y")
+    >>> q = quiz((x + y) * y)  # every gradient is a blank; Tab follows the backward pass
+    """
+    from autograd_viz.viz.quiz import Quiz  # lazily: ipywidgets loads on first use
+
+    return Quiz(root, **options)
+
+
+__all__ = [
+    "MLP",
+    "GradReport",
+    "Layer",
+    "Module",
+    "Neuron",
+    "Parameter",
+    "Value",
+    "gradcheck",
+    "quiz",
+]
 __version__ = "0.1.0"

@@ -1,0 +1,597 @@
+"""Fill in the graph: a quiz whose blanks sit on the nodes of the drawing.
+
+`quiz(z)` draws z's graph with a blank on every gradient (or the values and gradients a
+teacher picks). The learner types into a node's blank; Tab moves to the next node in the
+order the backward pass fills them in (values first, in forward order, when values are
+asked). Each answer is checked at once: right, and the node turns to its "known" state (blue
+for a gradient, orange for a value) with its number written in; wrong, and the quiz says
+which rule to apply, with the numbers it needs ("the product sends each input the *other*
+input's value: ∂z/∂s = y = 3"), and after two misses offers the step's equation. A progress
+line counts what is left. Answers are read as exercises read them (`5+3`, `−24`, `2·3`).
+
+The picture is one graphviz layout, made with every number in place so no node moves, then
+restyled per state like an animation frame; the blanks are text boxes laid over the cells
+they stand for. Neither the widget nor its saved state holds an answer until it is given or
+revealed. A teacher reveals every answer with `reveal()`, with the switch from
+`autograd_viz.exercises.teacher_mode()`, or with `AUTOGRAD_VIZ_TEACHER=1`.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+import ipywidgets as widgets
+
+from autograd_viz._numbers import format_number
+from autograd_viz.engine import Value
+from autograd_viz.exercises import AnswerParseError, _registry, parse_number
+from autograd_viz.trace import Step, node_names, trace
+from autograd_viz.viz.frames import Frames
+
+__all__ = ["Quiz", "QuizError", "quiz"]
+
+DEFAULT_MAX_NODES = 60  # a quiz is a hand derivation: beyond this it is a chore, not a lesson
+_PT_TO_PX = 4 / 3  # an SVG drawn at its natural size: 1 pt = 4/3 CSS px
+_CELLPADDING = 3  # the value label's CELLPADDING (autograd_viz.viz.dot.value_label)
+
+_CSS = """
+<style>
+.agv-quiz { gap: 4px; font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
+.agv-quiz .agv-quiz-intro { margin: 0 0 4px; }
+.agv-quiz .agv-quiz-scroll { overflow-x: auto; max-width: 100%; }
+.agv-quiz .agv-quiz-board { position: relative; flex: none; margin: 0; padding: 0; }
+.agv-quiz .agv-quiz-board > .widget-html { margin: 0; padding: 0; }
+.agv-quiz .agv-quiz-board .widget-html-content { line-height: 0; margin: 0; padding: 0; }
+.agv-quiz .agv-quiz-board svg { max-width: none; height: auto; }
+.agv-quiz .agv-quiz-blank { position: absolute; margin: 0; padding: 0; min-width: 0;
+  z-index: 2; }
+.agv-quiz .agv-quiz-blank .widget-label { position: absolute; width: 1px; height: 1px;
+  overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; margin: 0; padding: 0; }
+.agv-quiz .agv-quiz-blank input { width: 100%; height: 100%; min-width: 0; margin: 0;
+  padding: 0 3px; box-sizing: border-box; font: 12px Arial, Helvetica, sans-serif;
+  border: 1.5px dashed #222; background: #FFFDF5; color: #222; }
+.agv-quiz .agv-quiz-blank input:focus { border: 2px solid #0072B2; outline: 2px solid #0072B2; }
+.agv-quiz .agv-quiz-blank.agv-wrong input { border: 2px solid #D55E00; }
+.agv-quiz .agv-quiz-progress { font-weight: 600; }
+.agv-quiz .agv-quiz-feedback { min-height: 1.5em; }
+.agv-quiz .agv-right { color: #00734F; font-weight: 600; }
+.agv-quiz .agv-wrong-text { color: #B34700; font-weight: 600; }
+.agv-quiz .agv-quiz-equation { font-family: ui-monospace, "DejaVu Sans Mono", monospace; }
+.agv-quiz.jupyter-widgets-disconnected .agv-quiz-blank input { pointer-events: none; }
+</style>
+"""
+
+
+class QuizError(ValueError):
+    """The quiz cannot be built for this graph with these options (the message says why)."""
+
+
+@dataclass
+class _Blank:
+    """One blank: the value index it belongs to, what is asked, and how the learner fares."""
+
+    node: int
+    what: str  # "data" or "grad"
+    label: str  # what the blank asks for: "∂z/∂y" or "x + y"
+    answer: float
+    widget: widgets.Text = field(repr=False)
+    misses: int = 0
+    solved: bool = False
+
+
+def quiz(root: Value, **options: Any) -> Quiz:
+    """A fill-in quiz on `root`'s graph (see `Quiz` for the options).
+
+    >>> from autograd_viz import Value
+    >>> x, y = Value(2.0, label="x"), Value(3.0, label="y")
+    >>> z = (x + y) * y; z.label = "z"
+    >>> q = quiz(z)
+    >>> q.submit("∂z/∂y", "5+3")
+    True
+    """
+    return Quiz(root, **options)
+
+
+class Quiz(widgets.VBox):
+    """The graph of `root` with blanks for a learner to fill in.
+
+    Args:
+        root: the output Value of the expression.
+        grads: which gradients are blanks: True (all, the default), False (none), or the
+            names of the values whose gradient is asked (`["y", "x"]`).
+        values: which values of operations are blanks: False (none, the default), True
+            (every operation's result) or a list of names. Inputs are always given.
+        digits: significant digits of the numbers shown (an answer written to the digits
+            the drawing shows is right).
+        max_nodes: refuse a graph with more values than this (a quiz is a hand derivation).
+        **draw_options: drawing options such as `rankdir="TB"` or `font_size=16`.
+    """
+
+    def __init__(
+        self,
+        root: Value,
+        *,
+        grads: bool | Iterable[str] = True,
+        values: bool | Iterable[str] = False,
+        digits: int = 4,
+        max_nodes: int = DEFAULT_MAX_NODES,
+        **draw_options: Any,
+    ) -> None:
+        if not isinstance(root, Value):
+            raise TypeError(f"quiz() needs a Value (an expression's output), got "
+                            f"{type(root).__name__}: {root!r}")  # fmt: skip
+        if not root.parents:
+            raise QuizError(
+                f"nothing to quiz: {root!r} is a leaf. Build an expression first, "
+                "e.g. z = (x + y) * y, then quiz(z)."
+            )
+        if isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes < 1:
+            raise QuizError(f"max_nodes must be a positive int, got {max_nodes!r}")
+        if draw_options.get("collapse") is not None:
+            raise QuizError("a quiz puts a blank on every value, so it draws every value: "
+                            "leave out collapse=")  # fmt: skip
+        order = root.topological_order()
+        if len(order) > max_nodes:
+            raise QuizError(
+                f"this graph has {len(order)} values, more than max_nodes={max_nodes}: too many "
+                "blanks to fill in by hand. Quiz a sub-expression (an intermediate Value), ask "
+                "for a few gradients by name (grads=['x', 'y']), or raise max_nodes."
+            )
+        self.root = root
+        self.digits = digits
+        self._order = order
+        self._frames = Frames(root, "backward", digits=digits, **draw_options)
+        backward = self._frames.steps
+        self._grads = dict(backward[-1].grads)
+        self._backward = backward
+        self._forward: list[Step] | None = None
+        self._names = node_names(root)
+        self._index = {v: i for i, v in enumerate(order)}
+        self._parents = [[self._index[p] for p in v.parents] for v in order]
+        self._uses: list[list[tuple[int, int]]] = [[] for _ in order]
+        for i, ps in enumerate(self._parents):
+            for k, p in enumerate(ps):
+                self._uses[p].append((i, k))
+        self._root_name = self._names[-1]
+
+        asked_values = self._pick(values, "values", [i for i, v in enumerate(order) if v.parents])
+        grad_order = list(backward[-1].grads)  # in the order the backward pass finishes them
+        asked_grads = self._pick(grads, "grads", grad_order)
+        if not asked_values and not asked_grads:
+            raise QuizError("nothing to fill in: pass grads=True or values=True (or names)")
+        self._cells = _cell_boxes(self._frames.base_svg)
+
+        self.blanks: list[_Blank] = []
+        for i in asked_values:
+            self.blanks.append(self._make_blank(i, "data", self._names[i], order[i].data))
+        for i in asked_grads:
+            label = _partial(self._root_name, self._names[i])
+            self.blanks.append(self._make_blank(i, "grad", label, self._grads[i]))
+        self.revealed = False
+        self._active: int | None = None
+
+        self.graph = widgets.HTML("")
+        board_px = _svg_size_px(self._frames.base_svg)
+        self.board = widgets.Box(
+            [self.graph, *(b.widget for b in self.blanks)],
+            layout=widgets.Layout(width=f"{board_px[0]:.0f}px", height=f"{board_px[1]:.0f}px"),
+        )
+        self.board.add_class("agv-quiz-board")
+        scroll = widgets.Box([self.board])
+        scroll.add_class("agv-quiz-scroll")
+        what = {(True, False): "every gradient", (False, True): "every value"}
+        intro = widgets.HTML(
+            '<div class="agv-quiz-intro">Fill in the boxes on the graph: type a number (a sum '
+            "such as 5+3 is fine) and press Enter or Tab. Tab moves on in the order the "
+            f"{'forward and ' if asked_values else ''}backward pass fills them in.</div>"
+        )
+        self.progress = widgets.HTML("")
+        self.progress.add_class("agv-quiz-progress")
+        self.feedback = widgets.HTML("")
+        self.feedback.add_class("agv-quiz-feedback")
+        self.equation_button = widgets.Button(
+            description="Show the step's equation", icon="lightbulb-o",
+            layout=widgets.Layout(width="auto", display="none"),
+        )  # fmt: skip
+        self.equation_button.on_click(lambda _: self._show_equation())
+        self.equation = widgets.HTML("")
+        self.equation.add_class("agv-quiz-equation")
+        style = widgets.HTML(_CSS, layout=widgets.Layout(display="none"))
+        super().__init__(
+            [style, intro, scroll, self.progress, self.feedback, self.equation_button,
+             self.equation]
+        )  # fmt: skip
+        self.add_class("agv-quiz")
+        self._what = what.get((bool(asked_grads), bool(asked_values)), "every blank")
+        self._redraw()
+        _registry.add(self)
+        if _registry.teacher:
+            self.reveal()
+
+    # ---- public API ------------------------------------------------------------
+
+    @property
+    def left(self) -> int:
+        """How many blanks are still to fill in."""
+        return sum(not b.solved for b in self.blanks)
+
+    def submit(self, label: str, text: str) -> bool:
+        """Type `text` into the blank called `label` (e.g. "∂z/∂y") as a learner would; the
+        verdict is shown and returned.
+
+        >>> from autograd_viz import Value
+        >>> x = Value(2.0, label="x"); y = x * x; y.label = "y"
+        >>> Quiz(y).submit("∂y/∂x", "3")
+        False
+        """
+        blank = self._blank(label)
+        blank.widget.value = text  # the observer checks it, as for typed text
+        return blank.solved
+
+    def hint(self, label: str, text: str | None = None) -> str:
+        """The rule to apply for the blank called `label`, with the numbers it needs (as
+        plain text); `text`, a wrong answer, may sharpen it ("that is one path only")."""
+        blank = self._blank(label)
+        return self._hint(blank, text)
+
+    def step_equation(self, label: str) -> str:
+        """The step's equation for a blank, its result left as `?` (plain text)."""
+        return self._equation(self._blank(label))
+
+    def reveal(self) -> None:
+        """Show every answer on the graph (for teachers)."""
+        self.revealed = True
+        self._redraw()
+
+    def hide(self) -> None:
+        """Hide the answers again: the graph shows what the learner has filled in."""
+        self.revealed = False
+        self._redraw()
+
+    def __repr__(self) -> str:
+        name = self.root.label or "root"
+        return f"<Quiz on {name!r}: {len(self.blanks)} blanks, {self.left} left>"
+
+    # ---- building ------------------------------------------------------------
+
+    def _pick(self, choice: bool | Iterable[str], option: str, candidates: list[int]) -> list[int]:
+        if choice is True:
+            return candidates
+        if choice is False or choice is None:
+            return []
+        if isinstance(choice, str) or not isinstance(choice, Iterable):
+            raise QuizError(f"{option} must be True, False or a list of names, got {choice!r}")
+        by_name = {self._names[i]: i for i in candidates}
+        picked = []
+        for name in choice:
+            if name not in by_name:
+                known = ", ".join(repr(n) for n in by_name) or "none"
+                raise QuizError(f"{option}: no value named {name!r} can be asked here; "
+                                f"the names are {known}")  # fmt: skip
+            picked.append(by_name[name])
+        return [i for i in candidates if i in set(picked)]  # always in pass order
+
+    def _make_blank(self, i: int, what: str, label: str, answer: float) -> _Blank:
+        left, top, width, height = self._cells[(i, what)]
+        text = widgets.Text(
+            value="",
+            placeholder="data ?" if what == "data" else "grad ?",
+            description=label,
+            continuous_update=False,
+            layout=widgets.Layout(
+                left=f"{left:.1f}px", top=f"{top:.1f}px",
+                width=f"{max(width, 40):.1f}px", height=f"{height:.1f}px",
+            ),
+        )  # fmt: skip
+        text.add_class("agv-quiz-blank")
+        text.add_class(f"agv-node-v{i}")
+        blank = _Blank(i, what, label, float(answer), text)
+        text.observe(lambda change, b=blank: self._on_answer(b, change["new"]), names="value")
+        return blank
+
+    def _blank(self, label: str) -> _Blank:
+        for b in self.blanks:
+            if b.label == label:
+                return b
+        raise QuizError(f"no blank is called {label!r}; the blanks are "
+                        f"{', '.join(b.label for b in self.blanks)}")  # fmt: skip
+
+    # ---- checking ------------------------------------------------------------
+
+    def _on_answer(self, blank: _Blank, text: str) -> None:
+        if blank.solved or not text.strip():
+            return
+        try:
+            value = parse_number(text)
+        except AnswerParseError as err:
+            self._say(f"I couldn't read that: {err}. Type a number such as 8, −24 or 0.5 "
+                      "(a sum like 5+3 is fine too).", right=False)  # fmt: skip
+            return
+        if _close(value, blank.answer, self.digits):
+            blank.solved = True
+            blank.widget.remove_class("agv-wrong")
+            blank.widget.layout.display = "none"  # the node now shows the number itself
+            self._active = None
+            self.equation_button.layout.display = "none"
+            self.equation.value = ""
+            number = format_number(blank.answer, self.digits)
+            done = " Every blank is filled in: well done!" if self.left == 0 else ""
+            self._say(f"✔ Right: {blank.label} = {number}.{done}", right=True)
+        else:
+            blank.misses += 1
+            blank.widget.add_class("agv-wrong")
+            self._active = blank.node
+            self._say(f"✘ Not quite. {self._hint(blank, text)}", right=False)
+            if blank.misses >= 2:
+                self._offered = blank
+                self.equation_button.layout.display = "flex"
+        self._redraw()
+
+    def _say(self, text: str, *, right: bool) -> None:
+        cls = "agv-right" if right else "agv-wrong-text"
+        self.feedback.value = (
+            f'<div role="status" aria-live="polite" class="{cls}">'
+            f"{html.escape(text, quote=False)}</div>"
+        )
+
+    def _show_equation(self) -> None:
+        blank = getattr(self, "_offered", None)
+        if blank is not None:
+            self.equation.value = html.escape(self._equation(blank), quote=False).replace(
+                "\n", "<br>"
+            )
+
+    # ---- what a wrong answer is told ---------------------------------------
+
+    def _num(self, x: float) -> str:
+        return format_number(x, self.digits)
+
+    def _hint(self, blank: _Blank, text: str | None = None) -> str:
+        if blank.what == "data":
+            return self._value_hint(blank.node)
+        return self._grad_hint(blank.node, text)
+
+    def _value_hint(self, i: int) -> str:
+        node, name = self._order[i], self._names[i]
+        parts = [self._operand(p) for p in dict.fromkeys(self._parents[i])]
+        return (f"{name} is computed from {' and '.join(parts)}: work the operation "
+                f"{_OP_WORDS.get(_family(node.op), node.op)} out on those numbers.")  # fmt: skip
+
+    def _operand(self, p: int) -> str:
+        name, number = self._names[p], self._num(self._order[p].data)
+        return number if name == number else f"{name} = {number}"
+
+    def _grad_hint(self, p: int, text: str | None) -> str:
+        top = self._root_name
+        if p == len(self._order) - 1:
+            return (f"This is the seed: {top} changes one-for-one with itself, so "
+                    f"{_partial(top, top)} is 1.")  # fmt: skip
+        uses = self._uses[p]
+        if len(uses) == 1:
+            i, k = uses[0]
+            return self._path_rule(p, i, k, alone=True)
+        paths = [self._path_rule(p, i, k, alone=False) for i, k in uses]
+        count = {2: "two", 3: "three"}.get(len(uses), str(len(uses)))
+        hint = (f"{self._names[p]} is used {_times(len(uses))}, so {_partial(top, self._names[p])} "
+                f"is the sum of the {count} paths: add what arrives along each. "
+                + "; ".join(paths).capitalize()[:1] + "; ".join(paths)[1:] + ".")  # fmt: skip
+        if text is not None:
+            try:
+                value = parse_number(text)
+            except AnswerParseError:
+                return hint
+            for (i, _k), amount in zip(uses, self._contributions(p)):
+                if _close(value, amount, self.digits):
+                    return (f"That is one path only (via {_noun(self._order[i].op)}: "
+                            f"{self._num(amount)}). {hint}")  # fmt: skip
+        return hint
+
+    def _path_rule(self, p: int, i: int, k: int, *, alone: bool) -> str:
+        """The rule of operation i for its operand k (value p), with the numbers it needs:
+        a sentence when it is p's only path, a clause ("via the sum s, …") when one of several."""
+        top, out = self._root_name, self._names[i]
+        op = _family(self._order[i].op)
+        noun = _noun(self._order[i].op)
+        is_root = i == len(self._order) - 1
+        arriving = f"{_partial(top, out)} = {self._num(self._grads[i])}"
+        parents = self._parents[i]
+        if op == "*" and len(parents) == 2:
+            other = self._operand(parents[1 - k])
+            if alone:
+                if is_root:  # the output's own product: what arrives is 1
+                    need = f"{_partial(top, self._names[p])} = {other}"
+                else:
+                    need = f"{arriving}, and the other input is {other}"
+                return (
+                    f"The product sends each input the other input's value, times the "
+                    f"gradient arriving at it: {need}."
+                )
+            times = "" if is_root else f", times {arriving}"
+            return f"via the product {out}: the other input's value, {other}{times}"
+        if op == "+":
+            if alone:
+                return f"The sum passes the gradient arriving at it on unchanged: {arriving}."
+            return f"via the sum {out}: passed on unchanged, {arriving}"
+        if op == "ReLU":
+            gate = "> 0, so it passes" if self._order[p].data > 0 else "≤ 0, so it blocks"
+            need = f"its input {self._operand(p)} is {gate} the gradient; {arriving}"
+            if alone:
+                return (
+                    f"ReLU passes the gradient on where its input is > 0 and blocks it "
+                    f"elsewhere: {need}."
+                )
+            return f"via ReLU: {need}"
+        local = f"{_partial(out, self._names[p])} = {self._num(self._locals(i)[k])}"
+        if alone:
+            return (
+                f"Multiply the gradient arriving at {out} by {noun}'s local derivative: "
+                f"{arriving}, {local}."
+            )
+        return f"via {noun} {out}: {arriving} times its local derivative {local}"
+
+    def _contributions(self, p: int) -> list[float]:
+        return [self._locals(i)[k] * self._grads[i] for i, k in self._uses[p]]
+
+    def _locals(self, i: int) -> tuple[float, ...]:
+        """Operation i's local derivatives, from the engine's own backward rule."""
+        node = self._order[i]
+        copies = [Value(p.data) for p in node.parents]
+        out = Value(node.data, node.op, node._backward, *copies)
+        out._arg = node._arg
+        out.grad = 1.0
+        node._backward(out)
+        return tuple(c.grad for c in copies)
+
+    # ---- the step's equation, offered after two misses --------------------------
+
+    def _equation(self, blank: _Blank) -> str:
+        i = blank.node
+        if blank.what == "data":
+            if self._forward is None:
+                self._forward = trace(self.root, "forward", digits=self.digits)
+            lines = [s for s in self._forward if s.active == i and s.kind == "value"]
+        else:
+            lines = [s for s in self._backward if s.active == i]
+        texts = [s.text for s in lines]
+        if not texts:
+            return f"{blank.label} = ?"
+        head, _, _ = texts[-1].rpartition(" = ")
+        texts[-1] = f"{head} = ?"
+        return "\n".join(texts)
+
+    # ---- the picture -----------------------------------------------------------
+
+    def _redraw(self) -> None:
+        known_values = dict(enumerate(v.data for v in self._order))
+        known_grads = {
+            i: g for i, g in self._grads.items() if not any(
+                b.node == i and b.what == "grad" for b in self.blanks
+            )
+        }  # fmt: skip
+        for b in self.blanks:
+            if b.solved or self.revealed:
+                (known_values if b.what == "data" else known_grads)[b.node] = b.answer
+            elif b.what == "data":  # a value not found yet: its gradient cannot be shown
+                known_values.pop(b.node, None)
+                known_grads.pop(b.node, None)
+        for b in self.blanks:
+            shown = not b.solved and not self.revealed
+            b.widget.layout.display = None if shown else "none"
+        active = self._active if self._active is not None else -1
+        state = Step(
+            index=0, phase="backward", kind="value", nodes=(), edges=(), active=active,
+            values=known_values, grads=known_grads, text="quiz: fill in the blanks", latex="",
+        )  # fmt: skip
+        self.graph.value = _restyle(self._frames, state)
+        n = len(self.blanks)
+        if self.revealed:
+            self.progress.value = f"Answers revealed ({n} blanks)."
+        elif self.left:
+            self.progress.value = f"{self.left} of {n} blanks left to fill in."
+        else:
+            self.progress.value = f"All {n} blanks filled in."
+
+
+def _restyle(frames: Frames, state: Step) -> str:
+    """The quiz's picture: the frames' one layout, restyled for `state`."""
+    view = object.__new__(Frames)
+    view.__dict__.update(frames.__dict__)
+    view.steps = [state]
+    return view.frame_svg(0)
+
+
+def _partial(top: str, bottom: str) -> str:
+    """∂z/∂y, with parentheses around a name that is an expression: ∂z/∂(x + y)."""
+
+    def wrap(name: str) -> str:
+        return f"({name})" if re.search(r"\s[-+−·/]\s|\s", name) else name
+
+    return f"∂{wrap(top)}/∂{wrap(bottom)}"
+
+
+def _times(n: int) -> str:
+    return {2: "twice", 3: "three times"}.get(n, f"{n} times")
+
+
+def _family(op: str) -> str:
+    return "**" if op.startswith("**") else op
+
+
+_OP_WORDS = {"+": "+ (add)", "*": "× (multiply)", "**": "** (a power)"}
+_NOUNS = {"+": "the sum", "*": "the product", "**": "the power", "ReLU": "ReLU",
+          "tanh": "tanh", "exp": "exp", "log": "log", "sigmoid": "σ"}  # fmt: skip
+
+
+def _noun(op: str) -> str:
+    return _NOUNS.get(_family(op), op)
+
+
+def _close(value: float, answer: float, digits: int) -> bool:
+    """Right within 1e-6 (relative), or written to the digits the drawing shows."""
+    if not math.isfinite(answer):
+        return False
+    if math.isclose(value, answer, rel_tol=1e-6, abs_tol=1e-9):
+        return True
+    return format_number(value, digits) == format_number(answer, digits)
+
+
+# ---- where the blanks go: cell boxes read from the laid-out SVG ----------------------------
+
+_NODE = re.compile(r'<g id="v(\d+)" class="node[^"]*">(.*?)</g>\s*(?=<!--|</g>)', re.S)
+_POLYGON = re.compile(r'<polygon ([^>]*?)points="([^"]+)"')
+_TEXT_X = re.compile(r'<text id="v(\d+)-(data|grad)"[^>]*? x="([-\d.]+)"')
+_TRANSFORM = re.compile(
+    r'class="graph" transform="scale\(([-\d.]+) [-\d.]+\) rotate\(0\) '
+    r'translate\(([-\d.]+) ([-\d.]+)\)"'
+)
+_SIZE = re.compile(r'<svg[^>]*? width="([\d.]+)pt" height="([\d.]+)pt"')
+
+
+def _svg_size_px(svg: str) -> tuple[float, float]:
+    m = _SIZE.search(svg)
+    if not m:
+        raise QuizError("the drawing's SVG has no size in points; please report this")
+    return float(m[1]) * _PT_TO_PX, float(m[2]) * _PT_TO_PX
+
+
+def _cell_boxes(svg: str) -> dict[tuple[int, str], tuple[float, float, float, float]]:
+    """(value index, "data" | "grad") -> (left, top, width, height) in CSS px from the
+    picture's top-left corner, for every data and grad cell of a value node."""
+    m = _TRANSFORM.search(svg)
+    if not m:
+        raise QuizError("the drawing's SVG has no graph transform; please report this")
+    scale, tx, ty = float(m[1]), float(m[2]), float(m[3])
+
+    def px(x: float, y: float) -> tuple[float, float]:
+        return (x + tx) * scale * _PT_TO_PX, (y + ty) * scale * _PT_TO_PX
+
+    boxes = {}
+    for node in _NODE.finditer(svg):
+        i, body = int(node[1]), node[2]
+        shapes, rules = [], []
+        for _attrs, points in _POLYGON.findall(body):
+            xy = [tuple(map(float, p.split(","))) for p in points.split()]
+            xs, ys = [p[0] for p in xy], [p[1] for p in xy]
+            box = (min(xs), min(ys), max(xs), max(ys))
+            if box[2] - box[0] < 1:  # a vertical rule between two cells
+                rules.append(box[0])
+            else:
+                shapes.append(box)
+        if not shapes:
+            continue
+        _left, top, right, bottom = min(shapes, key=lambda b: (b[2] - b[0]) * (b[3] - b[1]))
+        starts = {what: float(x) for j, what, x in _TEXT_X.findall(body) if int(j) == i}
+        edges = {}
+        for what, x in starts.items():
+            before = [r for r in rules if r <= x]
+            edges[what] = max(before) if before else x - _CELLPADDING
+        for what, start in edges.items():
+            end = right if what == "grad" or "grad" not in edges else edges["grad"]
+            (x0, y0), (x1, y1) = px(start, top), px(end, bottom)
+            boxes[(i, what)] = (x0, y0, x1 - x0, y1 - y0)
+    return boxes

@@ -1,0 +1,130 @@
+"""The fill-in quiz in real JupyterLab and Chromium, as a learner meets it.
+
+z = (x + y)·y at x = 2, y = 3: every gradient is a blank on its node's grad cell. Tab moves
+through the blanks in backward order (z, then x + y, then x, then y); a wrong answer for
+∂z/∂y names the rule to apply (the sum of the two paths, with their numbers); the right one,
+8, turns y's node to its "known" state, blue, and the progress line counts down.
+"""
+
+from __future__ import annotations
+
+import nbformat
+import pytest
+from player_page import BLUE
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+pytestmark = pytest.mark.browser
+
+QUIZ = ".jp-OutputArea .agv-quiz"
+SOURCE = """\
+from autograd_viz import Value, quiz
+
+x, y = Value(2.0, label="x"), Value(3.0, label="y")
+z = (x + y) * y
+z.label = "z"
+quiz(z)"""
+
+# The focused blank: the value node it belongs to and its accessible name.
+_FOCUSED = """() => {
+  const el = document.activeElement;
+  const blank = el && el.closest('.agv-quiz-blank');
+  if (!blank) return null;
+  const node = [...blank.classList].find((c) => c.startsWith('agv-node-'));
+  return {node: node && node.slice('agv-node-'.length),
+          label: el.labels && el.labels.length ? el.labels[0].textContent : ''};
+}"""
+
+# Where a blank sits, and where its node's grad cell is drawn (client pixels).
+_GEOMETRY = """([blank, cell]) => {
+  const r = (el) => { const b = el.getBoundingClientRect();
+    return {left: b.left, right: b.right, top: b.top, bottom: b.bottom}; };
+  return {blank: r(blank), cell: r(cell)};
+}"""
+
+
+def _notebook() -> object:
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = {
+        "name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python",
+    }  # fmt: skip
+    nb.cells = [nbformat.v4.new_code_cell(SOURCE)]
+    return nb
+
+
+def _run_until_the_quiz_shows(page: object) -> None:
+    """Run All until the quiz is on screen; a run dropped by a just-connected kernel (or a
+    "model not found" widget) is retried, at most three times, as a learner would."""
+    shown = f"{QUIZ} .agv-quiz-blank input"
+    done = "(s) => !!document.querySelector(s) || /model not found/.test(document.body.innerText)"
+    for _attempt in range(3):
+        page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']").first.wait_for(
+            timeout=120_000
+        )
+        page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
+        page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
+        try:
+            page.wait_for_function(done, arg=shown, timeout=30_000)
+        except PlaywrightTimeoutError:
+            continue
+        if page.locator(shown).count():
+            return
+        page.reload()
+        page.locator(".jp-Notebook .jp-Cell").first.wait_for(timeout=90_000)
+    raise AssertionError("the quiz never appeared in JupyterLab")
+
+
+def _fill(blank: object, text: str) -> None:
+    blank.fill(text)
+    blank.press("Enter")
+
+
+def test_quiz_tab_follows_the_backward_pass_hints_the_two_paths_and_turns_y_blue(jupyterlab, page):
+    nbformat.write(_notebook(), jupyterlab.root / "quiz_demo.ipynb")
+    jupyterlab.start_kernel("quiz_demo.ipynb")
+    p = page.page
+    p.goto(jupyterlab.notebook_url("quiz_demo.ipynb"))
+    p.locator(".jp-Notebook .jp-Cell").first.wait_for(timeout=90_000)
+    _run_until_the_quiz_shows(p)
+    quiz = p.locator(QUIZ).first
+    progress = quiz.locator(".agv-quiz-progress")
+    assert "4 of 4" in progress.inner_text()
+
+    # Tab order is the backward pass: z (the seed), x + y, x, y
+    blanks = quiz.locator(".agv-quiz-blank input")
+    assert blanks.count() == 4
+    blanks.first.focus()
+    order = [p.evaluate(_FOCUSED)]
+    for _ in range(3):
+        p.keyboard.press("Tab")
+        order.append(p.evaluate(_FOCUSED))
+    assert [o["node"] for o in order] == ["v3", "v2", "v0", "v1"], order
+    assert [o["label"] for o in order] == ["∂z/∂z", "∂z/∂v2", "∂z/∂x", "∂z/∂y"], order
+
+    # each blank sits on its own node's grad cell
+    dy = quiz.get_by_label("∂z/∂y", exact=True)
+    where = p.evaluate(_GEOMETRY, [dy.element_handle(), quiz.locator("#v1-grad").element_handle()])
+    middle = (where["cell"]["left"] + where["cell"]["right"]) / 2
+    assert where["blank"]["left"] <= middle <= where["blank"]["right"], where
+    assert where["blank"]["top"] <= where["cell"]["bottom"], where
+    assert where["cell"]["top"] <= where["blank"]["bottom"], where
+
+    # a wrong answer says which rule to apply, with the numbers it needs
+    _fill(dy, "5")
+    feedback = quiz.locator(".agv-quiz-feedback")
+    feedback.locator("text=sum of the two paths").wait_for(timeout=30_000)
+    said = feedback.inner_text()
+    assert "∂z/∂y" in said and "5" in said and "3" in said, said
+    shape = quiz.locator("#v1 .avz-shape")
+    assert shape.evaluate("(el) => getComputedStyle(el).fill") != BLUE
+
+    # the right answer turns y's node to its "known" state: blue, with its gradient shown
+    _fill(dy, "8")
+    p.wait_for_function(  # the picture is redrawn: find y's node afresh each time
+        "([sel, blue]) => { const el = document.querySelector(sel);"
+        " return !!el && getComputedStyle(el).fill === blue; }",
+        arg=[f"{QUIZ} #v1 .avz-shape", BLUE],
+        timeout=30_000,
+    )
+    assert quiz.locator("#v1-grad").text_content() == "grad 8"
+    progress.locator("text=3 of 4").wait_for(timeout=30_000)
+    assert page.foreign_requests() == []
