@@ -40,7 +40,7 @@ def test_filmstrip_html_shows_chosen_frames_with_their_equations():
     assert strip.indices == [1, 8]
     assert page.count("<figure") == 2 and page.count("<svg") == 2
     assert "s = x + y = 2 + 3 = 5" in page and "∂z/∂y = 5 + 3 = 8" in page
-    assert "step 2 of 9 · forward" in page and "step 9 of 9 · backward" in page
+    assert "step 2 of 9 — forward pass" in page and "step 9 of 9 — backward pass" in page
     assert "repeat(2," in page and "break-inside:avoid" in page
     assert 'data-step="1"' in page and 'data-step="8"' in page
     assert 'id="v1"' not in page and 'data-avz="v1"' in page  # two copies, no duplicate ids
@@ -55,7 +55,7 @@ def test_filmstrip_svg_is_one_wellformed_svg_with_a_caption_per_frame(tmp_path):
     nested = root.findall(f"{SVG_NS}svg")
     assert len(nested) == 9
     texts = ["".join(t.itertext()) for t in root.findall(f"{SVG_NS}text")]
-    assert "∂z/∂s = y = 3" in texts and "step 5 of 9 · backward" in texts
+    assert "∂z/∂s = y = 3" in texts and "step 5 of 9 — backward pass · a local derivative" in texts
     widths = {float(s.get("width")) for s in nested}
     assert len(widths) == 1  # every frame the same size: one layout
     ids = [el.get("id") for el in root.iter() if el.get("id")]
@@ -155,16 +155,20 @@ def test_standalone_html_steps_with_buttons_keys_and_slider(open_page, tmp_path)
     z = sum_times_y()
     frames = Frames(z)
     page = open_page(save_html(frames, tmp_path / "backprop.html", interval=0.1))
-    assert _state(page) == ("inputs: x = 2, y = 3", "v0", "step 1 of 9 · forward")
+    assert _state(page) == ("inputs: x = 2, y = 3", "v0", "step 1 of 9 — forward pass")
     page.click("#avz-next")
-    assert _state(page) == ("s = x + y = 2 + 3 = 5", "op2", "step 2 of 9 · forward")
+    assert _state(page) == ("s = x + y = 2 + 3 = 5", "op2", "step 2 of 9 — forward pass")
     page.click("#avz-prev")
     assert _state(page)[0] == "inputs: x = 2, y = 3"
     page.keyboard.press("ArrowRight")
     page.keyboard.press("ArrowRight")
     assert _state(page)[:2] == ("z = s · y = 5 · 3 = 15", "op3")
     page.locator("#avz-slider").fill("5")
-    assert _state(page) == ("∂z/∂y (via the product) = s = 5", "v1", "step 6 of 9 · backward")
+    assert _state(page) == (
+        "∂z/∂y (via the product) = s = 5",
+        "v1",
+        "step 6 of 9 — backward pass · a local derivative",
+    )
     page.keyboard.press("End")
     assert page.text_content("#v1-grad") == "grad 8"
     page.keyboard.press("Home")
@@ -291,9 +295,9 @@ def test_svg_animation_shows_every_frame_in_turn_in_chromium(open_page, tmp_path
             )
         }
         assert classes == want, k
-        assert texts[0] == f"step {k + 1} of 9 · {frames.steps[k].phase}"
+        assert texts[0] == frames.caption(k).text  # the widget's caption, too
         assert " ".join(texts[1:]) == frames.steps[k].text
-    assert page.evaluate(_VISIBLE_AT, 9.5)[1][0] == "step 1 of 9 · forward"  # it loops
+    assert page.evaluate(_VISIBLE_AT, 9.5)[1][0] == "step 1 of 9 — forward pass"  # it loops
     assert not page.errors, page.errors
 
 

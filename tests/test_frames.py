@@ -182,8 +182,8 @@ def test_labels_with_markup_stay_escaped_in_frames():
 def test_an_svg_frames_cannot_restyle_is_reported_not_drawn_grey(monkeypatch):
     real = layout.svg_from_dot
 
-    def without_titles(dot):  # a future render whose node groups lack <title>
-        return re.sub(r"<title>v\d+</title>\n", "", real(dot))
+    def without_titles(dot, **kwargs):  # a future render whose node groups lack <title>
+        return re.sub(r"<title>v\d+</title>\n", "", real(dot, **kwargs))
 
     monkeypatch.setattr(layout, "svg_from_dot", without_titles)
     with pytest.raises(FramesError, match="6 nodes and 6 edges, but frames found 2 and 6"):

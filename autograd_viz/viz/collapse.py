@@ -1,20 +1,20 @@
 """Which values a collapsed drawing hides: one box per `nn` neuron, or per layer call.
 
-A value tagged with an `nn.Neuron` is that neuron's output. Its box absorbs every
+A value whose snapshot node carries a `tag` (the name `nn` gives the neuron that made
+it, e.g. "L2.n1") is that neuron's output. Its box absorbs every
 ancestor reached before another neuron's output or a non-parameter leaf (the
 inputs stay visible), so weights, products and sums disappear into it. A value
 used outside the network (a loss that reads a weight, say) stays visible, so the
 collapsed picture never hides an edge that is really there. `collapse_view`
-works in one reverse pass over the topological order and returns plain data for
-`autograd_viz.viz.render` to draw.
+works in one reverse pass over the snapshot's topological order and returns plain data
+for `autograd_viz.viz.render` to draw; it reads only the snapshot, never `nn`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from autograd_viz.engine import Value
-from autograd_viz.nn import Neuron, Parameter
+from autograd_viz.graph import Graph
 
 
 @dataclass(frozen=True)
@@ -34,29 +34,29 @@ class View:
     boxes: tuple[Box, ...]
 
 
-def has_neurons(order: list[Value]) -> bool:
-    """True when some value in the graph is the output of an `nn.Neuron`."""
-    return any(isinstance(v.tag, Neuron) for v in order)
+def has_neurons(graph: Graph) -> bool:
+    """True when some value in the graph is the output of an `nn` neuron."""
+    return any(n.tag is not None for n in graph.nodes)
 
 
-def neuron_layer(neuron: Neuron) -> str:
+def neuron_layer(name: str) -> str:
     """The layer a neuron belongs to, from its name: "L2.n3" -> "L2"."""
-    name = str(getattr(neuron, "name", "n"))
     return name.rsplit(".", 1)[0] if "." in name else name
 
 
-def collapse_view(order: list[Value], mode: str) -> View:
-    """Group the values of `order` (a topological order) into neuron or layer boxes.
+def collapse_view(graph: Graph, mode: str) -> View:
+    """Group the values of a snapshot into neuron or layer boxes.
 
+    >>> from autograd_viz.graph import snapshot
     >>> from autograd_viz.nn import MLP
     >>> out = MLP(2, [3, 1], seed=0)([1.0, 2.0])
-    >>> view = collapse_view(out.topological_order(), "neuron")
+    >>> view = collapse_view(snapshot(out), "neuron")
     >>> len(view.boxes), [len(b.inputs) for b in view.boxes]  # 3 + 1 neurons
     (4, [2, 2, 2, 3])
     """
-    index = {v: i for i, v in enumerate(order)}
-    parents = [[index[p] for p in v.parents] for v in order]
-    is_neuron = [isinstance(v.tag, Neuron) for v in order]
+    order = graph.nodes
+    parents = [n.operands for n in order]
+    is_neuron = [n.tag is not None for n in order]
     consumers: list[list[int]] = [[] for _ in order]
     for i, ps in enumerate(parents):
         for p in ps:
@@ -66,7 +66,7 @@ def collapse_view(order: list[Value], mode: str) -> View:
     hidden = [False] * len(order)
     for i in range(len(order) - 1, -1, -1):
         v = order[i]
-        absorbable = not is_neuron[i] and (bool(parents[i]) or isinstance(v, Parameter))
+        absorbable = not is_neuron[i] and (bool(parents[i]) or v.trainable)
         hidden[i] = (
             absorbable
             and bool(consumers[i])
@@ -84,10 +84,10 @@ def collapse_view(order: list[Value], mode: str) -> View:
             Box(f"v{i}", (i,), tuple(f"v{p}" for p in ins)) for i, ins in neuron_inputs.items()
         )
         return View(visible, boxes)
-    return View(visible, _layer_boxes(order, neuron_inputs))
+    return View(visible, _layer_boxes(graph, neuron_inputs))
 
 
-def _boundary(i: int, parents: list[list[int]], hidden: list[bool]) -> tuple[int, ...]:
+def _boundary(i: int, parents: list[tuple[int, ...]], hidden: list[bool]) -> tuple[int, ...]:
     """The visible values feeding neuron output i through hidden values, sorted."""
     found: set[int] = set()
     seen: set[int] = set()
@@ -104,13 +104,13 @@ def _boundary(i: int, parents: list[list[int]], hidden: list[bool]) -> tuple[int
     return tuple(sorted(found))
 
 
-def _layer_boxes(order: list[Value], neuron_inputs: dict[int, tuple[int, ...]]) -> tuple[Box, ...]:
+def _layer_boxes(graph: Graph, neuron_inputs: dict[int, tuple[int, ...]]) -> tuple[Box, ...]:
     """Merge the neurons of one layer call: same layer name and the same drawn inputs."""
     drawn_as: dict[int, str] = {}  # neuron output index -> its layer box key
     groups: dict[tuple[str, tuple[str, ...]], list[int]] = {}
     for i, ins in neuron_inputs.items():  # topological order: inputs are placed first
         sources = tuple(dict.fromkeys(drawn_as.get(p, f"v{p}") for p in ins))
-        key = (neuron_layer(order[i].tag), sources)
+        key = (neuron_layer(graph.nodes[i].tag), sources)
         if key not in groups:
             groups[key] = []
         groups[key].append(i)

@@ -13,16 +13,17 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from autograd_viz._numbers import format_number
+from autograd_viz.viz.palette import COLORS
 
-# Okabe–Ito palette (colour-blind safe), shared with the animation.
-FORWARD_COLOR = "#E69F00"  # orange: value computed in the forward pass
-BACKWARD_COLOR = "#56B4E9"  # sky blue: gradient final in the backward pass
-ACTIVE_COLOR = "#D55E00"  # vermilion: the step being explained (thick border)
-PENDING_COLOR = "#EEEEEE"  # light grey: not reached yet
-PARAM_COLOR = "#009E73"  # bluish green: border of trainable weights and biases
-INK = "#222222"  # text and input/output borders
-MUTED = "#6B6B6B"  # generated names, interior borders, constants
-RULE = "#B0B0B0"  # the thin lines between a node's cells
+# DOT needs literal colours: the palette's (autograd_viz.viz.palette), by role.
+FORWARD_COLOR = COLORS["forward"]
+BACKWARD_COLOR = COLORS["backward"]
+ACTIVE_COLOR = COLORS["active"]
+PENDING_COLOR = COLORS["pending"]
+PARAM_COLOR = COLORS["param"]
+INK = COLORS["ink"]
+MUTED = COLORS["muted"]
+RULE = COLORS["rule"]
 
 # Text font: graphviz measures "Arial" with Arial's metrics (Liberation Sans on Linux,
 # metric-compatible), which is what browsers draw, so boxes fit their text. Bold and
@@ -37,7 +38,6 @@ SVG_FACES = {
 }
 
 STATE_FILLS = {"pending": PENDING_COLOR, "forward": FORWARD_COLOR, "backward": BACKWARD_COLOR}
-STATES = ("pending", "forward", "backward", "active")
 
 
 # Markup characters become entities; characters XML cannot carry (C0 controls, lone
@@ -210,7 +210,7 @@ def edge_state_attrs(state: str) -> str:
     if "forward" in tokens:
         return f' color="{FORWARD_COLOR}" penwidth=1.6'
     if "pending" in tokens:
-        return ' color="#BBBBBB"'
+        return f' color="{COLORS["edge-pending"]}"'
     return ""
 
 

@@ -20,8 +20,11 @@ a kernel or the network:
   that cannot play SVG (PowerPoint, Keynote, Google Slides). Rasterising SVG needs a
   renderer, so this one alone needs the optional `cairosvg` package.
 
-`source` is a `Value` (traced and laid out here, with `phase` and any `render` options)
-or an existing `Frames`.
+`source` is a `Value` or a graph snapshot (traced and laid out here, with `phase` and
+any drawing options, `autograd_viz.viz.options`) or an existing `Frames`. Every export
+says the same caption as the widget (`Frames.caption`) and colours through the palette
+(`autograd_viz.viz.palette`); the page's CSS and JavaScript are the package's
+`viz/static/page.css` and `page.js`.
 """
 
 from __future__ import annotations
@@ -34,10 +37,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from autograd_viz.engine import Value
+from autograd_viz.graph import Graph
 from autograd_viz.viz.frames import Frames
+from autograd_viz.viz.palette import COLORS, resolve, var
+from autograd_viz.viz.static import static_text
 
-Source = Value | Frames
+Source = Any  # a Value, a Graph snapshot or Frames
 
 __all__ = [
     "ExportError",
@@ -59,14 +64,18 @@ def _frames(source: Source, phase: str | None, draw_options: dict[str, Any]) -> 
                 "these Frames are laid out already"
             )
         return source if phase in (None, source.phase) else source.for_phase(phase)
-    if isinstance(source, Value):
+    try:
         return Frames(source, phase or "both", **draw_options)
-    raise TypeError(f"export needs a Value or Frames, got {type(source).__name__}: {source!r}")
+    except TypeError as err:
+        if isinstance(source, Graph) or "Frames needs a Value" not in str(err):
+            raise
+        raise TypeError(
+            f"export needs a Value or Frames, got {type(source).__name__}: {source!r}"
+        ) from None
 
 
 def _caption(frames: Frames, k: int) -> str:
-    step = frames.steps[k]
-    return f"step {k + 1} of {len(frames)} · {step.phase}"
+    return frames.caption(k).text
 
 
 def _size(svg: str) -> tuple[float, float]:
@@ -101,11 +110,11 @@ class Filmstrip:
         style = (
             f".avz-strip{{display:grid;grid-template-columns:repeat({self.columns},minmax(0,1fr));"
             "gap:14px;font-family:Arial,Helvetica,sans-serif}"
-            ".avz-cell{margin:0;padding:6px;border:1px solid #ddd;break-inside:avoid;"
+            f".avz-cell{{margin:0;padding:6px;border:1px solid {var('border')};break-inside:avoid;"
             "page-break-inside:avoid}"
             ".avz-graph svg{width:100%;height:auto}"
             ".avz-cell figcaption{font-size:13px;line-height:1.4;margin-top:4px}"
-            ".avz-step{color:#6B6B6B;font-size:11px}"
+            f".avz-step{{color:{var('muted')};font-size:11px}}"
             "@page{margin:12mm}"
             "@media print{.avz-strip{-webkit-print-color-adjust:exact;print-color-adjust:exact}}"
         )
@@ -120,20 +129,16 @@ class Filmstrip:
     def svg(self, *, caption_size: float = 11) -> str:
         """One SVG: the frames in a grid, each with its equation underneath."""
         width, height = _size(self.frames.base_svg)
-        line = caption_size * 1.35
-        chars = max(20, int(width / (caption_size * 0.55)))
-        captions = [_wrap(self.frames.steps[k].text, chars) for k in self.indices]
-        cell_h = height + line * (1 + max(len(c) for c in captions)) + 12
+        captions = _Captions(self.frames, self.indices, width, caption_size)
+        cell_h = height + captions.height + 4
         cell_w = width + 16
         rows = -(-len(self.indices) // self.columns)
         cols = min(self.columns, len(self.indices))
         parts = []
-        for n, (k, lines) in enumerate(zip(self.indices, captions)):
+        for n, k in enumerate(self.indices):
             x0, y0 = (n % self.columns) * cell_w + 8, (n // self.columns) * cell_h + 8
             frame = _nested(_renamed(self.frames.frame_svg(k)), x0, y0, width, height)
-            parts.append(
-                frame + _caption_texts(x0, y0 + height, line, _caption(self.frames, k), lines)
-            )
+            parts.append(frame + captions.svg(k, x0, y0 + height))
         total_w, total_h = cols * cell_w, rows * cell_h
         return (
             f'<svg xmlns="http://www.w3.org/2000/svg" width="{total_w:g}pt" '
@@ -177,14 +182,27 @@ def _wrap(text: str, width: int) -> list[str]:
     return [*lines, current]
 
 
-def _caption_texts(x: float, top: float, line: float, caption: str, lines: list[str]) -> str:
-    """SVG text lines under a frame: the grey "step k of n" caption, then the equation."""
-    grey = ' fill="#6B6B6B"'
-    return "".join(
-        f'<text x="{x:g}" y="{top + line * (i + 1):g}"{grey if i == 0 else ""}>'
-        f"{html.escape(t, quote=False)}</text>"
-        for i, t in enumerate([caption, *lines])
-    )
+class _Captions:
+    """The caption geometry under a frame, one for every SVG export: the grey caption
+    line, then the step's equation wrapped to the frame's width. `height` is the room
+    the tallest caption of the chosen frames needs."""
+
+    def __init__(self, frames: Frames, indices: Sequence[int], width: float, size: float) -> None:
+        self.frames = frames
+        self.line = size * 1.4
+        chars = max(20, int(width / (size * 0.55)))
+        self.lines = {k: _wrap(frames.steps[k].text, chars) for k in indices}
+        self.height = self.line * (1 + max(len(c) for c in self.lines.values())) + 8
+
+    def svg(self, k: int, x: float, top: float) -> str:
+        """SVG text lines under frame k, whose picture ends at `top`."""
+        grey = f' fill="{COLORS["muted"]}"'  # an SVG attribute: a literal colour
+        texts = [_caption(self.frames, k), *self.lines[k]]
+        return "".join(
+            f'<text x="{x:g}" y="{top + self.line * (i + 1):g}"{grey if i == 0 else ""}>'
+            f"{html.escape(t, quote=False)}</text>"
+            for i, t in enumerate(texts)
+        )
 
 
 def _nested(svg: str, x: float, y: float, width: float, height: float) -> str:
@@ -210,6 +228,8 @@ def filmstrip(
 
     `steps`: the frame indices to show (default: all); negative indices count from the end.
 
+    >>> from autograd_viz import Value
+
     >>> x, y = Value(2.0, label="x"), Value(3.0, label="y")
     >>> strip = filmstrip((x + y) * y, steps=[0, 2, -1])
     >>> strip.indices
@@ -232,89 +252,6 @@ def filmstrip(
 
 # ---- standalone HTML with its own controls ----------------------------------------------
 
-_PAGE_CSS = """
-body{font-family:Arial,Helvetica,sans-serif;margin:24px;color:#222}
-h1{font-size:20px;margin:0 0 12px}
-.avz-graph svg{display:block;width:100%;height:auto;max-height:68vh}
-.avz-caption{color:#6B6B6B;margin:8px 0 2px}
-.avz-equation{font-size:26px;min-height:1.4em;margin:4px 0 12px}
-.avz-controls{display:flex;gap:8px;align-items:center;flex-wrap:wrap}
-.avz-controls button{font-size:16px;padding:4px 12px}
-.avz-controls input[type=range]{flex:1;min-width:160px}
-.avz-help{color:#6B6B6B;font-size:13px}
-.avz-derivation{max-height:40vh;overflow:auto;font-size:17px;line-height:1.5;margin:8px 0;
-  padding:4px 4px 4px 2.6em;border-top:1px solid #ddd}
-.avz-derivation li{border-left:4px solid transparent;padding-left:8px}
-.avz-derivation li.forward{border-left-color:#E69F00}
-.avz-derivation li.backward{border-left-color:#56B4E9}
-.avz-derivation li.avz-later{display:none}
-.avz-derivation li.avz-now{font-weight:bold;background:#FBEFE6}
-"""
-
-# Applies frame k: set each slot's class or text from the frame's row of string indices.
-_PAGE_JS = """
-(function () {
-  var data = JSON.parse(document.getElementById("avz-data").textContent);
-  var svg = document.querySelector(".avz-graph svg");
-  var els = data.slots.map(function (s) {
-    return s[0] === "svg" ? null : svg.querySelector('[id="' + s[1] + '"]');
-  });
-  var $ = function (id) { return document.getElementById(id); };
-  var slider = $("avz-slider"), play = $("avz-play"), speed = $("avz-speed");
-  var n = data.frames.length, k = 0, timer = null;
-  function show(i) {
-    k = Math.max(0, Math.min(n - 1, i));
-    var row = data.frames[k];
-    for (var j = 0; j < els.length; j++) {
-      var el = els[j];
-      if (!el) continue;
-      var v = data.strings[row[j]];
-      if (data.slots[j][0] === "cell") { el.textContent = v; } else { el.setAttribute("class", v); }
-    }
-    svg.setAttribute("data-step", k);
-    svg.setAttribute("data-active", "v" + data.active[k]);
-    $("avz-equation").textContent = data.equations[k];
-    var items = $("avz-derivation").children;
-    for (var m = 0; m < items.length; m++) {
-      items[m].classList.toggle("avz-later", m > k);
-      items[m].classList.toggle("avz-now", m === k);
-    }
-    var box = $("avz-derivation");
-    box.scrollTop = Math.max(0, items[k].offsetTop - box.clientHeight / 2);
-    $("avz-caption").textContent = data.captions[k];
-    slider.value = k;
-    $("avz-prev").disabled = k === 0;
-    $("avz-next").disabled = k === n - 1;
-  }
-  function stop() { clearInterval(timer); timer = null; play.textContent = "\\u25B6 Play"; }
-  function start() {
-    if (k === n - 1) show(0);
-    play.textContent = "\\u275A\\u275A Pause";
-    timer = setInterval(function () { if (k >= n - 1) { stop(); } else { show(k + 1); } },
-                        Number(speed.value));
-  }
-  function toggle() { if (timer) { stop(); } else { start(); } }
-  play.onclick = toggle;
-  $("avz-prev").onclick = function () { stop(); show(k - 1); };
-  $("avz-next").onclick = function () { stop(); show(k + 1); };
-  $("avz-first").onclick = function () { stop(); show(0); };
-  slider.oninput = function () { stop(); show(Number(slider.value)); };
-  speed.onchange = function () { if (timer) { stop(); start(); } };
-  document.addEventListener("keydown", function (e) {
-    var t = e.target.tagName;
-    if (t === "INPUT" || t === "SELECT" || t === "TEXTAREA") return;
-    if (e.key === "ArrowRight") { stop(); show(k + 1); }
-    else if (e.key === "ArrowLeft") { stop(); show(k - 1); }
-    else if (e.key === "Home") { stop(); show(0); }
-    else if (e.key === "End") { stop(); show(n - 1); }
-    else if (e.key === " ") { toggle(); }
-    else return;
-    e.preventDefault();
-  });
-  show(0);
-})();
-"""
-
 
 def standalone_html(
     source: Source,
@@ -327,6 +264,8 @@ def standalone_html(
     """A self-contained HTML page that steps through the animation with its own controls.
 
     `interval`: seconds per step when playing (the page also offers slow/fast).
+
+    >>> from autograd_viz import Value
 
     >>> x = Value(3.0, label="x")
     >>> page = standalone_html(x * x)
@@ -368,7 +307,7 @@ def standalone_html(
     return f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{html.escape(title)}</title><style>{_PAGE_CSS}</style></head>
+<title>{html.escape(title)}</title><style>{static_text("page.css")}</style></head>
 <body><main class="avz-player">
 <h1>{html.escape(title)}</h1>
 <div class="avz-graph">{frames.frame_svg(0)}</div>
@@ -387,7 +326,7 @@ def standalone_html(
 <ol class="avz-derivation" id="avz-derivation">{derivation}</ol>
 </main>
 <script type="application/json" id="avz-data">{payload}</script>
-<script>{_PAGE_JS}</script>
+<script>{static_text("page.js")}</script>
 </body></html>
 """
 
@@ -396,6 +335,7 @@ def save_html(source: Source, path: str | Path, **options: Any) -> Path:
     """Write `standalone_html(source, **options)` to `path` and return the path.
 
     >>> import tempfile, os
+    >>> from autograd_viz import Value
     >>> x = Value(3.0, label="x")
     >>> out = save_html(x * x, os.path.join(tempfile.mkdtemp(), "square.html"))
     >>> out.suffix
@@ -418,16 +358,13 @@ def _captioned(frames: Frames, caption_size: float) -> tuple[list[str], float, f
     """Every frame as SVG markup with its caption underneath (for a document whose units
     are pt), and the width and height they all share."""
     width, height = _size(frames.base_svg)
-    line = caption_size * 1.4
-    chars = max(20, int(width / (caption_size * 0.55)))
-    captions = [_wrap(s.text, chars) for s in frames.steps]
-    total_h = height + line * (1 + max(len(c) for c in captions)) + 8
+    captions = _Captions(frames, range(len(frames)), width, caption_size)
     out = []
     for k in range(len(frames)):
         frame = _nested(frames.frame_svg(k), 0, 0, width, height)
         frame = _COPY_NOISE.sub("", frame)  # one document: ids must stay unique
-        out.append(frame + _caption_texts(4, height, line, _caption(frames, k), captions[k]))
-    return out, width, total_h
+        out.append(frame + captions.svg(k, 4, height))
+    return out, width, height + captions.height
 
 
 def _document(body: str, width: float, height: float, caption_size: float, head: str = "") -> str:
@@ -478,8 +415,10 @@ def svg_animation(
     each shown during its stretch of steps by one CSS keyframe animation, delayed to
     its first step. A step costs only the few elements it changes.
 
+    >>> from autograd_viz import Value
+
     >>> x = Value(3.0, label="x")
-    >>> svg_animation(x * x).count(" of 6 · ")  # a caption for each of the 6 steps
+    >>> svg_animation(x * x).count(" of 6 — ")  # a caption for each of the 6 steps
     6
     """
     frames = _frames(source, phase, draw_options)
@@ -509,14 +448,9 @@ def svg_animation(
         _ROOT_DATA.sub("", drawing[:tag_end]) + drawing[tag_end:], 0, 0, width, height
     )
 
-    line = caption_size * 1.4
-    chars = max(20, int(width / (caption_size * 0.55)))
-    captions = [_wrap(step.text, chars) for step in frames.steps]
-    total_h = height + line * (1 + max(len(c) for c in captions)) + 8
-    texts = "".join(
-        shown(_caption_texts(4, height, line, _caption(frames, k), captions[k]), k, k + 1)
-        for k in range(n)
-    )
+    captions = _Captions(frames, range(n), width, caption_size)
+    total_h = height + captions.height
+    texts = "".join(shown(captions.svg(k, 4, height), k, k + 1) for k in range(n))
     cycle = n * seconds_per_step
     style = (
         f".avz-w {{visibility: hidden; animation-duration: {cycle:g}s;"
@@ -568,6 +502,7 @@ def save_gif(
     times as long, so the final gradients can be read before the loop restarts.
 
     >>> import tempfile, os
+    >>> from autograd_viz import Value
     >>> x = Value(3.0, label="x")
     >>> save_gif(x * x, os.path.join(tempfile.mkdtemp(), "square.gif")).suffix
     '.gif'
@@ -598,7 +533,9 @@ def save_gif(
     images = []
     for body in bodies:
         png = cairosvg.svg2png(
-            bytestring=_document(body, w, h, caption_size).encode("utf-8"), output_width=width
+            # cairosvg knows no CSS custom properties: the palette's colours, written out
+            bytestring=resolve(_document(body, w, h, caption_size)).encode("utf-8"),
+            output_width=width,
         )
         images.append(Image.open(io.BytesIO(png)).convert("RGB"))
     ms = round(seconds_per_step * 1000)

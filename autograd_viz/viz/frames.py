@@ -1,16 +1,21 @@
 """Animation frames from one graphviz layout: every step of a trace as an SVG, nodes never move.
 
-`Frames(root)` traces the graph (`autograd_viz.trace`), lays it out ONCE with
-`autograd_viz.viz.render` — with every value and final gradient filled in, so each cell
-already has its final width — and derives each step's frame from that one SVG by
-changing only class attributes and cell texts: values and gradients not computed yet
+`Frames(root)` reads the graph once into a snapshot (`autograd_viz.graph`), traces it
+(`autograd_viz.trace`), lays it out ONCE with `autograd_viz.viz.render` — with every value
+and final gradient filled in (on a copy of the snapshot: the user's graph is never
+written), so each cell already has its final width — and derives each step's frame from
+that one SVG by changing only class attributes and cell texts: values and gradients not computed yet
 read `data ?` / `grad ?`, nodes are pending (grey), forward (orange) or backward
 (blue), the step's active value gets a thick vermilion border, the values it reads a
 thin one, and the edges it travels turn vermilion. The colours come from a `<style>`
-block in each frame, keyed on those classes and scoped by a class unique to the
-layout (`avz-<hash>`), so several players on one page never restyle each other; CSS
-overrides graphviz's presentation attributes, so no coordinates are touched. A frame
-costs a string join, not a `dot` run: a 20-step animation costs about one drawing.
+block in each frame, keyed on those classes, coloured through the palette's CSS custom
+properties (`autograd_viz.viz.palette`) and scoped by a class unique to the layout
+(`avz-<hash>`), so several players on one page never restyle each other; CSS overrides
+graphviz's presentation attributes, so no coordinates are touched. A frame costs a
+string join, not a `dot` run: a 20-step animation costs about one drawing.
+
+A frame's caption ("step 3 of 9 — backward pass · the chain rule") is `Frames.caption`:
+the widget, the standalone page and the animated SVG all say the same.
 """
 
 from __future__ import annotations
@@ -18,14 +23,24 @@ from __future__ import annotations
 import hashlib
 import html
 import re
-from collections.abc import Callable, Mapping
-from typing import Any
+from collections.abc import Callable
+from typing import Any, NamedTuple
 
-from autograd_viz.engine import Value
-from autograd_viz.trace import PHASES, Step, TraceError, trace
+from autograd_viz.graph import GraphError, snapshot
+from autograd_viz.trace import Step, check_phase, trace
 from autograd_viz.viz import layout, render
+from autograd_viz.viz.options import DrawOptions
+from autograd_viz.viz.palette import var
 
-__all__ = ["EDGE_ON_CLASS", "PLACEHOLDER", "SHAPE_CLASS", "Frames", "FramesError", "frame_css"]
+__all__ = [
+    "EDGE_ON_CLASS",
+    "PLACEHOLDER",
+    "SHAPE_CLASS",
+    "Caption",
+    "Frames",
+    "FramesError",
+    "frame_css",
+]
 
 # Class added to the main shape (box, ellipse or rounded path) of every value and operation.
 SHAPE_CLASS = "avz-shape"
@@ -48,31 +63,56 @@ def frame_css(scope: str, *, active_width: float = 3.5) -> str:
     >>> ".avz-x .forward > .avz-shape" in frame_css("avz-x")
     True
     """
-    s = f".{scope}"
+    s, active = f".{scope}", var("active")
     return (
-        f"{s} .pending > .{SHAPE_CLASS} {{fill: {render.PENDING_COLOR};}}"
-        f"{s} .forward > .{SHAPE_CLASS} {{fill: {render.FORWARD_COLOR};}}"
-        f"{s} .backward > .{SHAPE_CLASS} {{fill: {render.BACKWARD_COLOR};}}"
-        f"{s} .touched > .{SHAPE_CLASS} {{stroke: {render.ACTIVE_COLOR}; stroke-width: 2;}}"
-        f"{s} .active > .{SHAPE_CLASS} {{stroke: {render.ACTIVE_COLOR};"
-        f" stroke-width: {active_width:g};}}"
-        f"{s} .pending text {{fill: #6B6B6B;}}"
-        f"{s} .edge.{EDGE_ON_CLASS} > path {{stroke: {render.ACTIVE_COLOR}; stroke-width: 2.5;}}"
-        f"{s} .edge.{EDGE_ON_CLASS} > polygon {{stroke: {render.ACTIVE_COLOR};"
-        f" fill: {render.ACTIVE_COLOR};}}"
+        f"{s} .pending > .{SHAPE_CLASS} {{fill: {var('pending')};}}"
+        f"{s} .forward > .{SHAPE_CLASS} {{fill: {var('forward')};}}"
+        f"{s} .backward > .{SHAPE_CLASS} {{fill: {var('backward')};}}"
+        f"{s} .touched > .{SHAPE_CLASS} {{stroke: {active}; stroke-width: 2;}}"
+        f"{s} .active > .{SHAPE_CLASS} {{stroke: {active}; stroke-width: {active_width:g};}}"
+        f"{s} .pending text {{fill: {var('muted')};}}"
+        f"{s} .edge.{EDGE_ON_CLASS} > path {{stroke: {active}; stroke-width: 2.5;}}"
+        f"{s} .edge.{EDGE_ON_CLASS} > polygon {{stroke: {active}; fill: {active};}}"
     )
+
+
+PHASE_TITLES = {"forward": "forward pass", "backward": "backward pass"}
+# what kind of line of the derivation a backward step is, said in the caption
+KIND_TITLES = {
+    "seed": "the seed",
+    "local": "a local derivative",
+    "contribution": "the chain rule",
+    "accumulate": "adding up the paths",
+}
+
+
+class Caption(NamedTuple):
+    """What a frame's caption says: "step 3 of 9", "backward pass", "the chain rule"."""
+
+    counter: str
+    phase: str  # "forward" or "backward": the step's phase, for colouring the title
+    title: str
+    kind: str | None
+
+    @property
+    def text(self) -> str:
+        """The caption as one line: `step 3 of 9 — backward pass · the chain rule`."""
+        kind = f" · {self.kind}" if self.kind else ""
+        return f"{self.counter} — {self.title}{kind}"
 
 
 class Frames:
     """The frames of an animated trace, all from one layout.
 
-    `Frames(root, phase="both", digits=4, notation="blog", **draw_options)`: `digits`
-    and `notation` go to `autograd_viz.trace.trace`, `draw_options` to
-    `autograd_viz.viz.render.to_dot` (rankdir, fmt, font_size, ...). `steps` is the trace;
+    `Frames(root, phase="both", digits=4, notation="blog", **draw_options)`: `root` is a
+    Value or a graph snapshot; `digits` and `notation` go to `autograd_viz.trace.trace`,
+    `draw_options` are the drawing options (`autograd_viz.viz.options`: rankdir, fmt,
+    font_size, ...; `states` and `show_grad` are the frames' own). `steps` is the trace;
     `frame_svg(k)` is the picture after step k (one frame per step); `states(k)` the
     value states of frame k in `render`'s vocabulary; `for_phase(p)` the same layout
     with another phase's steps (no new `dot` run).
 
+    >>> from autograd_viz import Value
     >>> x, y = Value(2.0, label="x"), Value(3.0, label="y")
     >>> frames = Frames((x + y) * y)
     >>> len(frames) == len(frames.steps)
@@ -83,48 +123,52 @@ class Frames:
 
     def __init__(
         self,
-        root: Value,
+        root: object,
         phase: str = "both",
         *,
         digits: int = 4,
         notation: str = "blog",
         **draw_options: Any,
     ) -> None:
-        if not isinstance(root, Value):
-            raise TypeError(f"Frames needs a Value, got {type(root).__name__}: {root!r}")
-        if phase not in PHASES:
-            raise TraceError(f"phase must be one of {', '.join(map(repr, PHASES))}; got {phase!r}")
+        try:
+            graph = snapshot(root)  # the one walk of the user's graph
+        except GraphError:
+            raise TypeError(f"Frames needs a Value, got {type(root).__name__}: {root!r}") from None
+        check_phase(phase)
         for option in ("states", "show_grad"):
             if option in draw_options:
                 raise TypeError(f"Frames sets {option!r} itself; leave it out of the options")
-        self.root = root
+        self.options = DrawOptions.of(**draw_options)
+        self.graph = graph
         self.phase = phase
         self.digits = digits
         self.notation = notation
         self.draw_options = dict(draw_options)
-        self.steps: list[Step] = trace(root, phase, digits=digits, notation=notation)
-        final = self.steps if phase != "forward" else trace(root, "backward", digits=digits)
-        self.source = _dot_with_grads(root, final[-1].grads, self.draw_options)
-        self.base_svg = layout.svg_from_dot(self.source)
+        self.steps: list[Step] = trace(graph, phase, digits=digits, notation=notation)
+        final = self.steps if phase != "forward" else trace(graph, "backward", digits=digits)
+        # every final gradient written in (on a copy), so the layout sizes each cell for it
+        finished = graph.with_grads(final[-1].grads)
+        self.source = render.to_dot(finished, self.options, show_grad=True)
+        self.base_svg = layout.svg_from_dot(self.source, timeout=self.options.timeout)
         self.scope = "avz-" + hashlib.sha1(self.base_svg.encode("utf-8")).hexdigest()[:10]
         self._parts = _template(self.base_svg)
-        self._n = len(root.topological_order())
+        self._n = len(graph)
         _check_template(self.base_svg, self.slots)
 
     def for_phase(self, phase: str) -> Frames:
         """The same layout and options with another phase's steps; runs no `dot`.
 
+        >>> from autograd_viz import Value
         >>> x = Value(2.0, label="x")
         >>> both = Frames(x * x)
         >>> both.for_phase("backward").base_svg == both.base_svg
         True
         """
-        if phase not in PHASES:
-            raise TraceError(f"phase must be one of {', '.join(map(repr, PHASES))}; got {phase!r}")
+        check_phase(phase)
         other = object.__new__(Frames)
         other.__dict__.update(self.__dict__)
         other.phase = phase
-        other.steps = trace(self.root, phase, digits=self.digits, notation=self.notation)
+        other.steps = trace(self.graph, phase, digits=self.digits, notation=self.notation)
         return other
 
     def __len__(self) -> int:
@@ -137,6 +181,22 @@ class Frames:
         if isinstance(k, bool) or not isinstance(k, int) or not 0 <= k < len(self.steps):
             raise IndexError(f"frame {k!r} does not exist; frames are 0..{len(self.steps) - 1}")
         return self.steps[k]
+
+    def caption(self, k: int) -> Caption:
+        """What frame k's caption says (counted from 1 for the reader).
+
+        >>> from autograd_viz import Value
+        >>> x = Value(2.0, label="x")
+        >>> Frames(x * x).caption(3).text
+        'step 4 of 6 — backward pass · a local derivative'
+        """
+        step = self._check(k)
+        return Caption(
+            f"step {k + 1} of {len(self.steps)}",
+            step.phase,
+            PHASE_TITLES.get(step.phase, step.phase),
+            KIND_TITLES.get(step.kind),
+        )
 
     def states(self, k: int) -> dict[int, str]:
         """State of every value in frame k: "pending", "forward" or "backward", plus
@@ -221,23 +281,6 @@ class Frames:
     def frame_svgs(self) -> list[str]:
         """Every frame's SVG, in step order."""
         return [self.frame_svg(k) for k in range(len(self))]
-
-
-def _dot_with_grads(root: Value, grads: Mapping[int, float], options: dict[str, Any]) -> str:
-    """DOT with every final gradient written in, so the layout sizes each cell for it.
-
-    The graph's own `.grad`s are restored afterwards (the user's state is not changed).
-    """
-    order = root.topological_order()
-    saved = [v.grad for v in order]
-    try:
-        for i, v in enumerate(order):
-            if i in grads:
-                v.grad = grads[i]
-        return render.to_dot(root, show_grad=True, **options)
-    finally:
-        for v, g in zip(order, saved):
-            v.grad = g
 
 
 class FramesError(RuntimeError):

@@ -29,23 +29,15 @@ from collections.abc import Sequence
 import ipywidgets as widgets
 from ipywidgets.widgets.widget_string import HTMLMathStyle
 
-from autograd_viz.engine import Value
-from autograd_viz.trace import Step
+from autograd_viz.graph import GraphError, snapshot
+from autograd_viz.trace import Step, check_phase
+from autograd_viz.viz.frames import Frames
+from autograd_viz.viz.static import static_text
 
 __all__ = ["AnimationTooLargeError", "Player", "PlayerError"]
 
-PHASES = ("forward", "backward", "both")
 DEFAULT_MAX_FRAMES = 400
 DEFAULT_MAX_BYTES = 30_000_000  # all frames' SVG + HTML together, as saved in the notebook
-
-_PHASE_TITLES = {"forward": "forward pass", "backward": "backward pass"}
-# what kind of line of the derivation a backward step is, said in the caption
-_KIND_TITLES = {
-    "seed": "the seed",
-    "local": "a local derivative",
-    "contribution": "the chain rule",
-    "accumulate": "adding up the paths",
-}
 
 
 class PlayerError(ValueError):
@@ -56,37 +48,7 @@ class AnimationTooLargeError(PlayerError):
     """Too many frames, or frames too big, to keep in a notebook as widget state."""
 
 
-_CSS = """
-<style>
-.agv-player { max-width: 980px; gap: 4px;
-  font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
-.agv-player .widget-label, .agv-player .widget-readout { font-family: inherit; }
-.agv-player .widget-hbox { gap: 6px; }
-/* no kernel (an HTML export, or a dead kernel): hide the controls that would do nothing */
-.agv-player.jupyter-widgets-disconnected .agv-needs-kernel { display: none; }
-.agv-player.agv-projector { max-width: none; width: 100%; font-size: 150%; }
-.agv-player .agv-frame { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; }
-.agv-player .agv-caption { font-weight: 600; font-size: 1.05em; margin: 2px 0 6px; }
-.agv-player .agv-caption .agv-phase-forward { color: #B06F00; }
-.agv-player .agv-caption .agv-phase-backward { color: #1F6F99; }
-.agv-player .agv-graph { overflow-x: auto; }  /* a wide graph scrolls, its text stays legible */
-.agv-player.agv-projector .agv-graph svg { width: 100%; height: auto; max-height: 62vh; }
-.agv-player .agv-history { margin: 6px 0 0; padding-left: 2.6em; color: #555;
-  font-size: 0.92em; line-height: 1.4em; display: flex; flex-direction: column;
-  justify-content: flex-end; }
-.agv-player .agv-history li::marker { color: #888; }
-.agv-player .agv-eq { font-size: 1.3em; min-height: 2.4em; margin: 4px 0; }
-.agv-player.agv-projector .agv-eq { font-size: 1.9em; }
-.agv-player.agv-projector .widget-button,
-.agv-player.agv-projector .widget-toggle-button,
-.agv-player.agv-projector .widget-play .jupyter-button {
-  font-size: 1.1em; height: 2.2em; min-width: 3em; }
-.agv-player.agv-projector .widget-play { width: auto; }
-.agv-player.agv-projector .widget-label,
-.agv-player.agv-projector .widget-readout,
-.agv-player.agv-projector .widget-text input { font-size: 1.1em; }
-</style>
-"""
+_CSS = f"<style>{static_text('player.css')}</style>"
 
 
 class Player(widgets.VBox):
@@ -106,7 +68,7 @@ class Player(widgets.VBox):
             the current equation — the hand derivation, one line per step (0: none).
         **draw_options: passed on to `autograd_viz.viz.frames.Frames`: the trace's `digits`
             and `notation` ("blog" or "adjoint"), and drawing options such as
-            `rankdir="TB"`, `fmt=".3f"`, `font_size=16` (see `autograd_viz.viz.render.draw`).
+            `rankdir="TB"`, `fmt=".3f"`, `font_size=16` (see `autograd_viz.viz.options`).
 
     >>> from autograd_viz import Value
     >>> x, y = Value(2.0, label="x"), Value(3.0, label="y")
@@ -119,7 +81,7 @@ class Player(widgets.VBox):
 
     def __init__(
         self,
-        root: Value,
+        root: object,
         phase: str = "both",
         *,
         speed: float = 1.0,
@@ -128,8 +90,8 @@ class Player(widgets.VBox):
         history: int = 3,
         **draw_options: object,
     ) -> None:
-        _check_root(root)
-        _check_phase(phase)
+        graph = _graph(root)
+        check_phase(phase)
         if not isinstance(speed, (int, float)) or isinstance(speed, bool) or not speed > 0:
             raise PlayerError(f"speed is in steps per second and must be > 0, got {speed!r}")
         if isinstance(max_frames, bool) or not isinstance(max_frames, int) or max_frames < 1:
@@ -138,6 +100,7 @@ class Player(widgets.VBox):
             raise PlayerError(f"history is a number of lines (0 or more), got {history!r}")
         self.history = history
         self.root = root
+        self.graph = graph  # the one read of the user's graph; every frame comes from it
         self.max_frames = max_frames
         self.draw_options = dict(draw_options)
         self.projector = bool(projector)
@@ -185,7 +148,7 @@ class Player(widgets.VBox):
 
     @phase.setter
     def phase(self, value: str) -> None:
-        _check_phase(value)
+        check_phase(value)
         self.phase_selector.value = value
 
     def reset(self) -> None:
@@ -198,37 +161,29 @@ class Player(widgets.VBox):
         return self.stack.children[self._check_step(step)].value
 
     def close(self) -> None:
-        """Close the player and every widget it made (frames, controls, links), freeing
-        their models in the kernel and the browser; the player disappears from the page."""
+        """Close the player and every widget it made (frames, controls, links, and their
+        layouts and styles), freeing their models in the kernel and the browser; the
+        player disappears from the page."""
         # getattr: Widget.__del__ calls close() on a player whose __init__ raised, too
-        stack = getattr(self, "stack", None)
-        parts = [*getattr(self, "links", ()), *(stack.children if stack else ()), stack]
-        for name in (
-            "play",
-            "slider",
-            "step_box",
-            "prev_button",
-            "next_button",
-            "speed_slider",
-            "phase_selector",
-            "_frame_layout",
-            "_frame_style",
-        ):
-            parts.append(getattr(self, name, None))
-        for box in self.children:
-            parts += [box, *getattr(box, "children", ())]
+        parts: list[widgets.Widget] = [*getattr(self, "links", ())]
+        todo: list[object] = [*getattr(self, "children", ()), getattr(self, "stack", None)]
+        seen: set[int] = set()
+        while todo:  # every widget below the player, found by walking it, not by name
+            part = todo.pop()
+            if not isinstance(part, widgets.Widget) or id(part) in seen:
+                continue
+            seen.add(id(part))
+            parts.append(part)
+            todo += getattr(part, "children", ())
+            todo += [getattr(part, "layout", None), getattr(part, "style", None)]
         for part in parts:
-            if part is not None:
-                for sub in (getattr(part, "layout", None), getattr(part, "style", None)):
-                    if isinstance(sub, widgets.Widget):
-                        sub.close()
-                part.close()
+            part.close()
         super().close()
 
     def __repr__(self) -> str:
         if not hasattr(self, "phase_selector"):  # __init__ raised before the controls
             return "<Player, not built>"
-        name = self.root.label or "root"
+        name = self.graph.root.label or "root"
         return f"<Player of {name!r}: {self.n_frames} frames, phase={self.phase!r}>"
 
     # ---- building frames ---------------------------------------------------------
@@ -291,10 +246,8 @@ class Player(widgets.VBox):
         )
 
     def _load(self, phase: str) -> None:
-        from autograd_viz.viz.frames import Frames
-
         if self.frames is None:
-            frames = Frames(self.root, phase=phase, **self.draw_options)
+            frames = Frames(self.graph, phase=phase, **self.draw_options)
         else:
             frames = self.frames.for_phase(phase)  # same layout: no new graphviz run
         n = len(frames)
@@ -311,10 +264,7 @@ class Player(widgets.VBox):
                 "or raise max_frames."
             )
         steps, h = frames.steps, self.history
-        pages = [
-            _frame_page(frames.frame_svg(k), steps[k], k + 1, n, steps[max(0, k - h) : k], h)
-            for k in range(n)
-        ]
+        pages = [_frame_page(frames, k, steps[max(0, k - h) : k], h) for k in range(n)]
         total = sum(map(len, pages))
         if total > DEFAULT_MAX_BYTES:
             raise AnimationTooLargeError(
@@ -373,16 +323,16 @@ class Player(widgets.VBox):
         self.play.value = min(max(self.play.value + delta, 1), self.n_frames)
 
 
-def _frame_page(svg: str, step: Step, k: int, n: int, earlier: Sequence[Step], history: int) -> str:
-    """Step k's frame (k from 1): caption, the graph (MathJax skips it), the `earlier` lines
-    of the derivation in plain text (room kept for `history` of them, so the equation below
+def _frame_page(frames: Frames, index: int, earlier: Sequence[Step], history: int) -> str:
+    """Frame `index`'s page: caption, the graph (MathJax skips it), the `earlier` lines of
+    the derivation in plain text (room kept for `history` of them, so the equation below
     never moves), and the step's equation as math."""
-    phase = step.phase
-    kind = _KIND_TITLES.get(step.kind)
-    kind = f' · <span class="agv-kind">{kind}</span>' if kind else ""
-    caption = (
-        f'<div class="agv-caption">step {k} of {n} — '
-        f'<span class="agv-phase-{phase}">{_PHASE_TITLES.get(phase, phase)}</span>{kind}</div>'
+    step, caption, svg = frames.steps[index], frames.caption(index), frames.frame_svg(index)
+    k = index + 1
+    kind = f' · <span class="agv-kind">{caption.kind}</span>' if caption.kind else ""
+    caption_html = (
+        f'<div class="agv-caption">{caption.counter} — '
+        f'<span class="agv-phase-{caption.phase}">{caption.title}</span>{kind}</div>'
     )
     text = html.escape(step.text, quote=True)
     latex = html.escape(step.latex, quote=False)
@@ -398,25 +348,26 @@ def _frame_page(svg: str, step: Step, k: int, n: int, earlier: Sequence[Step], h
         if history
         else ""
     )
-    return f'<div class="agv-frame-body" data-step="{k}">{caption}{graph}{past}{equation}</div>'
+    return (
+        f'<div class="agv-frame-body" data-step="{k}">{caption_html}{graph}{past}{equation}</div>'
+    )
 
 
-def _check_root(root: object) -> None:
-    if not isinstance(root, Value):
+def _graph(root: object):
+    """The snapshot of `root`'s graph, or a clear error for something that cannot animate."""
+    try:
+        graph = snapshot(root)
+    except GraphError:
         hint = ""
         if isinstance(root, (int, float)):
             hint = " Wrap numbers in Value(...) and build an expression from them."
         elif isinstance(root, (list, tuple)):
             hint = " Animate one output at a time, e.g. Player(loss)."
         raise TypeError(f"Player needs a Value (the output of an expression), got "
-                        f"{type(root).__name__}.{hint}")  # fmt: skip
-    if not root.parents:
+                        f"{type(root).__name__}.{hint}") from None  # fmt: skip
+    if graph.root.is_leaf:
         raise PlayerError(
             f"nothing to animate: {root!r} is a leaf with no operations behind it. Build an "
             "expression first, e.g. z = (x + y) * y, then call z.animate()."
         )
-
-
-def _check_phase(phase: object) -> None:
-    if phase not in PHASES:
-        raise PlayerError(f"phase must be one of {', '.join(map(repr, PHASES))}; got {phase!r}")
+    return graph

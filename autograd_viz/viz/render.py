@@ -1,4 +1,4 @@
-"""Draw a computation graph: `Value` graph -> DOT -> SVG, with ids an animation can restyle.
+"""Draw a computation graph: graph snapshot -> DOT -> SVG, with ids an animation can restyle.
 
 `draw(root)` returns a `Drawing` that shows inline as SVG in Jupyter, exposes its
 DOT `source`, and saves to .svg/.png/.pdf. One node per value (name | data | grad),
@@ -13,9 +13,10 @@ bytes in every process, and the SVG carries stable ids:
 * classes: the role (`input`, `param`, `const`, `output`, `value`, `op`, `neuron`, `layer`)
   plus the animation state when `states` gives one.
 
+`root` is a Value (read once into a snapshot, `autograd_viz.graph`) or a snapshot.
 Large graphs are collapsed into `nn` neurons or layers (`collapse=`), or refused with
-a `GraphTooLargeError` that says how to draw less. `dot` runs once per picture, fed
-through a pipe (no temporary files).
+a `GraphTooLargeError` that says how to draw less — counted before anything is laid out.
+The layout runs once per picture, through `autograd_viz.viz.layout`.
 """
 
 from __future__ import annotations
@@ -23,11 +24,12 @@ from __future__ import annotations
 import os
 import sys
 import warnings
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
-from autograd_viz.engine import Value
-from autograd_viz.nn import Parameter
+from autograd_viz.graph import Graph, GraphError, snapshot
+from autograd_viz.ops import describe
 from autograd_viz.viz import dot as _dot
 from autograd_viz.viz import layout
 from autograd_viz.viz.collapse import Box, View, collapse_view, has_neurons, neuron_layer
@@ -38,18 +40,21 @@ from autograd_viz.viz.dot import (
     PARAM_COLOR,
     PENDING_COLOR,
     STATE_FILLS,
-    STATES,
 )
 from autograd_viz.viz.layout import GraphvizError, GraphvizNotFoundError, svg_from_dot
+from autograd_viz.viz.options import COLLAPSE_MODES, RANKDIRS, STATES, DrawOptions
 
 __all__ = [
     "ACTIVE_COLOR",
     "BACKWARD_COLOR",
+    "COLLAPSE_MODES",
     "FORWARD_COLOR",
     "PARAM_COLOR",
     "PENDING_COLOR",
+    "RANKDIRS",
     "STATES",
     "STATE_FILLS",
+    "DrawOptions",
     "Drawing",
     "GraphTooLargeError",
     "GraphvizError",
@@ -60,124 +65,77 @@ __all__ = [
     "to_dot",
 ]
 
-RANKDIRS = ("LR", "RL", "TB", "BT")
-COLLAPSE_MODES = (None, "neuron", "layer")
-_OP_SYMBOLS = {"*": "×"}
-
 
 class GraphTooLargeError(ValueError):
     """The graph has more values than a readable drawing can show."""
 
 
-# ---- what each value is ------------------------------------------------------
+def roles(root: object) -> list[str]:
+    """The role of every value, in topological order: parameters -> "param", labelled
+    leaves -> "input", unlabelled leaves -> "const", the root -> "output", everything
+    else -> "value" (the snapshot's `Node.role`).
 
-
-def roles(order: list[Value]) -> list[str]:
-    """The role of every value in a topological order (the root is the last one).
-
-    parameters -> "param", labelled leaves -> "input", unlabelled leaves -> "const",
-    the root -> "output", everything else -> "value".
-
+    >>> from autograd_viz import Value
     >>> x = Value(2.0, label="x")
-    >>> roles((x * 3).topological_order())
+    >>> roles(x * 3)
     ['input', 'const', 'output']
     """
-    out = []
-    last = len(order) - 1
-    for i, v in enumerate(order):
-        if i == last:
-            out.append("output")
-        elif isinstance(v, Parameter):
-            out.append("param")
-        elif v.parents:
-            out.append("value")
-        else:
-            out.append("input" if v.label else "const")
-    return out
+    return [n.role for n in _graph(root, "roles").nodes]
+
+
+def _graph(root: object, caller: str) -> Graph:
+    try:
+        return snapshot(root)
+    except GraphError:
+        raise TypeError(f"{caller}() needs a Value, got {type(root).__name__}: {root!r}") from None
 
 
 # ---- DOT ------------------------------------------------------------------------
 
 
-def to_dot(
-    root: Value,
-    *,
-    rankdir: str = "LR",
-    fmt: str | Callable[[float], str] | None = None,
-    font_size: float = 12,
-    collapse: str | None = None,
-    max_nodes: int = 500,
-    show_grad: bool | None = None,
-    states: Mapping[int, str] | None = None,
-    legend: bool | str = False,
-) -> str:
+def to_dot(root: object, options: DrawOptions | None = None, /, **kwargs: Any) -> str:
     """The DOT source of the graph that ends at `root` (see the module docstring for ids).
 
-    Options:
-    * `rankdir`: "LR" (inputs left, output right), "RL", "TB" or "BT".
-    * `fmt`: number format, a spec like ".3f" or a function of a float (default: whole
-      numbers in full, else 4 significant digits, with a real minus sign).
-    * `font_size`: points (4-96); everything scales with it, e.g. 20 for a projector.
-    * `collapse`: None, "neuron" (one box per `nn` neuron) or "layer" (one per layer call).
-    * `max_nodes`: above this many values an `nn` graph collapses by itself (with a
-      warning and a note under the picture); any other graph raises GraphTooLargeError.
-    * `show_grad`: None shows grads once backward() has reached the graph ("grad ?"
-      before); True or False decides.
-    * `states`: value index -> "pending" | "forward" | "backward" | "active", or several
-      ("forward active"): colours for one step of an animation.
-    * `legend`: True adds a key below the graph saying what each style it uses means;
-      "animation" also explains the four states, for a picture whose colours will change.
+    Options: keywords or a `DrawOptions` (rankdir, fmt, font_size, collapse, max_nodes,
+    show_grad, states, legend; see `autograd_viz.viz.options`).
 
+    >>> from autograd_viz import Value
     >>> x, y = Value(2.0, label="x"), Value(3.0, label="y")
     >>> print(to_dot(x + y).count("->"))
     3
     """
-    return _build(root, rankdir, fmt, font_size, collapse, max_nodes, show_grad, states, legend)[0]
+    graph = _graph(root, "draw")
+    return _build(graph, DrawOptions.of(options, **kwargs))[0]
 
 
-def _build(root, rankdir, fmt, font_size, collapse, max_nodes, show_grad, states, legend):
+def _build(graph: Graph, options: DrawOptions) -> tuple[str, str | None, str]:
     """DOT source, caption (a note about automatic collapsing, or None) and a summary."""
-    if not isinstance(root, Value):
-        raise TypeError(f"draw() needs a Value, got {type(root).__name__}: {root!r}")
-    if rankdir not in RANKDIRS:
-        raise ValueError(f"rankdir must be one of {RANKDIRS}, got {rankdir!r}")
-    if collapse not in COLLAPSE_MODES:
-        raise ValueError(f"collapse must be None, 'neuron' or 'layer', got {collapse!r}")
-    if (
-        isinstance(font_size, bool)
-        or not isinstance(font_size, (int, float))
-        or not (4 <= font_size <= 96)
-    ):
-        raise ValueError(f"font_size must be a number of points from 4 to 96, got {font_size!r}")
-    if isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes < 1:
-        raise ValueError(f"max_nodes must be a positive int, got {max_nodes!r}")
-    if legend not in (False, True, "animation"):
-        raise ValueError(f"legend must be True, False or 'animation', got {legend!r}")
-    number = _dot.number_formatter(fmt)
-    order = root.topological_order()
-    state_of = _check_states(states, len(order))
+    number = _dot.number_formatter(options.fmt)
+    nodes = graph.nodes
+    state_of = _check_states(options.states, len(nodes))
+    show_grad = options.show_grad
     if show_grad is None:
-        show_grad = any(v.grad != 0 for v in order)
+        show_grad = any(n.grad != 0 for n in nodes)
 
-    view, caption = _choose_view(order, collapse, max_nodes)
-    kinds = roles(order)
+    view, caption = _choose_view(graph, options.collapse, options.max_nodes)
     styles: set[str] = set()
-    if legend:
+    if options.legend:
+        kinds = [n.role for n in nodes]
         styles.update(kinds if view is None else (kinds[i] for i in view.visible))
         if view is not None:
             styles.update("layer" if b.key.startswith("layer") else "neuron" for b in view.boxes)
         styles.update(t for s in state_of.values() for t in s.split())
-        if legend == "animation":
+        if options.legend == "animation":
             styles.update(STATES)
     label = _dot.caption_label(caption, styles, not show_grad)
-    lines = _dot.graph_header(rankdir, font_size, label)
-    n = len(order)
+    lines = _dot.graph_header(options.rankdir, options.font_size, label)
+    n = len(nodes)
     if view is None:
-        _plain_lines(lines, order, kinds, range(n), {}, number, show_grad, state_of)
-        ops = sum(1 for v in order if v.parents)
+        _plain_lines(lines, graph, range(n), {}, number, show_grad, state_of)
+        ops = sum(1 for node in nodes if node.operands)
         summary = f"{_count(n, 'value')}, {_count(ops, 'operation')}"
     else:
-        _collapsed_lines(lines, order, kinds, view, number, show_grad, state_of)
+        _collapsed_lines(lines, graph, view, number, show_grad, state_of)
         layers = sum(1 for b in view.boxes if b.key.startswith("layer"))
         boxes = f"{layers} layer boxes" if layers else f"{len(view.boxes)} neuron boxes"
         summary = f"{_count(n, 'value')} shown as {boxes} and {_count(len(view.visible), 'value')}"
@@ -202,22 +160,22 @@ def _check_states(states: Mapping[int, str] | None, n: int) -> dict[int, str]:
     return dict(states)
 
 
-def _choose_view(order: list[Value], collapse: str | None, max_nodes: int):
+def _choose_view(graph: Graph, collapse: str | None, max_nodes: int):
     """The collapsed view to draw (None: every value) and a caption saying why, if automatic."""
-    n = len(order)
+    n = len(graph.nodes)
     if collapse is not None:
-        if not has_neurons(order):
+        if not has_neurons(graph):
             raise ValueError(
                 f"collapse={collapse!r} groups values made by autograd_viz.nn neurons, and this "
                 "graph has none; draw it with collapse=None"
             )
-        view = collapse_view(order, collapse)
+        view = collapse_view(graph, collapse)
         if _drawn(view) > max_nodes:
             raise _too_large_collapsed(n, collapse, _drawn(view), max_nodes)
         return view, None
     if n <= max_nodes:
         return None, None
-    if not has_neurons(order):
+    if not has_neurons(graph):
         raise GraphTooLargeError(
             f"this graph has {n} values, more than max_nodes={max_nodes}, too many to read in "
             "one picture. Draw less: draw a sub-expression (an intermediate Value), build it "
@@ -225,7 +183,7 @@ def _choose_view(order: list[Value], collapse: str | None, max_nodes: int):
             f"with max_nodes={n} (slow and hard to read)."
         )
     for mode in ("neuron", "layer"):
-        view = collapse_view(order, mode)
+        view = collapse_view(graph, mode)
         if _drawn(view) <= max_nodes:
             caption = (
                 f"{n} values (more than max_nodes={max_nodes}): collapsed to one box per "
@@ -258,21 +216,15 @@ def _user_stacklevel() -> int:
     return level
 
 
-def _name(v: Value, i: int) -> tuple[str, bool]:
-    """A value's display name and whether it was generated (from its topological index)."""
-    return (str(v.label), False) if v.label else (f"v{i}", True)
-
-
-def _plain_lines(lines, order, kinds, indices, drawn_as, number, show_grad, state_of) -> None:
+def _plain_lines(lines, graph, indices, drawn_as, number, show_grad, state_of) -> None:
     """Value nodes, operation nodes and their edges for the given value indices.
 
     `drawn_as` maps a value index hidden inside a box to the box's DOT node name, so
     operand edges from it start at the box.
     """
-    index = {v: i for i, v in enumerate(order)}
     for i in indices:
-        v = order[i]
-        role = kinds[i]
+        v = graph.nodes[i]
+        role = v.role
         state = state_of.get(i, "")
         cls = f"{role} {state}" if state else role
         sattrs = _dot.state_attrs(state) if state else ""
@@ -281,61 +233,60 @@ def _plain_lines(lines, order, kinds, indices, drawn_as, number, show_grad, stat
             label = f"<{_dot.html_text(data)}>"
         else:
             grad = number(v.grad) if show_grad else "?"
-            name, generated = _name(v, i)
-            label = _dot.value_label(name, generated, role in ("input", "output"), data, grad)
+            generated = not v.label
+            label = _dot.value_label(v.name, generated, role in ("input", "output"), data, grad)
         attrs = _dot.ROLE_ATTRS[role] + sattrs
         lines.append(f'v{i} [id="v{i}" class="{cls}" label={label}{attrs}];')
-        if not v.parents:
+        if not v.operands:
             continue
-        op = _dot.html_text(_dot.clip(_OP_SYMBOLS.get(v.op, v.op), 16, 1))
+        op = _dot.html_text(_dot.clip(describe(v.op).drawn(v.op), 16, 1))
         ocls = f"op {state}" if state else "op"
         attrs = _dot.ROLE_ATTRS["op"] + sattrs
         lines.append(f'op{i} [id="op{i}" class="{ocls}" label=<{op}>{attrs}];')
         eattrs = _dot.edge_state_attrs(state) if state else ""
         ecls = f' class="{state}"' if state else ""
-        for k, p in enumerate(v.parents):
-            j = index[p]
+        for k, j in enumerate(v.operands):
             tail = drawn_as.get(j, f"v{j}")
             lines.append(f'{tail} -> op{i} [id="v{j}-op{i}-{k}"{ecls}{eattrs}];')
         lines.append(f'op{i} -> v{i} [id="op{i}-v{i}"{ecls}{eattrs}];')
 
 
-def _collapsed_lines(lines, order, kinds, view, number, show_grad, state_of) -> None:
+def _collapsed_lines(lines, graph, view, number, show_grad, state_of) -> None:
     drawn_as = {m: box.key for box in view.boxes for m in box.members}
-    _plain_lines(lines, order, kinds, view.visible, drawn_as, number, show_grad, state_of)
+    _plain_lines(lines, graph, view.visible, drawn_as, number, show_grad, state_of)
     for box in view.boxes:
-        lines.append(_box_node(box, order, kinds, number, show_grad, state_of))
+        lines.append(_box_node(box, graph, number, show_grad, state_of))
         for src in box.inputs:
             lines.append(f'{src} -> {box.key} [id="{src}-{box.key}"];')
 
 
-def _box_node(box: Box, order, kinds, number, show_grad, state_of) -> str:
-    def grad(v: Value) -> str:
-        return number(v.grad) if show_grad else "?"
+def _activation(op: str) -> str:
+    """What a collapsed box calls its neuron's activation: the op, if it may be one."""
+    return op if describe(op).activation else "linear"
 
+
+def _box_node(box: Box, graph: Graph, number, show_grad, state_of) -> str:
+    def grad(i: int) -> str:
+        return number(graph.nodes[i].grad) if show_grad else "?"
+
+    nodes = graph.nodes
     if box.key.startswith("v"):  # one neuron
         i = box.members[0]
-        v = order[i]
-        neuron = v.tag
-        activation = v.op if v.op in ("ReLU", "tanh", "sigmoid") else "linear"
-        label = _dot.neuron_label(str(neuron.name), activation, number(v.data), grad(v))
+        v = nodes[i]
+        label = _dot.neuron_label(v.tag, _activation(v.op), number(v.data), grad(i))
         state = state_of.get(i, "")
-        role = "neuron output" if kinds[i] == "output" else "neuron"
+        output = v.role == "output"
+        role = "neuron output" if output else "neuron"
         cls = f"{role} {state}" if state else role
         sattrs = _dot.state_attrs(state) if state else ""
-        extra = " peripheries=2" if kinds[i] == "output" else ""
+        extra = " peripheries=2" if output else ""
         attrs = _dot.ROLE_ATTRS["neuron"] + extra + sattrs
         return f'{box.key} [id="{box.key}" class="{cls}" label={label}{attrs}];'
-    first = order[box.members[0]]
-    layer = neuron_layer(first.tag)
-    activation = first.op if first.op in ("ReLU", "tanh", "sigmoid") else "linear"
-    title = f"{layer}  {activation} × {len(box.members)}"
-    rows = [
-        (str(order[m].tag.name).rsplit(".", 1)[-1], number(order[m].data), grad(order[m]))
-        for m in box.members
-    ]
+    first = nodes[box.members[0]]
+    title = f"{neuron_layer(first.tag)}  {_activation(first.op)} × {len(box.members)}"
+    rows = [(nodes[m].tag.rsplit(".", 1)[-1], number(nodes[m].data), grad(m)) for m in box.members]
     label = _dot.layer_label(title, rows)
-    is_output = any(kinds[m] == "output" for m in box.members)
+    is_output = any(nodes[m].role == "output" for m in box.members)
     cls, extra = ("layer output", " peripheries=2") if is_output else ("layer", "")
     return (
         f'{box.key} [id="{box.key}" class="{cls}" label={label}{_dot.ROLE_ATTRS["layer"]}{extra}];'
@@ -349,6 +300,7 @@ class Drawing:
     """A drawn computation graph: shows inline in Jupyter, `.source` is the DOT, `.svg()`
     the picture, `.save("graph.png")` writes a file (.svg, .png or .pdf).
 
+    >>> from autograd_viz import Value
     >>> x = Value(2.0, label="x")
     >>> d = draw(x * x)
     >>> d.source.count("->")
@@ -405,22 +357,11 @@ class Drawing:
         return f"<Drawing{what}: .source is the DOT, .svg() the picture>"
 
 
-def draw(
-    root: Value,
-    *,
-    rankdir: str = "LR",
-    fmt: str | Callable[[float], str] | None = None,
-    font_size: float = 12,
-    collapse: str | None = None,
-    max_nodes: int = 500,
-    show_grad: bool | None = None,
-    states: Mapping[int, str] | None = None,
-    legend: bool | str = False,
-    timeout: float = 120,
-) -> Drawing:
-    """Draw the computation graph that ends at `root` (options as in `to_dot`; `timeout`
-    is how many seconds `dot` may take).
+def draw(root: object, options: DrawOptions | None = None, /, **kwargs: Any) -> Drawing:
+    """Draw the computation graph that ends at `root` (options as in `to_dot`, plus
+    `timeout`: how many seconds the layout may take).
 
+    >>> from autograd_viz import Value
     >>> x, y = Value(2.0, label="x"), Value(3.0, label="y")
     >>> z = (x + y) * y
     >>> z.backward()
@@ -428,7 +369,7 @@ def draw(
     >>> "grad 8" in d.source
     True
     """
-    source, caption, summary = _build(
-        root, rankdir, fmt, font_size, collapse, max_nodes, show_grad, states, legend
-    )
-    return Drawing(source, caption, timeout, summary)
+    graph = _graph(root, "draw")
+    options = DrawOptions.of(options, **kwargs)
+    source, caption, summary = _build(graph, options)
+    return Drawing(source, caption, options.timeout, summary)

@@ -1,0 +1,60 @@
+"""The one palette: every colour a drawing, a frame, the widget or the standalone page uses.
+
+Okabe–Ito colours (colour-blind safe) for the four animation states, and the greys of
+ink, rules and muted text. Each colour has a CSS custom property, `--avz-<name>`:
+the SVG frames, the widget's stylesheet and the standalone page all colour through
+`var(--avz-<name>, <colour>)`, so a page can re-theme every picture at once by setting
+the properties, and the fallback keeps each picture right where nobody does. DOT needs
+literal colours, so drawings take them from `COLORS`. Renderers without custom
+properties (cairosvg, for the GIF) get literal CSS from `resolve`.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["COLORS", "css_variables", "resolve", "var"]
+
+COLORS = {
+    "forward": "#E69F00",  # orange: value computed in the forward pass
+    "backward": "#56B4E9",  # sky blue: gradient final in the backward pass
+    "active": "#D55E00",  # vermilion: the step being explained (thick border)
+    "pending": "#EEEEEE",  # light grey: not reached yet
+    "param": "#009E73",  # bluish green: border of trainable weights and biases
+    "ink": "#222222",  # text and input/output borders
+    "muted": "#6B6B6B",  # generated names, interior borders, constants, captions
+    "rule": "#B0B0B0",  # the thin lines between a node's cells
+    "edge-pending": "#BBBBBB",  # an edge not reached yet
+    "forward-text": "#B06F00",  # "forward pass" written in text (4.5:1 on white)
+    "backward-text": "#1F6F99",  # "backward pass" written in text (4.5:1 on white)
+    "highlight": "#FBEFE6",  # background of the current line of a derivation
+    "border": "#DDDDDD",  # frames around cells and lists
+    "history": "#555555",  # earlier lines of the derivation
+}
+
+
+def var(name: str) -> str:
+    """The CSS value that colours by the palette: `var(--avz-forward, #E69F00)`.
+
+    >>> var("active")
+    'var(--avz-active, #D55E00)'
+    """
+    return f"var(--avz-{name}, {COLORS[name]})"
+
+
+def css_variables(selector: str = ":root") -> str:
+    """One CSS rule that sets every custom property, for a page that themes its pictures."""
+    body = ";".join(f"--avz-{name}:{color}" for name, color in COLORS.items())
+    return f"{selector}{{{body}}}"
+
+
+_VAR = re.compile(r"var\(--avz-[\w-]+, (#[0-9A-Fa-f]{6})\)")
+
+
+def resolve(css: str) -> str:
+    """CSS with every `var(--avz-..., #colour)` replaced by its colour.
+
+    >>> resolve(".a{fill: var(--avz-forward, #E69F00)}")
+    '.a{fill: #E69F00}'
+    """
+    return _VAR.sub(r"\1", css)
