@@ -1,8 +1,10 @@
 """Self-check exercises in real JupyterLab and Chromium, on the committed start notebook.
 
-A learner runs the notebook, types a wrong answer and presses Enter (a hint appears), types the
-sum `2*3` and presses Check (right), and a teacher flips the switch that reveals every answer.
-Before that, neither the widget nor the collapsed exercise cell shows the answer.
+A learner runs the notebook, types a wrong answer and presses Enter (a hint appears), types
+`6,000` meaning 6.000 (the box's tooltip states the separator rule; the feedback asks "did you
+mean 6?"), types the sum `2*3` and presses Check (right), and a teacher flips the switch that
+reveals every answer. Before that, neither the widget nor the collapsed exercise cell shows the
+answer.
 """
 
 from __future__ import annotations
@@ -69,6 +71,12 @@ def test_exercise_checks_answers_gives_hints_and_the_teacher_switch_reveals(jupy
     feedback = box.locator(".widget-htmlmath", has_text="Not quite")
     feedback.wait_for(timeout=30_000)
     assert "Multiply the two numbers" in feedback.inner_text()
+
+    # The separator rule is on the answer box, and "6,000" (meant as 6.000) is not a silent wrong.
+    assert box.locator("[title*='separates thousands']").count() >= 1, "the rule is not shown"
+    answer.fill("6,000")
+    answer.press("Enter")
+    box.locator(".widget-htmlmath", has_text="Did you mean 6?").wait_for(timeout=30_000)
 
     answer.fill("2*3")
     box.locator("button", has_text="Check").click()
