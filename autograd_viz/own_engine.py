@@ -17,11 +17,12 @@ gives 3".
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
 import numbers
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from autograd_viz._numbers import format_number
@@ -34,6 +35,7 @@ __all__ = [
     "Call",
     "EngineReport",
     "Finding",
+    "ForeignSnapshot",
     "RuleCheck",
     "check_engine",
     "foreign_snapshot",
@@ -430,7 +432,10 @@ def check_engine(root: object) -> EngineReport:
             "against sympy. Pass a value built with your class (micrograd-style: data, grad, "
             "_prev, _op, _backward)."
         )
-    graph = read_graph(root)
+    return _check(read_graph(root))
+
+
+def _check(graph: ForeignGraph) -> EngineReport:
     names = _names(graph)
     run = run_backward(graph)
     findings: list[tuple[int, Finding]] = []  # (call position, finding)
@@ -703,14 +708,16 @@ class _Replay:
     of their backward pass (made on first use, so a drawing never runs it), and replayed
     at another gradient by calling their closure with their operands' grads as they were."""
 
-    def __init__(self, graph: ForeignGraph) -> None:
+    def __init__(self, graph: ForeignGraph, run: BackwardRun | None = None) -> None:
         self.graph = graph
+        self._run = run
         self._calls: dict[int, list[Call]] | None = None
 
     def calls(self, i: int) -> list[Call]:
         if self._calls is None:
             self._calls = {}
-            for call in run_backward(self.graph).calls:
+            run = self._run if self._run is not None else run_backward(self.graph)
+            for call in run.calls:
                 self._calls.setdefault(call.node, []).append(call)
         return self._calls.get(i, [])
 
@@ -768,9 +775,33 @@ def _replayed_rule(replay: _Replay, i: int, out: Value) -> None:
         operand.grad += amount
 
 
-def foreign_snapshot(root: object) -> Graph:
+@dataclass(frozen=True, eq=False)
+class ForeignSnapshot(Graph):
+    """The snapshot of a learner's own graph: a `Graph`, plus what the viewers say about it.
+
+    `note` is a caption line (operand order that could not be recovered); `report` is
+    `check_engine`'s report (None when not checked); `flags` maps (node, operand) — or
+    (node, None) for the node as a whole — to what went wrong there, for the derivation
+    to say beside the step ("✗ your `__mul__` sent 28 to a; the product rule gives 42").
+    """
+
+    note: str = ""
+    report: EngineReport | None = None
+    flags: Mapping[tuple[int, int | None], str] = field(default_factory=dict)
+
+    def with_grads(self, grads: Mapping[int, float]) -> ForeignSnapshot:
+        plain = super().with_grads(grads)
+        return dataclasses.replace(self, nodes=plain.nodes)
+
+    @property
+    def first_wrong(self) -> Finding | None:
+        return None if self.report is None else self.report.first_wrong
+
+
+def foreign_snapshot(root: object, *, check: bool = True) -> ForeignSnapshot:
     """The graph snapshot of a learner's micrograd-style graph: read once (`read_graph`),
-    with backward rules that give the numbers *their* code produces.
+    with backward rules that give the numbers *their* code produces; with `check`, also
+    `check_engine`'s findings, so the viewers can mark the first wrong node.
 
     >>> from micrograd.engine import Value  # doctest: +SKIP
     >>> x, y = Value(2.0), Value(3.0)  # doctest: +SKIP
@@ -778,7 +809,8 @@ def foreign_snapshot(root: object) -> Graph:
     (3.0, 5.0)
     """
     graph = root if isinstance(root, ForeignGraph) else read_graph(root)
-    replay = _Replay(graph)
+    report = _check(graph) if check else None
+    replay = _Replay(graph, None if report is None else report.run)
     last = len(graph) - 1
     nodes, rules = [], []
     for i, operands in enumerate(graph.operands):
@@ -800,4 +832,8 @@ def foreign_snapshot(root: object) -> Graph:
                     False, role)  # fmt: skip
         nodes.append(node)
         rules.append(functools.partial(_replayed_rule, replay, i) if operands else None)
-    return Graph(tuple(nodes), tuple(rules))
+    flags: dict[tuple[int, int | None], str] = {}
+    for finding in () if report is None else report.findings:
+        if finding.node is not None:
+            flags.setdefault((finding.node, finding.operand), str(finding))
+    return ForeignSnapshot(tuple(nodes), tuple(rules), graph.note, report, flags)

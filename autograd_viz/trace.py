@@ -304,6 +304,8 @@ class _Backward:
         self.received: list[list[tuple[int, int, float]]] = [[] for _ in graph.nodes]
         self.family = [describe(n.op).short for n in graph.nodes]  # "the power" is one kind
         self.kinds_used: dict[int, dict[str, set[int]]] = {}  # value -> kind -> consumers
+        # a learner's engine, checked (autograd_viz.own_engine): what went wrong at which edge
+        self.flags = getattr(graph, "flags", {})
 
     def lines(self) -> tuple[list[_Line], list[float]]:
         r, top = self.r, self.top
@@ -404,6 +406,9 @@ class _Backward:
                 if shared:
                     completed.append(p)
             reveal = (p,) if done and not shared else ()
+            flag = self.flags.get((i, p)) or (not lines and self.flags.get((i, None)))
+            if flag:
+                eq = Eq(f"{eq.text}   ✗ {flag}", rf"{eq.latex} \quad ✗\ {latex_name(flag)}")
             lines.append(_Line("backward", kind, touched, edges, p, eq, (), reveal))
         return locals_ + lines + [self._sum(p) for p in completed]
 

@@ -395,7 +395,18 @@ def test_the_derivation_shows_the_numbers_their_rule_produced():
     from autograd_viz.trace import derivation
 
     text = derivation(foreign_snapshot(oe.square_of_ab_plus_c(oe.ForgotOutGrad)), "backward")
-    assert "∂L/∂a = ∂L/∂d · ∂d/∂a = 14 · b = 14 · 3 = 3" in text.splitlines()
+    assert (
+        "∂L/∂a = ∂L/∂d · ∂d/∂a = 14 · b = 14 · 3 = 3   ✗ your `__mul__` sent 3 to a; the "
+        "product rule gives 42 — it left out the chain rule's factor out.grad (here 14)"
+    ) in text.splitlines()
+    assert "∂L/∂b = ∂L/∂d · ∂d/∂b = 14 · a = 14 · 2 = 2" in text.splitlines()
+
+
+def test_a_correct_engine_has_no_flags_in_its_derivation():
+    from autograd_viz.own_engine import foreign_snapshot
+    from autograd_viz.trace import derivation
+
+    assert "✗" not in derivation(foreign_snapshot(oe.square_of_ab_plus_c(mg.Value)))
 
 
 def test_a_times_a_shares_what_their_rule_sent_between_both_operands():
