@@ -28,8 +28,8 @@ from typing import Any
 import ipywidgets as widgets
 
 from autograd_viz._numbers import format_number
-from autograd_viz.engine import Value
 from autograd_viz.exercises import AnswerParseError, _registry, parse_number
+from autograd_viz.graph import GraphError, snapshot
 from autograd_viz.trace import Step, node_names, trace
 from autograd_viz.viz.frames import Frames
 
@@ -84,7 +84,7 @@ class _Blank:
     solved: bool = False
 
 
-def quiz(root: Value, **options: Any) -> Quiz:
+def quiz(root: object, **options: Any) -> Quiz:
     """A fill-in quiz on `root`'s graph (see `Quiz` for the options).
 
     >>> from autograd_viz import Value
@@ -114,7 +114,7 @@ class Quiz(widgets.VBox):
 
     def __init__(
         self,
-        root: Value,
+        root: object,
         *,
         grads: bool | Iterable[str] = True,
         values: bool | Iterable[str] = False,
@@ -122,10 +122,12 @@ class Quiz(widgets.VBox):
         max_nodes: int = DEFAULT_MAX_NODES,
         **draw_options: Any,
     ) -> None:
-        if not isinstance(root, Value):
+        try:
+            graph = snapshot(root)  # the one walk of the user's graph
+        except GraphError:
             raise TypeError(f"quiz() needs a Value (an expression's output), got "
-                            f"{type(root).__name__}: {root!r}")  # fmt: skip
-        if not root.parents:
+                            f"{type(root).__name__}: {root!r}") from None  # fmt: skip
+        if graph.root.is_leaf:
             raise QuizError(
                 f"nothing to quiz: {root!r} is a leaf. Build an expression first, "
                 "e.g. z = (x + y) * y, then quiz(z)."
@@ -135,31 +137,27 @@ class Quiz(widgets.VBox):
         if draw_options.get("collapse") is not None:
             raise QuizError("a quiz puts a blank on every value, so it draws every value: "
                             "leave out collapse=")  # fmt: skip
-        order = root.topological_order()
+        order = graph.nodes
         if len(order) > max_nodes:
             raise QuizError(
                 f"this graph has {len(order)} values, more than max_nodes={max_nodes}: too many "
                 "blanks to fill in by hand. Quiz a sub-expression (an intermediate Value), ask "
                 "for a few gradients by name (grads=['x', 'y']), or raise max_nodes."
             )
-        self.root = root
         self.digits = digits
         self._order = order
-        self._frames = Frames(root, "backward", digits=digits, **draw_options)
+        self._graph = graph
+        self._frames = Frames(graph, "backward", digits=digits, **draw_options)
         backward = self._frames.steps
         self._grads = dict(backward[-1].grads)
         self._backward = backward
         self._forward: list[Step] | None = None
-        self._names = node_names(root)
-        self._index = {v: i for i, v in enumerate(order)}
-        self._parents = [[self._index[p] for p in v.parents] for v in order]
-        self._uses: list[list[tuple[int, int]]] = [[] for _ in order]
-        for i, ps in enumerate(self._parents):
-            for k, p in enumerate(ps):
-                self._uses[p].append((i, k))
+        self._names = node_names(graph)
+        self._parents = [n.operands for n in order]
+        self._uses = graph.consumers()
         self._root_name = self._names[-1]
 
-        asked_values = self._pick(values, "values", [i for i, v in enumerate(order) if v.parents])
+        asked_values = self._pick(values, "values", [n.index for n in order if not n.is_leaf])
         grad_order = list(backward[-1].grads)  # in the order the backward pass finishes them
         asked_grads = self._pick(grads, "grads", grad_order)
         if not asked_values and not asked_grads:
@@ -254,7 +252,7 @@ class Quiz(widgets.VBox):
         self._redraw()
 
     def __repr__(self) -> str:
-        name = self.root.label or "root"
+        name = self._graph.root.label or "root"
         return f"<Quiz on {name!r}: {len(self.blanks)} blanks, {self.left} left>"
 
     # ---- building ------------------------------------------------------------
@@ -439,13 +437,7 @@ class Quiz(widgets.VBox):
 
     def _locals(self, i: int) -> tuple[float, ...]:
         """Operation i's local derivatives, from the engine's own backward rule."""
-        node = self._order[i]
-        copies = [Value(p.data) for p in node.parents]
-        out = Value(node.data, node.op, node._backward, *copies)
-        out._arg = node._arg
-        out.grad = 1.0
-        node._backward(out)
-        return tuple(c.grad for c in copies)
+        return self._graph.local(i)
 
     # ---- the step's equation, offered after two misses --------------------------
 
@@ -453,7 +445,7 @@ class Quiz(widgets.VBox):
         i = blank.node
         if blank.what == "data":
             if self._forward is None:
-                self._forward = trace(self.root, "forward", digits=self.digits)
+                self._forward = trace(self._graph, "forward", digits=self.digits)
             lines = [s for s in self._forward if s.active == i and s.kind == "value"]
         else:
             lines = [s for s in self._backward if s.active == i]
