@@ -36,10 +36,7 @@ NBVAL_MARKERS = {  # honoured as nbval honours them
     "raises-exception": "# NBVAL_RAISES_EXCEPTION",
 }
 # Notebooks whose owner has not made them re-run safe yet: name -> reason (strict xfail).
-NOT_YET_RERUN_SAFE: dict[str, str] = {
-    "10_longer_backward_pass.ipynb": "helper H4 owns notebook 10: its backward cell (code cell 5, "
-    "L.backward()) needs L.zero_grad() first; see /work/coord/status/H3.md",
-}
+NOT_YET_RERUN_SAFE: dict[str, str] = {}
 
 
 def _sanitizers() -> list[tuple[re.Pattern[str], str]]:
