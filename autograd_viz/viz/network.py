@@ -1,0 +1,369 @@
+"""A network's forward and backward pass, one frame per neuron.
+
+An MLP's graph has hundreds of values (MLP(2, [16, 16, 1]) on one sample: 1,918), far too
+many to step through one operation at a time. `neuron_steps(root)` re-cuts the derivation
+at the level a lesson on networks talks about: forward, each neuron lights up as its
+activation is computed (`L1.n2 = ReLU(w·x + b) = ReLU(0.69 · 1 + 0.52 · (−1) + 0) = 0.17`);
+backward, each neuron's gradient arrives as the weighted sum of what the next layer sends
+back, and is passed on to its own weights and to the layer before
+(`∂L/∂L1.n2 = Σ w·∂L/∂z = … = −0.16; ∂L/∂z = −0.16 · ReLU′ = …`). The values around the
+network (inputs, a loss) keep one frame each. The steps are drawn on the one-box-per-neuron
+layout (`collapse="neuron"`), so MLP(2, [4, 4, 1]) with a squared-error loss is 25 frames;
+the numbers are the operation-level trace's, so the last frame's gradients are exactly
+`backward()`'s.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from autograd_viz._numbers import format_number
+from autograd_viz.graph import Graph, GraphError, Node, snapshot
+from autograd_viz.trace import Step, TraceError, check_phase, trace
+from autograd_viz.viz.collapse import collapse_view, has_neurons
+
+__all__ = ["NetworkError", "count_neuron_steps", "neuron_steps"]
+
+_TERMS_SHOWN = 4  # a neuron with 16 inputs: the first terms of its sum, then "…"
+_ACTIVATIONS = ("ReLU", "tanh", "sigmoid")
+
+
+class NetworkError(TraceError):
+    """The graph has no `nn` neurons to animate neuron by neuron (the message says what to do)."""
+
+
+@dataclass(frozen=True)
+class _Unit:
+    """One thing a frame is about: a neuron (its output value and the values it hides) or a
+    value drawn on its own (an input, a constant, an operation of the loss)."""
+
+    index: int  # the value it stands for (a neuron's output)
+    neuron: str | None  # the neuron's name, None for a value drawn on its own
+    owned: tuple[int, ...]  # values hidden inside the neuron's box
+    inputs: tuple[int, ...]  # visible values or neuron outputs feeding it
+
+
+def count_neuron_steps(root: object, phase: str = "both") -> int:
+    """How many frames `neuron_steps(root, phase)` gives, counted without tracing.
+
+    >>> from autograd_viz.nn import MLP
+    >>> count_neuron_steps((MLP(2, [4, 4, 1], seed=0)([1.0, -1.0]) - 1.0) ** 2)
+    25
+    """
+    graph = snapshot(root)
+    order = graph.nodes
+    units = _units(graph)
+    root_index = len(order) - 1
+    leaves = [u for u in units if order[u.index].is_leaf]
+    ops = [u for u in units if not order[u.index].is_leaf]
+    forward = (1 if leaves else 0) + len(ops)
+    with_grad = [u for u in leaves if _has_grad(order[u.index])]
+    backward = 1 + sum(1 for u in ops if u.index != root_index or u.neuron) + len(with_grad)
+    return {"forward": forward, "backward": backward, "both": forward + backward}[phase]
+
+
+def neuron_steps(root: object, phase: str = "both", *, digits: int = 4) -> list[Step]:
+    """The forward and/or backward pass of a network's graph, one `Step` per neuron.
+
+    Each step is a `autograd_viz.trace.Step` (so frames and players draw it like any other):
+    its `active` is the neuron's output (a box of the `collapse="neuron"` drawing), its
+    `values`/`grads` say what is known after it, its `text`/`latex` the neuron's equation.
+
+    >>> from autograd_viz.nn import MLP
+    >>> loss = (MLP(2, [4, 4, 1], seed=0)([1.0, -1.0]) - 1.0) ** 2
+    >>> steps = neuron_steps(loss)
+    >>> len(steps), steps[1].text.split(" = ")[0]
+    (25, 'L1.n1')
+    """
+    try:
+        graph = snapshot(root)  # the one walk of the user's graph
+    except GraphError:
+        raise TraceError(
+            f"neuron_steps() needs a Value, got {type(root).__name__}: {root!r}"
+        ) from None
+    check_phase(phase)
+    order = graph.nodes
+    if not has_neurons(graph):
+        raise NetworkError(
+            "animating neuron by neuron needs a network built with autograd_viz.nn (MLP, Layer "
+            "or Neuron); this graph has no neurons. Animate it operation by operation instead: "
+            "root.animate()."
+        )
+    fine = trace(graph, "both", digits=digits)
+    grads = dict(fine[-1].grads)
+    net = _Net(graph, _units(graph), fine, grads, digits)
+    steps: list[Step] = []
+    values: dict[int, float] = {}
+    if phase == "backward":
+        values = {n.index: n.data for n in order}
+    if phase in ("forward", "both"):
+        steps += net.forward(values)
+    if phase in ("backward", "both"):
+        steps += net.backward(values, len(steps))
+    return steps
+
+
+def _units(graph: Graph) -> list[_Unit]:
+    """The neurons and the values drawn on their own, in topological order."""
+    order = graph.nodes
+    view = collapse_view(graph, "neuron")
+    drawn = {b.members[0] for b in view.boxes} | set(view.visible)
+    units = [_Unit(i, None, (), tuple(dict.fromkeys(order[i].operands))) for i in view.visible]
+    for box in view.boxes:
+        out = box.members[0]
+        owned, seen, stack = [], set(), list(order[out].operands)
+        while stack:  # everything behind the output up to the drawn values is the box's
+            p = stack.pop()
+            if p in seen or p in drawn:
+                continue
+            seen.add(p)
+            owned.append(p)
+            stack.extend(order[p].operands)
+        inputs = tuple(int(key[1:]) for key in box.inputs)
+        units.append(_Unit(out, order[out].tag, tuple(sorted(owned)), inputs))
+    return sorted(units, key=lambda u: u.index)
+
+
+def _has_grad(leaf: Node) -> bool:
+    """A leaf drawn on its own gets a gradient unless it is a number written in (a constant)."""
+    return leaf.role != "const"
+
+
+class _Net:
+    """The units of one network's graph, with the trace's numbers, turned into steps."""
+
+    def __init__(
+        self, graph: Graph, units: list[_Unit], fine: list[Step], grads: dict, digits: int
+    ) -> None:
+        order = graph.nodes
+        self.graph, self.order, self.units, self.grads = graph, order, units, grads
+        self.digits = digits
+        self.root = len(order) - 1
+        self.by_index = {u.index: u for u in units}
+        self.lines: dict[tuple[str, int], list[Step]] = {}
+        for s in fine:
+            self.lines.setdefault((s.phase, s.active), []).append(s)
+        self.uses = graph.consumers()
+        self.parents = [n.operands for n in order]
+        self.names = {u.index: u.neuron for u in units if u.neuron}
+        head = fine[0] if fine and fine[0].phase == "forward" else None
+        self.first = head if head is not None and order[head.active].is_leaf else None
+
+    def num(self, x: float) -> str:
+        return format_number(x, self.digits)
+
+    def name(self, i: int) -> str:
+        if i in self.names:
+            return self.names[i]
+        v = self.order[i]
+        if v.label:
+            return str(v.label)
+        return self.num(v.data) if v.role == "const" else v.name
+
+    # ---- forward ---------------------------------------------------------------
+
+    def forward(self, values: dict[int, float]) -> list[Step]:
+        steps: list[Step] = []
+        leaves = [u.index for u in self.units if self.order[u.index].is_leaf]
+        values.update((n.index, n.data) for n in self.order if n.is_leaf)
+        if leaves:  # the inputs (and the weights, hidden in their boxes) are there first
+            line = self.first
+            text, latex = (line.text, line.latex) if line else ("inputs", r"\text{inputs}")
+            steps.append(self._step(0, "forward", "value", tuple(leaves), (), leaves[0],
+                                    values, {}, text, latex))  # fmt: skip
+        for u in self.units:
+            if self.order[u.index].is_leaf:
+                continue
+            values.update((i, self.order[i].data) for i in (*u.owned, u.index))
+            if u.neuron:
+                text, latex = self._neuron_forward(u)
+                edges = tuple(f"v{p}-v{u.index}" for p in u.inputs)
+            else:
+                line = self.lines[("forward", u.index)][-1]
+                text, latex, edges = line.text, line.latex, line.edges
+            steps.append(self._step(len(steps), "forward", "value", (u.index, *u.inputs),
+                                    edges, u.index, values, {}, text, latex))  # fmt: skip
+        return steps
+
+    def _neuron_forward(self, u: _Unit) -> tuple[str, str]:
+        out = self.order[u.index]
+        act = out.op if out.op in _ACTIVATIONS else None
+        z = self.parents[u.index][0] if act else u.index
+        terms, bias = self._affine(z, u)
+        name, result = u.neuron, self.num(out.data)
+        wrap = (lambda s: f"{act}({s})") if act else (lambda s: s)
+        lwrap = (lambda s: rf"\mathrm{{{act}}}\left({s}\right)") if act else (lambda s: s)
+        if terms is None:
+            parts = [name, wrap(f"z = {self.num(self.order[z].data)}"), result]
+            return " = ".join(parts), " = ".join(_latex_text(p) for p in parts)
+        shown, lshown = self._products(terms)
+        numbers = f"{shown} + {_paren(self.num(bias))}"
+        symbolic = wrap("w·x + b")
+        text = " = ".join([name, symbolic, wrap(numbers), wrap(self.num(self.order[z].data))])
+        if not act:
+            text = " = ".join([name, symbolic, numbers, result])
+        else:
+            text += f" = {result}"
+        lnumbers = f"{lshown} + {_lparen(self.num(bias))}"
+        latex = " = ".join(
+            [_latex_text(name), lwrap(r"w \cdot x + b"), lwrap(lnumbers)]
+            + ([lwrap(_lnum(self.num(self.order[z].data)))] if act else [])
+            + [_lnum(result)]
+        )
+        return text, latex
+
+    def _products(self, pairs: list[tuple[float, float]]) -> tuple[str, str]:
+        """`a · b + c · d + …` as text and LaTeX: the first terms, then how many there are."""
+        text, latex = [], []
+        for j, (a, b) in enumerate(pairs[:_TERMS_SHOWN]):
+            first, second = self.num(a), self.num(b)
+            text.append(f"{_paren(first) if j else first} · {_paren(second)}")
+            latex.append(rf"{_lparen(first) if j else _lnum(first)} \cdot {_lparen(second)}")
+        if len(pairs) > _TERMS_SHOWN:
+            text.append(f"… ({len(pairs)} terms)")
+            latex.append(rf"\ldots\ ({len(pairs)}\ \text{{terms}})")
+        return " + ".join(text), " + ".join(latex)
+
+    def _affine(self, z: int, u: _Unit) -> tuple[list[tuple[float, float]] | None, float]:
+        """The neuron's w·x + b as (w, x) pairs and b, read off the sum behind `z`; None if
+        the neuron is not built that way."""
+        owned = set(u.owned)
+        terms: list[tuple[float, float]] = []
+        bias = 0.0
+        stack = [z]
+        found_bias = False
+        while stack:
+            i = stack.pop()
+            v = self.order[i]
+            if v.op == "+" and (i == z or i in owned):
+                stack.extend(reversed(self.parents[i]))
+            elif v.op == "*" and i in owned:
+                a, b = (self.order[p] for p in self.parents[i])
+                w, x = (a, b) if a.trainable else (b, a)
+                terms.append((w.data, x.data))
+            elif v.is_leaf and v.trainable and not found_bias:
+                bias, found_bias = v.data, True
+            else:
+                return None, 0.0
+        return terms, bias
+
+    # ---- backward ----------------------------------------------------------------
+
+    def backward(self, values: dict[int, float], first: int) -> list[Step]:
+        grads: dict[int, float] = {self.root: self.grads[self.root]}
+        seed = self.lines[("backward", self.root)][0]
+        steps = [self._step(first, "backward", "seed", (self.root,), (), self.root, values,
+                            grads, seed.text, seed.latex)]  # fmt: skip
+        for u in reversed(self.units):
+            v = self.order[u.index]
+            if u.index == self.root and not u.neuron:
+                continue  # the seed was its frame
+            if v.is_leaf and u.index not in self.grads:
+                continue  # a constant: no gradient
+            grads.update((i, self.grads[i]) for i in (u.index, *u.owned) if i in self.grads)
+            if u.neuron:
+                text, latex = self._neuron_backward(u)
+                edges = tuple(f"v{p}-v{u.index}" for p in u.inputs)
+                kind = "accumulate" if len(self.uses[u.index]) > 1 else "contribution"
+            else:
+                text, latex = self._arrival(u.index)
+                edges = tuple(
+                    dict.fromkeys(self._edge(u.index, c, k) for c, k in self.uses[u.index])
+                )
+                kind = "accumulate" if len(self.uses[u.index]) > 1 else "contribution"
+            consumers = tuple(dict.fromkeys(self._drawn_consumer(c) for c, _ in self.uses[u.index]))
+            steps.append(self._step(first + len(steps), "backward", kind,
+                                    (u.index, *consumers, *u.inputs), edges, u.index, values,
+                                    grads, text, latex))  # fmt: skip
+        return steps
+
+    def _edge(self, p: int, c: int, k: int) -> str:
+        """The drawn edge from value p into its consumer c (operand k): into c's neuron box
+        when c is hidden in one, else the operation's own edge."""
+        drawn = self._drawn_consumer(c)
+        return f"v{p}-v{drawn}" if self.order[drawn].tag is not None else f"v{p}-op{c}-{k}"
+
+    def _drawn_consumer(self, c: int) -> int:
+        """The drawn unit a consumer value belongs to (a neuron box, or itself)."""
+        if c in self.by_index:
+            return c
+        for u in self.units:
+            if c in u.owned:
+                return u.index
+        return c
+
+    def _arrival(self, p: int) -> tuple[str, str]:
+        """How the gradient of value p is made from what its consumers send back."""
+        top, me = self.name(self.root), self.name(p)
+        head = f"∂{top}/∂{me}"
+        lhead = rf"\frac{{\partial {_latex_text(top)}}}{{\partial {_latex_text(me)}}}"
+        total = self.num(self.grads[p])
+        uses = self.uses[p]
+        if p == self.root:
+            return f"{head} = 1", f"{lhead} = 1"
+        weighted = []
+        for c, k in uses:
+            other = self.parents[c][1 - k] if len(self.parents[c]) == 2 else None
+            if self.order[c].op == "*" and other is not None and self.order[other].trainable:
+                weighted.append((self.order[other].data, self.grads[c]))
+            else:
+                weighted = None
+                break
+        if weighted:
+            shown, lshown = self._products(weighted)
+            symbolic = "Σ w·∂L/∂z".replace("L", top)
+            lsym = rf"\sum w \cdot \frac{{\partial {_latex_text(top)}}}{{\partial z}}"
+            text = f"{head} = {symbolic} = {shown} = {total}"
+            latex = f"{lhead} = {lsym} = {lshown} = {_lnum(total)}"
+            return text, latex
+        lines = self.lines.get(("backward", p), [])
+        if len(lines) == 1 or (lines and lines[-1].kind == "accumulate"):
+            line = lines[-1]
+            return line.text, line.latex
+        return f"{head} = {total}", f"{lhead} = {_lnum(total)}"
+
+    def _neuron_backward(self, u: _Unit) -> tuple[str, str]:
+        text, latex = self._arrival(u.index)
+        out = self.order[u.index]
+        if out.op not in _ACTIVATIONS:
+            return text + "; its weights get input · this", latex
+        z = self.parents[u.index][0]
+        g, delta = self.grads[u.index], self.grads.get(z, 0.0)
+        top = self.name(self.root)
+        slope = {"ReLU": f"ReLU′({self.num(self.order[z].data)})", "tanh": "(1 − tanh²)",
+                 "sigmoid": "σ(1 − σ)"}[out.op]  # fmt: skip
+        local = self.num(self.graph.local(u.index)[0])  # the engine's own rule
+        blocked = " (blocked: z ≤ 0)" if out.op == "ReLU" and self.order[z].data <= 0 else ""
+        d = self.num(delta)
+        then = (f"; ∂{top}/∂z = {self.num(g)} · {slope} = {self.num(g)} · {_paren(local)} = "
+                f"{d}{blocked} → weights: ∂{top}/∂wⱼ = xⱼ · {_paren(d)}, bias: {d}")  # fmt: skip
+        lthen = (rf";\quad \frac{{\partial {_latex_text(top)}}}{{\partial z}} = "
+                 rf"{_lnum(self.num(g))} \cdot {_lparen(local)} = {_lnum(d)}")  # fmt: skip
+        return text + then, latex + lthen
+
+    # ---- one step ---------------------------------------------------------------
+
+    @staticmethod
+    def _step(index, phase, kind, nodes, edges, active, values, grads, text, latex) -> Step:
+        return Step(index=index, phase=phase, kind=kind, nodes=tuple(dict.fromkeys(nodes)),
+                    edges=tuple(edges), active=active, values=dict(values), grads=dict(grads),
+                    text=text, latex=latex)  # fmt: skip
+
+
+def _paren(text: str) -> str:
+    return f"({text})" if text.startswith("−") else text
+
+
+def _lnum(text: str) -> str:
+    return text.replace("−", "-").replace("∞", r"\infty")
+
+
+def _lparen(text: str) -> str:
+    t = _lnum(text)
+    return rf"\left({t}\right)" if t.startswith("-") else t
+
+
+def _latex_text(name: str) -> str:
+    if name.replace(".", "").isalnum() and not name[:1].isdigit():
+        return rf"\mathrm{{{name}}}"
+    return _lnum(name)
