@@ -1,0 +1,326 @@
+"""The JupyterLite edition in real Chromium, offline: every notebook runs in the browser.
+
+`scripts/lite.sh` builds the site into a temporary folder, a static server serves it on
+127.0.0.1, and Chromium opens JupyterLab from it with every other host blocked (a request to
+one fails the test). For each notebook the test clears the saved outputs and runs all cells
+in the Pyodide kernel, then holds the new outputs to the committed notebook: no error output,
+a drawing wherever the committed notebook has one (drawn by Graphviz-WASM, its labels inside
+their boxes), a rendered widget wherever it has a widget, never a widget's text repr.
+
+numpy and matplotlib exist for Pyodide only on its CDN, which the deployed site uses and this
+test cannot reach: the statements that need them (and those that need what they made) are
+commented out in the browser before the run, each with the reason, and listed in a warning.
+The time from opening the page to the first drawing, cold, is printed and held to a budget.
+"""
+
+from __future__ import annotations
+
+import ast
+import contextlib
+import functools
+import http.server
+import json
+import subprocess
+import threading
+import time
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+ROOT = Path(__file__).resolve().parents[2]
+NOTEBOOKS = sorted(p.name for p in (ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+LOCAL_HOSTS = {"127.0.0.1", "localhost"}
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+SVG = "image/svg+xml"
+# Compiled packages Pyodide serves only from its CDN: the names that bring them into a notebook.
+CDN_NAMES = {"numpy", "np", "matplotlib", "plt"}
+CDN_REASON = "needs numpy/matplotlib, which Pyodide serves from its CDN (offline test)"
+COLD_START_BUDGET_S = 20  # open the page -> the first drawing appears (Binder: minutes)
+RUN_ALL_TIMEOUT_S = 240
+
+
+# ---------------------------------------------------------------- the site
+
+
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """Build the site with scripts/lite.sh (as the README says) and serve it on 127.0.0.1."""
+    out = tmp_path_factory.mktemp("lite") / "site"
+    subprocess.run(["bash", "scripts/lite.sh", "--output", str(out)], cwd=ROOT, check=True,
+                   stdin=subprocess.DEVNULL, timeout=1500)  # fmt: skip
+    handler = functools.partial(_Quiet, directory=str(out))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, name="lite-site", daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=10)
+
+
+class Browser:
+    """A fresh Chromium context on the site: cold cache, foreign hosts blocked and recorded."""
+
+    def __init__(self, chromium: object, site: str) -> None:
+        self.site = site
+        self.foreign: list[str] = []
+        self.page_errors: list[str] = []
+        self.context = chromium.new_context(viewport={"width": 1400, "height": 1000})
+        self.context.set_default_timeout(60_000)
+        self.context.route("**/*", self._route)
+        self.page = self.context.new_page()
+        self.page.on("pageerror", lambda exc: self.page_errors.append(str(exc)))
+        self.failed: list[str] = []  # HTTP errors, for the failure report
+        self.page.on("response", lambda r: r.status >= 400 and self.failed.append(
+            f"{r.url} (HTTP {r.status})"))  # fmt: skip
+
+    def _route(self, route: object) -> None:
+        url = route.request.url
+        parts = urlsplit(url)
+        if parts.scheme in {"data", "blob"} or parts.hostname in LOCAL_HOSTS:
+            if urlsplit(url).path.endswith("/jupyter-lite.json"):
+                return self._expose_app(route)
+            return route.continue_()
+        self.foreign.append(url)
+        return route.abort("blockedbyclient")
+
+    @staticmethod
+    def _expose_app(route: object) -> None:
+        """Serve jupyter-lite.json with `window.jupyterapp` exposed, so the test can drive
+        JupyterLab's own commands and read its notebook model."""
+        response = route.fetch()
+        config = response.json()
+        config.setdefault("jupyter-config-data", {})["exposeAppInBrowser"] = "true"
+        route.fulfill(response=response, body=json.dumps(config))
+
+    def open(self, notebook: str) -> None:
+        self.page.goto(f"{self.site}/lab/index.html?path={notebook}")
+        self.page.wait_for_function(_NOTEBOOK_READY_JS, arg=notebook, timeout=120_000)
+
+
+# ---------------------------------------------------------------- driving JupyterLab
+
+_NOTEBOOK_READY_JS = """(name) => {
+  const app = window.jupyterapp;
+  const panel = app && app.shell.currentWidget;
+  return !!(panel && panel.context && panel.context.path.endsWith(name)
+            && panel.content.widgets.length && panel.sessionContext.session
+            && panel.sessionContext.session.kernel);
+}"""
+
+# Clear outputs, comment out what needs the CDN, and Run All: JupyterLab's own commands.
+_RUN_ALL_JS = """async (patches) => {
+  const app = window.jupyterapp;
+  const panel = app.shell.currentWidget;
+  await panel.sessionContext.ready;
+  for (const [index, source] of Object.entries(patches))
+    panel.content.widgets[Number(index)].model.sharedModel.setSource(source);
+  await app.commands.execute('notebook:clear-all-cell-outputs');
+  app.commands.execute('notebook:run-all-cells');
+}"""
+
+# Done when the last code cell has run, or an error stopped the run; the kernel idle.
+_RUN_DONE_JS = """() => {
+  const panel = window.jupyterapp.shell.currentWidget;
+  const kernel = panel.sessionContext.session && panel.sessionContext.session.kernel;
+  if (!kernel || kernel.status !== 'idle') return false;
+  const code = panel.content.widgets.filter((c) => c.model.type === 'code');
+  const errored = code.some((c) => c.model.outputs.toJSON().some((o) => o.output_type === 'error'));
+  const last = code[code.length - 1];
+  return errored || (last.model.executionCount !== null && !panel.content.widgets.some(
+    (c) => c.model.type === 'code' && c.model.executionState === 'running'));
+}"""
+
+# Per cell: its outputs (model) and what the page shows (DOM), for the checks below.
+_READ_JS = """() => {
+  const panel = window.jupyterapp.shell.currentWidget;
+  return panel.content.widgets.map((cell) => {
+    if (cell.model.type !== 'code') return null;
+    const outs = [...cell.node.querySelectorAll('.jp-OutputArea-child > .jp-OutputArea-output')];
+    return {
+      count: cell.model.executionCount,
+      outputs: cell.model.outputs.toJSON().map((o) => ({
+        type: o.output_type, mimes: Object.keys(o.data || {}),
+        text: o.output_type === 'error' ? `${o.ename}: ${o.evalue}`
+              : o.output_type === 'stream' && o.name === 'stderr' ? o.text : ''})),
+      svgs: cell.node.querySelectorAll('.jp-RenderedSVG svg, .jp-RenderedSVG img').length,
+      widgets: cell.node.querySelectorAll('.jp-OutputArea-output .jupyter-widgets').length,
+      texts: outs.map((o) => (o.innerText || '').trim().slice(0, 200)),
+    };
+  });
+}"""
+
+# Node texts that run out of their box (Graphviz-WASM's font metrics vs the browser's fonts):
+# every drawing the notebook shows, the SVG outputs (drawn as <img>, so measured from their
+# source in a hidden box) and the player's inline frames.
+_OVERFLOW_JS = """() => {
+  const panel = window.jupyterapp.shell.currentWidget;
+  const host = document.createElement('div');
+  host.style.cssText = 'position:absolute; left:-10000px; top:0';
+  document.body.appendChild(host);
+  for (const cell of panel.content.widgets)
+    for (const out of cell.model.type === 'code' ? cell.model.outputs.toJSON() : [])
+      if (out.data && out.data['image/svg+xml']) host.insertAdjacentHTML(
+        'beforeend', [].concat(out.data['image/svg+xml']).join(''));
+  const bad = [];
+  for (const g of [...host.querySelectorAll('svg g.node'),
+                   ...panel.node.querySelectorAll('.jupyter-widgets svg g.node')]) {
+    const shape = g.querySelector('polygon, path, ellipse');
+    if (!shape) continue;
+    const box = shape.getBBox();
+    for (const t of g.querySelectorAll('text')) {
+      const r = t.getBBox();
+      const over = Math.max(box.x - r.x, r.x + r.width - (box.x + box.width));
+      if (over > 0.5) bad.push(`${t.textContent}: ${over.toFixed(1)} px outside its box`);
+    }
+  }
+  host.remove();
+  return bad;
+}"""
+
+
+def _cdn_patches(cells: list[dict]) -> dict[int, str]:
+    """{cell index: source} with every statement that needs numpy/matplotlib commented out.
+
+    A statement needs them if it uses a CDN name, or a name bound by a statement that did
+    (`fig, ax = plt.subplots()` makes `ax` need them too).
+    """
+    tainted, patches = set(CDN_NAMES), {}
+    for index, cell in enumerate(cells):
+        if cell["cell_type"] != "code":
+            continue
+        source = "".join(cell["source"])
+        lines, drop = source.splitlines(), set()
+        for stmt in ast.parse(source).body:
+            names = {n.id for n in ast.walk(stmt) if isinstance(n, ast.Name)}
+            names |= {a.name.split(".")[0] for n in ast.walk(stmt)
+                      if isinstance(n, ast.Import | ast.ImportFrom) for a in n.names}  # fmt: skip
+            names |= {n.module.split(".")[0] for n in ast.walk(stmt)
+                      if isinstance(n, ast.ImportFrom) and n.module}  # fmt: skip
+            if names & tainted:
+                tainted |= _bound_names(stmt)
+                drop |= set(range(stmt.lineno - 1, stmt.end_lineno))
+        if drop:
+            kept = [f"# {line}" if i in drop else line for i, line in enumerate(lines)]
+            patches[index] = f"# [offline test] commented out: {CDN_REASON}\n" + "\n".join(kept)
+    return patches
+
+
+def _bound_names(stmt: ast.stmt) -> set[str]:
+    """The names a statement binds in the notebook's namespace (not inside its own scopes)."""
+    if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+        return {stmt.name}
+    if isinstance(stmt, ast.Import | ast.ImportFrom):
+        return {(a.asname or a.name).split(".")[0] for a in stmt.names}
+    names, todo = set(), list(ast.iter_child_nodes(stmt))
+    while todo:
+        node = todo.pop()
+        if isinstance(node, ast.Lambda | ast.comprehension | ast.ListComp | ast.SetComp
+                      | ast.DictComp | ast.GeneratorExp):  # fmt: skip
+            continue  # their variables stay inside them
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            names.add(node.id)
+        todo.extend(ast.iter_child_nodes(node))
+    return names
+
+
+def _committed(notebook: str) -> list[dict]:
+    return json.loads((ROOT / "notebooks" / notebook).read_text(encoding="utf-8"))["cells"]
+
+
+def run_notebook(browser: Browser, notebook: str) -> tuple[list[dict | None], dict[int, str]]:
+    """Open `notebook`, clear it, comment out its CDN statements, Run All; the cells read back."""
+    cells = _committed(notebook)
+    patches = _cdn_patches(cells)
+    browser.open(notebook)
+    browser.page.evaluate(_RUN_ALL_JS, {str(k): v for k, v in patches.items()})
+    browser.page.wait_for_function(_RUN_DONE_JS, timeout=RUN_ALL_TIMEOUT_S * 1000, polling=250)
+    with contextlib.suppress(Exception):  # widget views render once their models arrive
+        browser.page.wait_for_function(
+            "() => !document.body.innerText.includes('Loading widget')", timeout=30_000
+        )
+    return browser.page.evaluate(_READ_JS), patches
+
+
+def _problems(notebook: str, read: list[dict | None], patches: dict[int, str]) -> list[str]:
+    """Everything a learner would see go wrong, held to the committed notebook."""
+    problems = []
+    for index, (cell, got) in enumerate(zip(_committed(notebook), read)):
+        if cell["cell_type"] != "code" or got is None:
+            continue
+        where = f"{notebook} cell {index}"
+        if got["count"] is None:
+            problems.append(f"{where} did not run")
+            continue
+        for out in got["outputs"]:
+            if out["type"] == "error" or out["text"]:
+                problems.append(f"{where}: {out['text'].strip()[:300]}")
+        if index in patches:
+            continue  # part of this cell needs the CDN: what it shows is not comparable
+        saved = [set(o.get("data", {})) for o in cell.get("outputs", [])]
+        want_svg = sum(SVG in m for m in saved)
+        want_widgets = sum(WIDGET_VIEW in m for m in saved)
+        got_svg = sum(SVG in o["mimes"] for o in got["outputs"])
+        if got_svg < want_svg or got["svgs"] < want_svg:
+            problems.append(f"{where}: {want_svg} drawing(s) expected, {got['svgs']} shown")
+        if got["widgets"] < want_widgets:
+            shown = [t for t in got["texts"] if t][:2]
+            problems.append(
+                f"{where}: {want_widgets} widget(s) expected, {got['widgets']} rendered "
+                f"(the page shows {shown})"
+            )
+    return problems
+
+
+# ---------------------------------------------------------------- the tests
+
+
+def test_first_drawing_appears_within_budget_on_a_cold_start(chromium, site):
+    browser = Browser(chromium, site)
+    try:
+        started = time.monotonic()
+        browser.open(NOTEBOOKS[0])
+        browser.page.evaluate(_RUN_ALL_JS, {})
+        browser.page.wait_for_selector(".jp-RenderedSVG img, .jp-RenderedSVG svg", timeout=120_000)
+        seconds = time.monotonic() - started
+    finally:
+        browser.context.close()
+    print(f"\n[lite] cold start: page opened -> first drawing in {seconds:.1f} s")
+    assert not browser.foreign, f"requests left 127.0.0.1: {browser.foreign}"
+    assert seconds < COLD_START_BUDGET_S, (
+        f"the first drawing took {seconds:.1f} s from opening the page (budget "
+        f"{COLD_START_BUDGET_S} s)"
+    )
+
+
+@pytest.mark.parametrize("notebook", NOTEBOOKS)
+def test_notebook_runs_in_the_browser_offline(chromium, site, notebook):
+    browser = Browser(chromium, site)
+    try:
+        read, patches = run_notebook(browser, notebook)
+        overflow = browser.page.evaluate(_OVERFLOW_JS)
+    finally:
+        browser.context.close()
+    if patches:
+        warnings.warn(
+            f"{notebook}: cells {sorted(patches)} ran with their numpy/matplotlib statements "
+            f"commented out ({CDN_REASON})",
+            stacklevel=1,
+        )
+    assert not browser.foreign, f"{notebook}: requests left 127.0.0.1: {browser.foreign}"
+    problems = _problems(notebook, read, patches)
+    assert not problems, "\n".join(problems)
+    assert not browser.page_errors, f"{notebook}: page errors {browser.page_errors}"
+    assert not overflow, f"{notebook}: labels outside their boxes: {overflow[:10]}"
