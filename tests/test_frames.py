@@ -10,7 +10,7 @@ import xml.etree.ElementTree as ET
 import pytest
 from examples import sum_times_y
 from hypothesis import given, settings
-from hypothesis import strategies as st
+from ops import expressions
 
 from autograd_viz import Value
 from autograd_viz.trace import TraceError
@@ -205,29 +205,8 @@ def test_bad_arguments_are_refused_clearly():
         frames.for_phase("up")
 
 
-def _apply(op: str, a: Value, b: Value) -> Value:
-    if op in ("tanh", "relu"):
-        return getattr(a, op)()
-    return {"+": a + b, "*": a * b, "const": a * 2.5, "square": a**2}[op]
-
-
-@st.composite
-def _expressions(draw) -> Value:
-    """Small random expressions: inputs, a parameter, constants, every kind of node shape."""
-    from autograd_viz.nn import Parameter
-
-    nodes = [Value(1.5, label="x"), Value(-0.5, label="y"), Parameter(0.25, label="w")]
-    for _ in range(draw(st.integers(1, 6))):
-        a, b = draw(st.sampled_from(nodes)), draw(st.sampled_from(nodes))
-        out = _apply(draw(st.sampled_from(["+", "*", "tanh", "relu", "const", "square"])), a, b)
-        if draw(st.booleans()):
-            out.label = f"n{len(nodes)}"
-        nodes.append(out)
-    return nodes[-1]
-
-
 @settings(max_examples=25, deadline=None)
-@given(_expressions())
+@given(expressions(max_steps=6))
 def test_any_graph_gives_one_layout_and_states_that_follow_its_steps(root):
     frames = Frames(root)
     layout = _layout(frames.base_svg)

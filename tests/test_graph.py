@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections import Counter
 
 import pytest
 from examples import sum_times_y
@@ -85,3 +86,56 @@ def test_the_docstring_examples_hold():
     for module in (graph, ops):
         result = doctest.testmod(module)
         assert result.attempted > 0 and result.failed == 0, module.__name__
+
+
+# ---- every viewer reads the user's graph exactly once ----------------------------------
+
+
+@pytest.fixture
+def reads(monkeypatch) -> Counter:
+    """Count how the user's Values are read: `parents` per node, whole-graph walks."""
+    counts: Counter = Counter()
+    parents, order = Value.parents, Value.topological_order
+
+    def counted_parents(v):
+        counts["parents"] += 1
+        return parents.fget(v)
+
+    def counted_order(v):
+        counts["topological_order"] += 1
+        return order(v)
+
+    monkeypatch.setattr(Value, "parents", property(counted_parents))
+    monkeypatch.setattr(Value, "topological_order", counted_order)
+    return counts
+
+
+def _twenty_steps() -> Value:
+    x, y = Value(2.0, label="x"), Value(-1.0, label="y")
+    return (x * y + x).tanh() * y + x**2  # 8 values, 20 steps of forward and backward
+
+
+def test_a_drawing_a_trace_and_a_20_step_animation_each_walk_the_graph_once(reads, tmp_path):
+    from autograd_viz.trace import trace
+    from autograd_viz.viz.export import save_html, svg_animation
+    from autograd_viz.viz.frames import Frames
+    from autograd_viz.viz.player import Player
+    from autograd_viz.viz.render import draw
+
+    root = _twenty_steps()
+    n = 8
+    walks = {
+        "draw": lambda: draw(root).svg(),
+        "trace": lambda: trace(root),
+        "frames": lambda: Frames(root).frame_svgs(),
+        "player": lambda: Player(root).close(),
+        "svg_animation": lambda: svg_animation(root),
+    }
+    for name, run in walks.items():
+        reads.clear()
+        run()
+        assert dict(reads) == {"parents": n}, name  # each node's operands read once
+    assert len(Frames(_twenty_steps())) == 20
+    reads.clear()
+    save_html(root, tmp_path / "page.html", phase="backward")
+    assert dict(reads) == {"parents": n}

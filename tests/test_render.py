@@ -15,6 +15,7 @@ import xml.etree.ElementTree as ET
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from ops import programs
 
 from autograd_viz import MLP, Value
 from autograd_viz._numbers import format_number
@@ -648,25 +649,19 @@ def test_automatic_collapse_warning_points_at_the_callers_line():
 _LABELS = st.text(alphabet=st.characters(exclude_categories=()), max_size=10).filter(
     lambda t: t.replace("\r\n", "\n").replace("\r", "\n").count("\n") < 8  # not clipped
 )
-_UNARY = {"relu": Value.relu, "tanh": Value.tanh, "sq": lambda a: a**2, "neg": lambda a: -a}
-_BINARY = {"+": lambda a, b: a + b, "*": lambda a, b: a * b, "-": lambda a, b: a - b}
 
 
 @st.composite
 def _graphs(draw_from) -> Value:
-    values = [
-        Value(draw_from(st.floats(0.5, 3.0)), label=draw_from(_LABELS))
-        for _ in range(draw_from(st.integers(1, 3)))
-    ]
-    for _ in range(draw_from(st.integers(0, 10))):
-        a, b = draw_from(st.sampled_from(values)), draw_from(st.sampled_from(values))
-        op = draw_from(st.sampled_from(sorted(_UNARY) + sorted(_BINARY)))
-        v = _UNARY[op](a) if op in _UNARY else _BINARY[op](a, b)
-        v.label = draw_from(_LABELS)
-        values.append(v)
+    """A random graph from the shared strategy (tests/ops.py), every value given a label
+    from `_LABELS` (markup, quotes, control characters, long text)."""
+    _, root = draw_from(programs()).build()
+    for v in root.topological_order():
+        if v.label or v.parents:
+            v.label = draw_from(_LABELS)
     if draw_from(st.booleans()):
-        values[-1].backward()
-    return values[-1]
+        root.backward()
+    return root
 
 
 def _shown(label: str) -> list[str]:

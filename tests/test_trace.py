@@ -13,6 +13,7 @@ import pytest
 from examples import sum_times_y
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from ops import expressions
 
 from autograd_viz import MLP, Value
 from autograd_viz.graph import snapshot
@@ -441,60 +442,13 @@ def test_a_backward_rule_that_raises_is_explained_not_a_deep_crash():
 
 # ---- agreement with the engine, on random graphs -------------------------------------
 
-_UNARY = ("relu", "tanh", "exp", "log", "sigmoid", "square", "cube", "inverse", "sqrt")
-_BINARY = ("+", "*", "-", "/", "**")
-
-
-def _apply_unary(op: str, a: Value) -> Value:
-    if op in ("relu", "tanh", "exp", "log", "sigmoid"):
-        return getattr(a, op)()
-    return a ** {"square": 2, "cube": 3, "inverse": -1, "sqrt": 0.5}[op]
-
-
-@st.composite
-def graphs(draw) -> Value:
-    """A random expression over 1–3 inputs, constants and every operation, kept finite."""
-    n_inputs = draw(st.integers(1, 3))
-    nodes = [Value(draw(st.floats(-2, 2).filter(lambda v: abs(v) > 0.1)), label=f"x{i}")
-             for i in range(n_inputs)]  # fmt: skip
-    for _ in range(draw(st.integers(1, 12))):
-        if draw(st.booleans()):
-            a = draw(st.sampled_from(nodes))
-            op = draw(st.sampled_from(_UNARY))
-            if (op in ("log", "sqrt") and a.data <= 0.01) or (
-                op == "inverse" and abs(a.data) < 0.1
-            ):
-                op = "tanh"
-            if op == "exp" and a.data > 5:
-                op = "sigmoid"
-            out = _apply_unary(op, a)
-        else:
-            a = draw(st.sampled_from(nodes))
-            b = draw(
-                st.one_of(st.sampled_from(nodes), st.floats(-3, 3).filter(lambda v: abs(v) > 0.1))
-            )
-            op = draw(st.sampled_from(_BINARY))
-            b_data = b.data if isinstance(b, Value) else b
-            if op == "/" and abs(b_data) < 0.1:
-                op = "*"
-            if op == "**" and (a.data <= 0.1 or not isinstance(b, Value) or abs(b.data) > 3):
-                op = "+"
-            out = {"+": a + b, "*": a * b, "-": a - b} [op] if op in "+*-" else (
-                a / b if op == "/" else a**b)  # fmt: skip
-        if abs(out.data) > 1e6:
-            continue
-        if draw(st.booleans()):
-            out.label = f"n{len(nodes)}"
-        nodes.append(out)
-    return sum(nodes[n_inputs:], nodes[-1]) if len(nodes) > n_inputs else nodes[0] * 1.5
-
 
 def _same(a: float, b: float) -> bool:
     return a == b or (math.isnan(a) and math.isnan(b))
 
 
 @settings(max_examples=150, deadline=None)
-@given(graphs(), st.sampled_from(["blog", "adjoint"]))
+@given(expressions(), st.sampled_from(["blog", "adjoint"]))
 def test_final_gradients_equal_the_engine_exactly(root, notation):
     order = root.topological_order()
     steps = trace(root, notation=notation)
@@ -510,7 +464,7 @@ def test_final_gradients_equal_the_engine_exactly(root, notation):
 
 
 @settings(max_examples=100, deadline=None)
-@given(graphs())
+@given(expressions())
 def test_every_value_and_gradient_is_revealed_once_and_never_changes(root):
     steps = trace(root)
     seen_values: dict[int, float] = {}
