@@ -16,6 +16,37 @@ if _sys.platform == "emscripten":  # in the browser (JupyterLite): start loading
     _wasm.start_loading()
 
 
+def draw(root: object, **options):
+    """Draw the graph ending at `root`: a Value of ours, micrograd's, or your own class's
+    (anything with `data`, `grad` and operands in `_prev`; see `autograd_viz.foreign`).
+    A learner's engine is checked too: the first wrong gradient is marked.
+
+    >>> x, y = Value(2.0, label="x"), Value(3.0, label="y")
+    >>> draw((x + y) * y)  # shows inline as the last expression of a cell
+    <Drawing of 4 values, 2 operations: .source is the DOT, .svg() the picture>
+    """
+    from autograd_viz.viz.own_engine import draw as _draw  # lazily: no graphviz at import
+
+    return _draw(root, **options)
+
+
+def animate(root: object, **options):
+    """Step through the forward and backward pass of any engine's graph (a widget); for
+    your own engine, with the numbers your own `_backward` closures produce."""
+    from autograd_viz.viz.own_engine import animate as _animate  # lazily: ipywidgets
+
+    return _animate(root, **options)
+
+
+def check_engine(root: object):
+    """Check your own engine's backward rules on the graph ending at `root`: each rule right,
+    wrong or unchecked, and the first node whose gradient goes wrong (see
+    `autograd_viz.own_engine.check_engine`)."""
+    from autograd_viz.own_engine import check_engine as _check
+
+    return _check(root)
+
+
 def quiz(root: Value, **options):
     """A fill-in quiz on `root`'s graph: blanks on its nodes (see `autograd_viz.viz.quiz.Quiz`).
 
@@ -35,6 +66,9 @@ __all__ = [
     "Neuron",
     "Parameter",
     "Value",
+    "animate",
+    "check_engine",
+    "draw",
     "gradcheck",
     "quiz",
 ]

@@ -244,7 +244,7 @@ def _method_name(node: object, canonical: str | None) -> str:
     parts = qualname.split(".")
     if "<locals>" in parts:  # the method is just before the last <locals>
         owner = parts[len(parts) - 1 - parts[::-1].index("<locals>") - 1]
-        if owner != "<lambda>":
+        if owner not in ("<lambda>", "__init__"):  # __init__'s is the do-nothing default
             return owner
     if canonical == "**n":
         return "__pow__"
@@ -537,6 +537,11 @@ def _check_call(
             shares = " + ".join(format_number(x) for x in each)
             message += f" ({names[p]} is used {positions.count(p)} times: {shares})"
         hint = _diagnose(call, p, positions, partials, g, canonical, args, tol)
+        if _still_the_default(graph.nodes[i]):
+            hint = (
+                "its `_backward` is still the do-nothing one from `__init__`: set "
+                "`out._backward = _backward` in the method"
+            )
         finding = Finding(i, names[i], shown, message, hint, p, sent, expected)
         return _Verdict(WRONG, how, finding, right)
     return _Verdict(RIGHT, how, None, right)
@@ -561,6 +566,12 @@ def _diagnose(call, p, positions, partials, g, canonical, args, tol) -> str:
         if canonical == "*" and _close(sent, args[k] * g, tol):
             return "it multiplied by the operand's own value; the product rule uses the other one"
     return ""
+
+
+def _still_the_default(node: object) -> bool:
+    rule = getattr(node, "_backward", None)
+    qualname = getattr(getattr(rule, "__func__", rule), "__qualname__", "")
+    return ".__init__.<locals>." in f".{qualname}"
 
 
 def _ran_twice(names, i, times) -> Finding:

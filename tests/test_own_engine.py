@@ -445,3 +445,123 @@ def test_gradcheck_with_an_engine_refuses_a_result_that_is_no_graph():
 
     with pytest.raises(TypeError, match="f must return a value of Value, got float"):
         gradcheck(lambda a: 3.0, [1.0], engine=mg.Value)
+
+
+# ---- drawn and animated: the Done-when examples with micrograd from PyPI -----------------------
+
+BLOG_EXAMPLES = {
+    "z=(x+y)y": (oe.sum_times_y, ("z", 15), {"x": 3, "y": 8}),
+    "L=(ab+c)^2 at 2,3,1": (oe.square_of_ab_plus_c, ("L", 49), {"a": 42, "b": 28, "c": 14}),
+    "L=(ab+c)^2 at 2,-3,10": (
+        lambda cls: oe.square_of_ab_plus_c(cls, 2.0, -3.0, 10.0),
+        ("L", 16),
+        {"a": -24, "b": 16, "c": 8},
+    ),
+    "L=2(ab+b)": (oe.b_used_twice, ("L", 18), {"a": 6, "b": 6}),
+}
+
+
+@pytest.mark.parametrize("example", BLOG_EXAMPLES)
+def test_micrographs_graph_draws_with_label_data_and_grad(example):
+    import autograd_viz
+
+    make, (out, value), grads = BLOG_EXAMPLES[example]
+    root = make(mg.Value)
+    root.backward()
+    before = _grads(root)
+    drawing = autograd_viz.draw(root)
+    for name, grad in [(out, 1), *grads.items()]:
+        node = next(line for line in drawing.source.splitlines() if f">{name}</FONT>" in line)
+        assert f"grad {grad}".replace("-", "−") in node, node
+    assert f"data {value}" in drawing.source
+    assert "wrong" not in drawing.source
+    svg = drawing.svg()  # laid out by the real `dot`
+    assert svg.count('class="node') >= len(grads) + 1
+    assert _grads(root) == before
+
+
+@pytest.mark.parametrize("example", BLOG_EXAMPLES)
+def test_micrographs_graph_animates_forward_and_backward_with_the_blogs_numbers(example):
+    import autograd_viz
+
+    make, (_, value), grads = BLOG_EXAMPLES[example]
+    root = make(mg.Value)
+    root.backward()
+    before = _grads(root)
+    player = autograd_viz.animate(root)
+    try:
+        names = [n.name for n in player.graph.nodes]
+        forward = [s for s in player.steps if s.phase == "forward"]
+        assert forward[-1].text.endswith(f"= {value}")
+        final = player.steps[-1].grads
+        assert {names[i]: g for i, g in final.items() if names[i] in grads} == grads
+        player.step = player.n_frames  # the last frame is drawn from the same numbers
+        assert _grads(root) == before
+    finally:
+        player.close()
+    assert _grads(root) == before
+
+
+def test_a_fresh_micrograd_graph_animates_without_backward_having_run():
+    import autograd_viz
+
+    root = oe.sum_times_y(mg.Value)
+    player = autograd_viz.animate(root, phase="backward")
+    try:
+        final = player.steps[-1].grads
+        assert (final[0], final[1]) == (3, 8)
+        assert (root.grad, by := oe.by_label(root)["y"].grad) == (0, 0), by
+    finally:
+        player.close()
+
+
+def test_the_drawing_marks_the_first_wrong_node_and_says_why():
+    import autograd_viz
+
+    drawing = autograd_viz.draw(oe.square_of_ab_plus_c(oe.SwappedMul))
+    marked = [line for line in drawing.source.splitlines() if 'class="op wrong"' in line]
+    assert len(marked) == 1 and marked[0].startswith("op2 ")  # d = a * b
+    assert 'style="filled,dashed"' in marked[0] and "label=<! ×>" in marked[0]  # not colour only
+    assert "first wrong gradient: your `__mul__` sent 28 to a; the product rule gives 42" in (
+        drawing.source
+    )
+    assert '<g id="op2" class="node op wrong">' in drawing.svg()
+
+
+def test_the_player_says_where_their_rule_goes_wrong():
+    import autograd_viz
+
+    player = autograd_viz.animate(oe.neuron(oe.TanhOfInput), phase="backward")
+    try:
+        flagged = [s for s in player.steps if "✗" in s.text]
+        assert len(flagged) == 1
+        assert flagged[0].text.startswith("∂o/∂n = 1 − o² = 1 − 0.7071² = 0.2232   ✗ your `tanh`")
+    finally:
+        player.close()
+
+
+def test_a_guessed_operand_order_is_said_in_the_caption():
+    import autograd_viz
+
+    drawing = autograd_viz.draw(_NoClosures(1.0, label="q") + _NoClosures(2.0, label="p"))
+    assert "operand order of 1 operation unknown (operands kept in a set): shown sorted" in (
+        drawing.source
+    )
+
+
+def test_drawing_needs_no_widgets_and_import_stays_light():
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; import autograd_viz; "
+        "assert 'ipywidgets' not in sys.modules and 'autograd_viz.own_engine' not in sys.modules"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_drawing_a_non_graph_names_the_attributes_looked_for():
+    import autograd_viz
+
+    with pytest.raises(NotAGraphError, match="`_prev`, `_children`, `parents`"):
+        autograd_viz.draw({"data": 1.0})

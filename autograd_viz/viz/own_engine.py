@@ -1,0 +1,117 @@
+"""Drawing and animating any engine's graph — ours, micrograd's, or the learner's own.
+
+`autograd_viz.draw(v)` and `autograd_viz.animate(v)` come here. A `Value` of ours goes
+through `autograd_viz.graph.snapshot` as always; any other micrograd-style object is read
+once by `autograd_viz.own_engine.foreign_snapshot`, which also checks the learner's
+backward rules. The drawing then marks the first node whose gradient goes wrong — a
+dashed, thick outline in its own colour and a "!" before the operation, so it reads
+without colour too — and the caption says what went wrong and, where a set lost the
+operands' order, that the order shown is a guess. The player shows the learner's own
+numbers, with the same sentence beside the step where it happens.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from autograd_viz.engine import Value
+from autograd_viz.graph import Graph, snapshot
+from autograd_viz.ops import describe
+from autograd_viz.own_engine import ForeignSnapshot, foreign_snapshot
+from autograd_viz.viz import dot as _dot
+from autograd_viz.viz.render import Drawing
+from autograd_viz.viz.render import draw as _draw
+
+if TYPE_CHECKING:
+    from autograd_viz.viz.options import DrawOptions
+
+__all__ = ["WRONG_COLOR", "WRONG_FILL", "animate", "draw", "snapshot_any"]
+
+WRONG_COLOR = "#A23B72"  # reddish purple, apart from the animation's four states (6:1 on white)
+WRONG_FILL = "#F7E1EE"
+
+
+def snapshot_any(root: object, *, check: bool = True) -> Graph:
+    """The snapshot of any engine's graph: ours through `snapshot`, another through
+    `foreign_snapshot` (checked, unless `check=False`)."""
+    if isinstance(root, (Value, Graph)):
+        return snapshot(root)
+    return foreign_snapshot(root, check=check)
+
+
+def draw(root: object, options: DrawOptions | None = None, /, *, check: bool = True,
+         **changes: Any) -> Drawing:  # fmt: skip
+    """Draw the graph ending at `root`, built with any micrograd-style engine.
+
+    Options are `autograd_viz.viz.render.draw`'s. For a learner's own engine, `check`
+    runs `check_engine` and marks the first node whose gradient goes wrong.
+
+    >>> from micrograd.engine import Value  # doctest: +SKIP
+    >>> x, y = Value(2.0), Value(3.0)  # doctest: +SKIP
+    >>> draw((x + y) * y)  # doctest: +SKIP
+    <Drawing of 4 values, 2 operations: .source is the DOT, .svg() the picture>
+    """
+    graph = snapshot_any(root, check=check)
+    drawing = _draw(graph, options, **changes)
+    if isinstance(graph, ForeignSnapshot):
+        drawing.source = mark(drawing.source, graph)
+    return drawing
+
+
+def animate(root: object, **options: Any):
+    """Step through the forward and backward pass of any engine's graph; for a learner's
+    own engine, the numbers are the ones *their* `_backward` closures produced, and the
+    step where a rule goes wrong says so (see `autograd_viz.viz.player.Player`)."""
+    from autograd_viz.viz.player import Player  # lazily: ipywidgets loads here
+
+    return Player(snapshot_any(root), **options)
+
+
+# ---- the mark ------------------------------------------------------------------------------
+
+_CAPTION = re.compile(r"^label=<(.*)> labelloc=b labeljust=l;$", re.M)
+
+
+def mark(source: str, graph: ForeignSnapshot) -> str:
+    """DOT `source` with the first wrong node marked and the caption saying why.
+
+    Later statements about a node add to (and override) its attributes in DOT, so the
+    mark is appended; the caption keeps what the drawing already said below it.
+    """
+    rows = []
+    first = graph.first_wrong
+    extra = []
+    if first is not None:
+        i = first.node
+        symbol = _dot.html_text(
+            _dot.clip(describe(graph.nodes[i].op).drawn(graph.nodes[i].op), 16, 1)
+        )
+        extra.append(
+            f'op{i} [class="op wrong" label=<! {symbol}> style="filled,dashed" '
+            f'color="{WRONG_COLOR}" fillcolor="{WRONG_FILL}" penwidth=3];'
+        )
+        why = first.message + (f"\n{first.hint}" if first.hint else "")
+        rows.append(
+            f'<TD BORDER="3" STYLE="dashed" COLOR="{WRONG_COLOR}" BGCOLOR="{WRONG_FILL}">!</TD>'
+            f'<TD ALIGN="LEFT" BALIGN="LEFT">first wrong gradient: {_dot.html_text(why)}</TD>'
+        )
+    if graph.note:
+        rows.append(f'<TD></TD><TD ALIGN="LEFT">{_dot.html_text(graph.note)}</TD>')
+    if not rows:
+        return source
+    table = "".join(f"<TR>{r}</TR>" for r in rows)
+    mine = f'<TABLE BORDER="0" CELLSPACING="4" CELLPADDING="3">{table}</TABLE>'
+    found = _CAPTION.search(source)
+    if found:  # keep the drawing's own caption (a legend, a note) below ours
+        caption = (
+            '<TABLE BORDER="0" CELLSPACING="0" CELLPADDING="0">'
+            f'<TR><TD ALIGN="LEFT">{mine}</TD></TR>'
+            f'<TR><TD ALIGN="LEFT">{found.group(1)}</TD></TR></TABLE>'
+        )
+        source = source[: found.start()] + source[found.end() + 1 :]
+    else:
+        caption = mine
+    extra.append(f"label=<{caption}> labelloc=b labeljust=l;")
+    end = source.rfind("}")  # the digraph's closing brace
+    return source[:end] + "\n".join(extra) + "\n" + source[end:]
