@@ -8,7 +8,22 @@ import sys as _sys
 
 from autograd_viz.engine import Value
 from autograd_viz.gradcheck import GradReport, gradcheck
-from autograd_viz.nn import MLP, Layer, Module, Neuron, Parameter
+
+_NN = ("MLP", "Layer", "Module", "Neuron", "Parameter")
+
+
+def __getattr__(name: str):
+    """`from autograd_viz import MLP` loads nn on first use, so the drawing layers, which
+    never need it, can be imported without it (they read neurons from the graph snapshot)."""
+    if name in _NN:
+        from autograd_viz import nn
+
+        return getattr(nn, name)
+    raise AttributeError(f"module 'autograd_viz' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_NN])
 
 if _sys.platform == "emscripten":  # in the browser (JupyterLite): start loading Graphviz-WASM now
     from autograd_viz.viz import wasm as _wasm

@@ -1,0 +1,48 @@
+"""The layers import only downwards: engine <- nn; engine <- graph <- trace <- viz (never nn).
+
+Each check runs in a fresh interpreter, so what one import pulls in is seen exactly.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+
+def _loaded_after(statement: str) -> set[str]:
+    code = f"import sys; {statement}; print(' '.join(sorted(sys.modules)))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return set(out.stdout.split())
+
+
+@pytest.mark.parametrize(
+    "module",
+    [
+        "autograd_viz.viz.render",
+        "autograd_viz.render",
+        "autograd_viz.viz.frames",
+        "autograd_viz.viz.export",
+        "autograd_viz.viz.player",
+        "autograd_viz.viz.collapse",
+        "autograd_viz.trace",
+        "autograd_viz.graph",
+    ],
+)
+def test_viewers_and_the_snapshot_never_import_nn(module):
+    loaded = _loaded_after(f"import {module}")
+    assert module in loaded and "autograd_viz.nn" not in loaded
+
+
+@pytest.mark.parametrize("module", ["autograd_viz.trace", "autograd_viz.graph", "autograd_viz.ops"])
+def test_below_the_viewers_nothing_imports_a_viewer(module):
+    loaded = _loaded_after(f"import {module}")
+    assert not {m for m in loaded if m.startswith("autograd_viz.viz")}
+    assert "ipywidgets" not in loaded
+
+
+def test_the_top_level_names_still_import_and_nn_loads_on_first_use():
+    loaded = _loaded_after("from autograd_viz import MLP, Neuron, Parameter, Value, gradcheck")
+    assert "autograd_viz.nn" in loaded and "ipywidgets" not in loaded
+    assert "autograd_viz.nn" not in _loaded_after("from autograd_viz import Value")
