@@ -25,6 +25,7 @@ def __getattr__(name: str):
 def __dir__() -> list[str]:
     return sorted([*globals(), *_NN])
 
+
 if _sys.platform == "emscripten":  # in the browser (JupyterLite): start loading Graphviz-WASM now
     from autograd_viz.viz import wasm as _wasm
 
