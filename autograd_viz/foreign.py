@@ -87,13 +87,33 @@ class ForeignGraph:
 # ---- what a node looks like -------------------------------------------------------------
 
 
+_MISSING = object()
+
+
 def _first_attr(obj: object, names: Sequence[str]) -> tuple[str, object] | None:
     for name in names:
-        try:
-            return name, getattr(obj, name)
-        except AttributeError:
-            continue
+        value = getattr(obj, name, _MISSING)
+        if value is not _MISSING:
+            return name, value
     return None
+
+
+_USED: dict[tuple[type, tuple[str, ...]], str] = {}  # which of the names a class uses
+
+
+def _attr(obj: object, names: tuple[str, ...]) -> tuple[str, object] | None:
+    """`_first_attr`, remembering per class which name it found (a graph has one class,
+    read a thousand times)."""
+    key = (type(obj), names)
+    name = _USED.get(key)
+    if name is not None:
+        value = getattr(obj, name, _MISSING)
+        if value is not _MISSING:
+            return name, value
+    found = _first_attr(obj, names)
+    if found is not None:
+        _USED[key] = found[0]
+    return found
 
 
 def _not_a_graph(obj: object, where: str = "") -> NotAGraphError:
@@ -138,7 +158,12 @@ def is_graph(obj: object) -> bool:
 
 
 def _number(obj: object, attr: str, node: object) -> float:
-    value = getattr(obj, attr)
+    try:
+        value = getattr(obj, attr)
+    except AttributeError:
+        raise _not_a_graph(node, "an operand in the graph: ") from None
+    if type(value) is float:
+        return value
     if isinstance(value, numbers.Real) and not isinstance(value, bool):
         return float(value)
     try:  # numpy scalars and 0-d arrays
@@ -153,7 +178,7 @@ def _number(obj: object, attr: str, node: object) -> float:
 
 def _raw_operands(node: object) -> tuple[list[object], bool]:
     """The node's operands as stored, and whether their order is lost (a set)."""
-    found = _first_attr(node, OPERAND_NAMES)
+    found = _attr(node, OPERAND_NAMES)
     if found is None:
         raise _not_a_graph(node, "an operand in the graph: ")
     name, stored = found
@@ -184,18 +209,19 @@ def _from_closure(node: object, operands: list[object]) -> list[object] | None:
     code = getattr(fn, "__code__", None)
     if not cells or code is None:
         return None
+    ids = {id(op) for op in operands}
     held: dict[str, object] = {}
     for name, cell in zip(code.co_freevars, cells):
         try:
             content = cell.cell_contents
         except ValueError:  # an empty cell
             continue
-        if any(content is op for op in operands):
+        if id(content) in ids:
             held[name] = content
     first = next((held[n] for n in _FIRST if n in held), None)
     second = next((held[n] for n in _SECOND if n in held), None)
     ordered = [v for v in (first, second) if v is not None]
-    if not ordered or any(all(v is not op for v in ordered) for op in operands):
+    if not ordered or {id(v) for v in ordered} != ids:
         return None  # the closure does not account for every operand
     return ordered
 
@@ -260,8 +286,6 @@ def read_graph(root: object) -> ForeignGraph:
         key = id(node)
         if key in objects:
             continue
-        if _first_attr(node, ["data"]) is None or _first_attr(node, ["grad"]) is None:
-            raise _not_a_graph(node, "an operand in the graph: ")
         objects[key] = node
         data[key] = _number(node, "data", node)
         raw[key], is_set = _raw_operands(node)
@@ -336,14 +360,14 @@ def _topological(root: object, ordered: dict[int, list[object]]) -> list[object]
 
 
 def _op_text(node: object) -> str:
-    found = _first_attr(node, OP_NAMES)
+    found = _attr(node, OP_NAMES)
     if found is None or found[1] is None:
         return ""
     return str(found[1])
 
 
 def _label(node: object) -> str:
-    found = _first_attr(node, LABEL_NAMES)
+    found = _attr(node, LABEL_NAMES)
     if found is None or found[1] is None or callable(found[1]):
         return ""
     return str(found[1])
@@ -362,9 +386,10 @@ def _exponent(node: object, op: str, n_operands: int) -> float | None:
             return float(m.group(1))
         except ValueError:
             return None
-    if op.strip() not in ("**", "pow", "__pow__"):
-        return None
     fn = getattr(getattr(node, "_backward", None), "__func__", getattr(node, "_backward", None))
+    power = "**" in op or "pow" in op or ".__pow__." in getattr(fn, "__qualname__", "")
+    if not power:
+        return None
     code, cells = getattr(fn, "__code__", None), getattr(fn, "__closure__", None) or ()
     for name, cell in zip(getattr(code, "co_freevars", ()), cells):
         if name in ("other", "n", "exponent", "k", "p"):
