@@ -812,10 +812,11 @@ class ForeignSnapshot(Graph):
         return None if self.report is None else self.report.first_wrong
 
 
-def foreign_snapshot(root: object, *, check: bool = True) -> ForeignSnapshot:
+def foreign_snapshot(root: object, *, check: bool | None = True) -> ForeignSnapshot:
     """The graph snapshot of a learner's micrograd-style graph: read once (`read_graph`),
     with backward rules that give the numbers *their* code produces; with `check`, also
-    `check_engine`'s findings, so the viewers can mark the first wrong node.
+    `check_engine`'s findings, so the viewers can mark the first wrong node (None: check
+    only a graph that holds gradients, i.e. one whose backward pass has run).
 
     >>> from micrograd.engine import Value  # doctest: +SKIP
     >>> x, y = Value(2.0), Value(3.0)  # doctest: +SKIP
@@ -823,6 +824,8 @@ def foreign_snapshot(root: object, *, check: bool = True) -> ForeignSnapshot:
     (3.0, 5.0)
     """
     graph = root if isinstance(root, ForeignGraph) else read_graph(root)
+    if check is None:
+        check = any(g != 0 for g in graph.grads)
     report = _check(graph) if check else None
     replay = _Replay(graph, None if report is None else report.run)
     last = len(graph) - 1

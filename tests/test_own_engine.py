@@ -583,7 +583,11 @@ def test_a_fresh_micrograd_graph_animates_without_backward_having_run():
 def test_the_drawing_marks_the_first_wrong_node_and_says_why():
     import autograd_viz
 
-    drawing = autograd_viz.draw(oe.square_of_ab_plus_c(oe.SwappedMul))
+    root = oe.square_of_ab_plus_c(oe.SwappedMul)
+    assert "wrong" not in autograd_viz.draw(root).source  # no gradients yet: nothing to check
+    assert "wrong" in autograd_viz.draw(root, check=True).source
+    root.backward()  # the learner's numbers: now the drawing checks them by itself
+    drawing = autograd_viz.draw(root)
     marked = [line for line in drawing.source.splitlines() if 'class="op wrong"' in line]
     assert len(marked) == 1 and marked[0].startswith("op2 ")  # d = a * b
     assert 'style="filled,dashed"' in marked[0] and "label=<! ×>" in marked[0]  # not colour only

@@ -32,20 +32,22 @@ WRONG_COLOR = "#A23B72"  # reddish purple, apart from the animation's four state
 WRONG_FILL = "#F7E1EE"
 
 
-def snapshot_any(root: object, *, check: bool = True) -> Graph:
+def snapshot_any(root: object, *, check: bool | None = True) -> Graph:
     """The snapshot of any engine's graph: ours through `snapshot`, another through
-    `foreign_snapshot` (checked, unless `check=False`)."""
+    `foreign_snapshot` (checked unless `check=False`; None: if it holds gradients)."""
     if isinstance(root, (Value, Graph)):
         return snapshot(root)
     return foreign_snapshot(root, check=check)
 
 
-def draw(root: object, options: DrawOptions | None = None, /, *, check: bool = True,
+def draw(root: object, options: DrawOptions | None = None, /, *, check: bool | None = None,
          **changes: Any) -> Drawing:  # fmt: skip
     """Draw the graph ending at `root`, built with any micrograd-style engine.
 
     Options are `autograd_viz.viz.render.draw`'s. For a learner's own engine, `check`
-    runs `check_engine` and marks the first node whose gradient goes wrong.
+    runs `check_engine` and marks the first node whose gradient goes wrong; by default
+    it does once the graph holds gradients (its backward pass has run), True or False
+    decides.
 
     >>> from micrograd.engine import Value  # doctest: +SKIP
     >>> x, y = Value(2.0), Value(3.0)  # doctest: +SKIP
@@ -59,13 +61,14 @@ def draw(root: object, options: DrawOptions | None = None, /, *, check: bool = T
     return drawing
 
 
-def animate(root: object, **options: Any):
+def animate(root: object, *, check: bool = True, **options: Any):
     """Step through the forward and backward pass of any engine's graph; for a learner's
-    own engine, the numbers are the ones *their* `_backward` closures produced, and the
-    step where a rule goes wrong says so (see `autograd_viz.viz.player.Player`)."""
+    own engine, the numbers are the ones *their* `_backward` closures produced, and (with
+    `check`) the step where a rule goes wrong says so. Options are
+    `autograd_viz.viz.player.Player`'s."""
     from autograd_viz.viz.player import Player  # lazily: ipywidgets loads here
 
-    return Player(snapshot_any(root), **options)
+    return Player(snapshot_any(root, check=check), **options)
 
 
 # ---- the mark ------------------------------------------------------------------------------
