@@ -802,10 +802,23 @@ class ForeignSnapshot(Graph):
     note: str = ""
     report: EngineReport | None = None
     flags: Mapping[tuple[int, int | None], str] = field(default_factory=dict)
+    source: ForeignGraph | None = field(default=None, repr=False)
 
     def with_grads(self, grads: Mapping[int, float]) -> ForeignSnapshot:
         plain = super().with_grads(grads)
         return dataclasses.replace(self, nodes=plain.nodes)
+
+    def checked(self) -> ForeignSnapshot:
+        """This snapshot with `check_engine`'s findings (a viewer asks once it knows the
+        graph is not too large to show, so a refusal never waits for a check)."""
+        if self.report is not None or self.source is None:
+            return self
+        report = _check(self.source)
+        flags: dict[tuple[int, int | None], str] = {}
+        for finding in report.findings:
+            if finding.node is not None:
+                flags.setdefault((finding.node, finding.operand), str(finding))
+        return dataclasses.replace(self, report=report, flags=flags)
 
     @property
     def first_wrong(self) -> Finding | None:
@@ -826,8 +839,7 @@ def foreign_snapshot(root: object, *, check: bool | None = True) -> ForeignSnaps
     graph = root if isinstance(root, ForeignGraph) else read_graph(root)
     if check is None:
         check = any(g != 0 for g in graph.grads)
-    report = _check(graph) if check else None
-    replay = _Replay(graph, None if report is None else report.run)
+    replay = _Replay(graph)
     last = len(graph) - 1
     nodes, rules = [], []
     for i, operands in enumerate(graph.operands):
@@ -849,8 +861,5 @@ def foreign_snapshot(root: object, *, check: bool | None = True) -> ForeignSnaps
                     False, role)  # fmt: skip
         nodes.append(node)
         rules.append(functools.partial(_replayed_rule, replay, i) if operands else None)
-    flags: dict[tuple[int, int | None], str] = {}
-    for finding in () if report is None else report.findings:
-        if finding.node is not None:
-            flags.setdefault((finding.node, finding.operand), str(finding))
-    return ForeignSnapshot(tuple(nodes), tuple(rules), graph.note, report, flags)
+    snap = ForeignSnapshot(tuple(nodes), tuple(rules), graph.note, source=graph)
+    return snap.checked() if check else snap

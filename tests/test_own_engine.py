@@ -634,3 +634,60 @@ def test_drawing_a_non_graph_names_the_attributes_looked_for():
 
     with pytest.raises(NotAGraphError, match="`_prev`, `_children`, `parents`"):
         autograd_viz.draw({"data": 1.0})
+
+
+# ---- large and deep graphs: refused before the work, no recursion limit -------------------------
+
+
+class _CountsBackward(oe.BlogValue):
+    calls = 0
+
+    def backward(self):
+        type(self).calls += 1
+        super().backward()
+
+
+def _sum_of(cls, n):
+    total = cls(0.0)
+    for i in range(1, n):
+        term = cls(float(i))
+        term.label = f"x{i}"
+        total = total + term
+    return total
+
+
+def test_a_graph_too_large_to_draw_is_refused_before_their_backward_runs():
+    import autograd_viz
+    from autograd_viz.viz.render import GraphTooLargeError
+
+    root = _sum_of(_CountsBackward, 400)  # 799 values, over draw()'s default 500
+    root.backward()
+    _CountsBackward.calls = 0
+    with pytest.raises(GraphTooLargeError):
+        autograd_viz.draw(root)
+    assert _CountsBackward.calls == 0
+
+
+def test_a_graph_too_large_to_animate_is_refused_before_their_backward_runs():
+    import autograd_viz
+    from autograd_viz.viz.player import PlayerError
+    from autograd_viz.viz.render import GraphTooLargeError
+
+    root = _sum_of(_CountsBackward, 400)
+    _CountsBackward.calls = 0
+    with pytest.raises((PlayerError, GraphTooLargeError)):
+        autograd_viz.animate(root)
+    assert _CountsBackward.calls == 0
+
+
+def test_a_chain_too_deep_for_their_recursive_sort_is_stepped_in_the_kits_order():
+    root = _sum_of(mg.Value, 2000)  # micrograd's recursive topological sort overflows
+    with pytest.raises(RecursionError):
+        root.backward()
+    for v in _all(root):
+        v.grad = 0
+    run = run_backward(read_graph(root))
+    assert run.order == "the kit's order"
+    assert run.note == "your backward() hit Python's recursion limit"
+    assert set(run.grads) == {1.0}  # every term of a sum gets gradient 1
+    assert {v.grad for v in _all(root)} == {0}

@@ -54,9 +54,11 @@ def draw(root: object, options: DrawOptions | None = None, /, *, check: bool | N
     >>> draw((x + y) * y)  # doctest: +SKIP
     <Drawing of 4 values, 2 operations: .source is the DOT, .svg() the picture>
     """
-    graph = snapshot_any(root, check=check)
-    drawing = _draw(graph, options, **changes)
+    graph = snapshot_any(root, check=False)
+    drawing = _draw(graph, options, **changes)  # its size guard refuses before any check
     if isinstance(graph, ForeignSnapshot):
+        if check or (check is None and any(n.grad != 0 for n in graph.nodes)):
+            graph = graph.checked()
         drawing.source = mark(drawing.source, graph)
     return drawing
 
@@ -66,9 +68,14 @@ def animate(root: object, *, check: bool = True, **options: Any):
     own engine, the numbers are the ones *their* `_backward` closures produced, and (with
     `check`) the step where a rule goes wrong says so. Options are
     `autograd_viz.viz.player.Player`'s."""
-    from autograd_viz.viz.player import Player  # lazily: ipywidgets loads here
+    from autograd_viz.viz.player import DEFAULT_MAX_FRAMES, Player  # lazily: ipywidgets
 
-    return Player(snapshot_any(root, check=check), **options)
+    graph = snapshot_any(root, check=False)
+    limit = options.get("max_frames", DEFAULT_MAX_FRAMES)
+    limit = limit if type(limit) is int else DEFAULT_MAX_FRAMES  # Player says what is wrong
+    if check and isinstance(graph, ForeignSnapshot) and len(graph) <= limit:
+        graph = graph.checked()  # a graph with more values than frames is refused unchecked
+    return Player(graph, **options)
 
 
 # ---- the mark ------------------------------------------------------------------------------
