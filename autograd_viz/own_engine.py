@@ -735,6 +735,27 @@ class _Replay:
                 self._calls.setdefault(call.node, []).append(call)
         return self._calls.get(i, [])
 
+    def order(self) -> tuple[int, ...] | None:
+        """The operations in the order their backward ran them, if that order is valid."""
+        self.calls(0)
+        ran = [i for i, calls in self._calls.items() for _ in calls if self.graph.operands[i]]
+        ops = [i for i, operands in enumerate(self.graph.operands) if operands]
+        if sorted(ran) != ops:  # each operation exactly once
+            return None
+        done: set[int] = set()
+        for i in ran:
+            if any(u not in done for u in self._uses()[i]):
+                return None  # ran before a use of it had sent its gradient
+            done.add(i)
+        return tuple(ran)
+
+    def _uses(self) -> list[list[int]]:
+        uses: list[list[int]] = [[] for _ in self.graph.operands]
+        for i, operands in enumerate(self.graph.operands):
+            for p in set(operands):
+                uses[p].append(i)
+        return uses
+
     def sent(self, i: int, grad: float) -> tuple[float, ...]:
         """What node i's rule adds to each operand position at gradient `grad`."""
         calls = self.calls(i)
@@ -803,6 +824,16 @@ class ForeignSnapshot(Graph):
     report: EngineReport | None = None
     flags: Mapping[tuple[int, int | None], str] = field(default_factory=dict)
     source: ForeignGraph | None = field(default=None, repr=False)
+    replay: _Replay | None = field(default=None, repr=False)
+
+    @property
+    def backward_order(self) -> tuple[int, ...] | None:
+        """The operations in the order the learner's backward pass ran them, for the
+        derivation to follow; None where that order is not a valid one (a node run twice,
+        or before all its uses), so the kit's own reverse topological order is shown."""
+        if self.replay is None:
+            return None
+        return self.replay.order()
 
     def with_grads(self, grads: Mapping[int, float]) -> ForeignSnapshot:
         plain = super().with_grads(grads)
@@ -861,5 +892,5 @@ def foreign_snapshot(root: object, *, check: bool | None = True) -> ForeignSnaps
                     False, role)  # fmt: skip
         nodes.append(node)
         rules.append(functools.partial(_replayed_rule, replay, i) if operands else None)
-    snap = ForeignSnapshot(tuple(nodes), tuple(rules), graph.note, source=graph)
+    snap = ForeignSnapshot(tuple(nodes), tuple(rules), graph.note, source=graph, replay=replay)
     return snap.checked() if check else snap

@@ -312,7 +312,10 @@ class _Backward:
         seed = [_bar(top), partial(top, top)] if self.adjoint else [partial(top, top)]
         out = [_Line("backward", "seed", (r,), (), r, chain([*seed, Eq("1", "1")]), (), (r,))]
         self.grad[r] = 1.0
-        for node in reversed(self.graph.nodes):
+        # a learner's engine (autograd_viz.own_engine): the order their backward() ran in
+        theirs = getattr(self.graph, "backward_order", None)
+        nodes = [self.graph.nodes[i] for i in theirs] if theirs else reversed(self.graph.nodes)
+        for node in nodes:
             if not node.is_leaf:
                 out += self._operation(node)
         return out, self.grad

@@ -691,3 +691,50 @@ def test_a_chain_too_deep_for_their_recursive_sort_is_stepped_in_the_kits_order(
     assert run.note == "your backward() hit Python's recursion limit"
     assert set(run.grads) == {1.0}  # every term of a sum gets gradient 1
     assert {v.grad for v in _all(root)} == {0}
+
+
+class _RightToLeft(oe.BlogValue):
+    """A valid topological sort that visits operands last-first: another order than ours."""
+
+    def backward(self):
+        topo, visited = [], set()
+
+        def build(v):
+            if v not in visited:
+                visited.add(v)
+                for child in sorted(v._prev, key=lambda c: c.label, reverse=True):
+                    build(child)
+                topo.append(v)
+
+        build(self)
+        self.grad = 1.0
+        for node in reversed(topo):
+            node._backward()
+
+
+def test_the_player_follows_the_order_their_backward_ran():
+    from autograd_viz.own_engine import foreign_snapshot
+    from autograd_viz.trace import trace
+
+    a, b, c, d = (_RightToLeft(float(k), label=n) for k, n in zip(range(1, 5), "abcd"))
+    p, q = a * b, c * d
+    p.label, q.label = "p", "q"
+    L = p + q
+    L.label = "L"
+    g = foreign_snapshot(L)
+    names = [n.name for n in g.nodes]
+    assert names.index("p") < names.index("q")  # ours would visit q first, backwards
+    order = [names[s.active] for s in trace(g, "backward") if s.kind != "seed"]
+    assert [names[i] for i in g.backward_order] == ["L", "p", "q"]  # ours: L, q, p
+    assert order == ["p", "q", "a", "b", "c", "d"]  # p's operands first, as theirs ran p first
+
+
+def test_an_invalid_order_falls_back_to_ours():
+    from autograd_viz.own_engine import foreign_snapshot
+
+    V = oe.VisitsTwice
+    a, b, c = V(2.0, label="a"), V(3.0, label="b"), V(1.0, label="c")
+    d = a * b
+    e = d + c
+    f = e * d
+    assert foreign_snapshot(f).backward_order is None
