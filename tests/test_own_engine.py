@@ -738,3 +738,36 @@ def test_an_invalid_order_falls_back_to_ours():
     e = d + c
     f = e * d
     assert foreign_snapshot(f).backward_order is None
+
+
+# ---- in a real browser: the standalone page of a learner's buggy graph -----------------------
+
+
+def test_the_standalone_page_shows_their_numbers_and_where_they_go_wrong_in_chromium(
+    chromium, tmp_path
+):
+    from autograd_viz.own_engine import foreign_snapshot
+    from autograd_viz.trace import trace
+    from autograd_viz.viz.export import save_html
+
+    graph = foreign_snapshot(oe.square_of_ab_plus_c(oe.SwappedMul))
+    steps = trace(graph)
+    flagged = next(k for k, s in enumerate(steps) if "✗" in s.text)
+    path = save_html(graph, tmp_path / "mine.html")
+    page = chromium.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        page.goto(path.as_uri())
+        page.locator("#avz-slider").fill(str(flagged))
+        equation = page.text_content("#avz-equation")
+        assert equation.startswith(
+            "∂L/∂a = ∂L/∂d · ∂d/∂a = 14 · b = 14 · 3 = 28   ✗ your `__mul__`"
+        )
+        assert "the product rule gives 42" in equation
+        page.keyboard.press("End")  # the learner's final numbers, not the right ones
+        assert page.text_content("#v0-grad") == "grad 28"  # a
+        assert page.text_content("#v1-grad") == "grad 42"  # b
+        assert not errors, errors
+    finally:
+        page.close()
