@@ -105,7 +105,7 @@ def _function(name: str, latex: str) -> Callable[[Sequence[Eq], Args], Eq]:
 
 def _power_local(k: int, a: Args) -> Local:
     n = a.exponent
-    if n - 1 == 0:
+    if n == 0 or n == 1:  # x**0 is the constant 1 (slope 0, even at x = 0); x**1 has slope 1
         return num(n, a.digits), num(n, a.digits)
     coefficient = Eq(MINUS, "-") if n == -1 else num(n, a.digits)
     pw = power(a.names[0], n - 1, a.digits)
