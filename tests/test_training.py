@@ -1,0 +1,54 @@
+"""Training you can watch: dead ReLUs found and marked, the view keeps up with the loop."""
+
+from __future__ import annotations
+
+import pytest
+
+from autograd_viz import MLP
+from autograd_viz.viz.training import TrainingView, dead_neurons, draw_network
+
+XS = [[0.0, 0.0], [0.0, 1.0], [1.0, 0.0], [1.0, 1.0]]
+YS = [0.0, 1.0, 1.0, 0.0]
+
+
+def test_dead_neurons_are_relus_whose_input_is_never_positive():
+    assert dead_neurons(MLP(2, [4, 4, 1], seed=24), XS) == ["L3.n1"]
+    assert dead_neurons(MLP(2, [4, 4, 1], seed=0), XS) == ["L1.n2", "L2.n1", "L2.n2", "L2.n4",
+                                                          "L3.n1"]  # fmt: skip
+    assert dead_neurons(MLP(2, [4, 4, 1], seed=3), XS) == []
+    assert dead_neurons(MLP(2, [4, 4, 1], act="tanh", seed=0), XS) == []  # tanh cannot die
+
+
+def test_the_drawing_marks_dead_neurons_without_colour_and_explains_them():
+    drawing = draw_network(MLP(2, [4, 4, 1], seed=24), XS, YS, sample=1)
+    source = drawing.source
+    marked = [line for line in source.splitlines() if 'class="neuron dead"' in line]
+    assert len(marked) == 1 and "L3.n1" in marked[0] and "ReLU · dead" in marked[0]
+    assert "dashed" in marked[0]  # the outline, not just the fill
+    assert "dead ReLU: its input is ≤ 0 on all 4 samples" in source
+    svg = drawing.svg()
+    assert "ReLU · dead" in svg and "grad −2" in svg  # the loss sends −2 back at (0, 1)
+
+
+def test_the_drawing_does_not_touch_the_models_gradients():
+    model = MLP(2, [4, 4, 1], seed=26)
+    draw_network(model, XS, YS, sample=3)
+    assert all(p.grad == 0 for p in model.parameters())
+
+
+def test_a_bad_sample_index_is_refused():
+    with pytest.raises(IndexError, match=r"0\.\.3"):
+        draw_network(MLP(2, [1], seed=0), XS, YS, sample=4)
+
+
+def test_the_view_counts_steps_and_redraws_on_schedule():
+    model = MLP(2, [4, 4, 1], seed=26)
+    view = TrainingView(model, XS, YS, steps=4, every=2, show=False)
+    for step, loss in enumerate((0.4, 0.3, 0.2, 0.1), start=1):
+        view.update(step, loss)
+    assert view.losses == [0.4, 0.3, 0.2, 0.1]
+    assert view.progress.value == 4 and view.progress.description == "step 4 of 4"
+    plots = view.plots()
+    assert plots.png.startswith(b"\x89PNG") and "loss so far" in repr(plots)
+    with pytest.raises(ValueError, match="steps"):
+        TrainingView(model, XS, YS, steps=0, show=False)
