@@ -24,6 +24,8 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from autograd_viz._text import clean_label
+
 __all__ = [
     "LABEL_NAMES",
     "OPERAND_NAMES",
@@ -370,7 +372,7 @@ def _label(node: object) -> str:
     found = _attr(node, LABEL_NAMES)
     if found is None or found[1] is None or callable(found[1]):
         return ""
-    return str(found[1])
+    return clean_label(str(found[1]))
 
 
 _POWER = re.compile(r"\*\*\s*\(?\s*([-+]?[0-9.]+(?:e[-+]?\d+)?)\s*\)?")

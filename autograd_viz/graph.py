@@ -41,6 +41,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+from autograd_viz._text import clean_label
 from autograd_viz.engine import Value
 
 __all__ = ["Edge", "Graph", "GraphError", "Node", "snapshot"]
@@ -220,6 +221,6 @@ def _read(v: Any) -> tuple[str, float, float, str, float | None, str | None, boo
         tag = getattr(tag, "name", None)
         tag = None if tag is None else str(tag)
     trainable = getattr(type(v), "trainable", False) is True  # nn.Parameter says so
-    label = v.label
-    return (str(label) if label else "", v.data, v.grad, v.op, v.exponent, tag, trainable,
+    label = clean_label(str(v.label)) if v.label else ""  # one cleaning for every viewer
+    return (label, v.data, v.grad, v.op, v.exponent, tag, trainable,
             v._backward)  # fmt: skip

@@ -183,7 +183,6 @@ def _hostile() -> Value:
     return Value(2.0, label=HOSTILE) * Value(3.0, label="y")
 
 
-@pytest.mark.xfail(strict=True, reason="item 12: surrogates crash the exports")
 @pytest.mark.parametrize("suffix", ["html", "svg"])
 def test_exports_write_hostile_labels_as_draw_does(suffix, tmp_path):
     z = _hostile()
@@ -207,7 +206,6 @@ def test_show_grad_false_leaves_the_grad_out():
     assert nodes and not any("grad" in n for n in nodes)
 
 
-@pytest.mark.xfail(strict=True, reason="equations do not clip labels")
 def test_a_huge_label_is_clipped_in_equations_as_in_drawings(tmp_path):
     x = Value(2.0, label="x" * 100_000)
     z = x * x + 1
