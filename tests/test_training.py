@@ -52,3 +52,24 @@ def test_the_view_counts_steps_and_redraws_on_schedule():
     assert plots.png.startswith(b"\x89PNG") and "loss so far" in repr(plots)
     with pytest.raises(ValueError, match="steps"):
         TrainingView(model, XS, YS, steps=0, show=False)
+
+
+def test_the_readmes_first_network_learns():
+    """The README's first network once had a dead output ReLU: loss 1 and all 37 gradients 0."""
+    import re
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    seed = int(re.search(r"net = MLP\(2, \[4, 4, 1\], seed=(\d+)\)", readme)[1])
+    assert "loss = (net([1.0, -1.0]) - 1.0) ** 2" in readme
+    net = MLP(2, [4, 4, 1], seed=seed)
+    loss = (net([1.0, -1.0]) - 1.0) ** 2
+    loss.backward()
+    assert sum(p.grad != 0 for p in net.parameters()) > 20
+    for _ in range(20):
+        loss = (net([1.0, -1.0]) - 1.0) ** 2
+        net.zero_grad()
+        loss.backward()
+        for p in net.parameters():
+            p.data -= 0.05 * p.grad
+    assert ((net([1.0, -1.0]) - 1.0) ** 2).data < 1e-3
