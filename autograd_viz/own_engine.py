@@ -75,6 +75,7 @@ class BackwardRun:
     grads: tuple[float, ...]
     order: str
     note: str = ""
+    errors: tuple[tuple[int, str], ...] = ()  # (node, what its `_backward` raised)
 
 
 class _Recorder:
@@ -143,15 +144,16 @@ def run_backward(graph: ForeignGraph) -> BackwardRun:
                     note = f"your backward() raised {type(err).__name__}: {err}"
         _restore_rules(installed)
         installed = []
+        errors: list[tuple[int, str]] = []
         if note:
             order = "the kit's order"
-            log = _kit_order(graph)
+            log = _kit_order(graph, errors)
         grads = tuple(_grad(node) for node in nodes)
     finally:
         _restore_rules(installed)
         for node, g in zip(nodes, saved):
             node.grad = g
-    return BackwardRun(tuple(log), grads, order, note)
+    return BackwardRun(tuple(log), grads, order, note, tuple(errors))
 
 
 def _restore_rules(installed: list[tuple[object, bool, object]]) -> None:
@@ -162,8 +164,9 @@ def _restore_rules(installed: list[tuple[object, bool, object]]) -> None:
             del node._backward
 
 
-def _kit_order(graph: ForeignGraph) -> list[Call]:
-    """Seed the root with 1 and call each closure in reverse topological order."""
+def _kit_order(graph: ForeignGraph, errors: list[tuple[int, str]]) -> list[Call]:
+    """Seed the root with 1 and call each closure in reverse topological order; a closure
+    that raises is recorded in `errors` and the pass goes on without it."""
     for node in graph.nodes:
         node.grad = 0.0
     graph.nodes[-1].grad = 1.0
@@ -171,7 +174,10 @@ def _kit_order(graph: ForeignGraph) -> list[Call]:
     for i in range(len(graph) - 1, -1, -1):
         rule = getattr(graph.nodes[i], "_backward", None)
         if graph.operands[i] and callable(rule):
-            log.append(_snapshot_call(graph, i, rule))
+            try:
+                log.append(_snapshot_call(graph, i, rule))
+            except Exception as err:  # their code: name it at its node
+                errors.append((i, f"{type(err).__name__}: {err}"))
     return log
 
 
@@ -478,9 +484,14 @@ def _check(graph: ForeignGraph) -> EngineReport:
         if verdict.finding is not None:
             findings.append((position, verdict.finding))
             row["detail"] = row["detail"] or verdict.finding.message
-    for i in range(len(graph)):
+    failed = dict(run.errors)
+    for i in range(len(graph) - 1, -1, -1):  # in the order a backward pass meets them
         rule = getattr(graph.nodes[i], "_backward", None)
-        if graph.operands[i] and i not in seen and callable(rule):
+        if i in failed:
+            method = _method_name(graph.nodes[i], _canonical(graph.ops[i], len(graph.operands[i])))
+            message = f"your `{method or graph.ops[i]}`'s `_backward` raised {failed[i]}"
+            findings.append((-1, Finding(i, names[i], method, message)))
+        elif graph.operands[i] and i not in seen and callable(rule):
             findings.append((len(run.calls), _never_ran(names, i)))
 
     rules = []

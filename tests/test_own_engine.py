@@ -845,3 +845,26 @@ def test_micrographs_drawing_is_byte_identical_to_ours_on_every_build(example):
         theirs = make(mg.Value)
         theirs.backward()
         assert autograd_viz.draw(theirs).source == want
+
+
+def test_a_rule_that_raises_is_named_at_its_node():
+    class Typo(oe.BlogValue):
+        def __mul__(self, other):
+            out = super().__mul__(other)
+
+            def _backward():
+                self.grad += otherr.data * out.grad  # noqa: F821 — the learner's typo
+
+            out._backward = _backward
+            return out
+
+    root = oe.square_of_ab_plus_c(Typo)
+    before = _grads(root)
+    report = check_engine(root)
+    assert report.run.note.startswith("your backward() raised NameError")
+    first = report.first_wrong
+    assert (first.name, first.message) == (
+        "d",
+        "your `__mul__`'s `_backward` raised NameError: name 'otherr' is not defined",
+    )
+    assert _grads(root) == before
