@@ -868,3 +868,13 @@ def test_a_rule_that_raises_is_named_at_its_node():
         "your `__mul__`'s `_backward` raised NameError: name 'otherr' is not defined",
     )
     assert _grads(root) == before
+
+
+def test_the_top_level_draw_of_our_value_is_value_draw():
+    from examples import sum_times_y as ours
+
+    import autograd_viz
+
+    z = ours()
+    z.backward()
+    assert autograd_viz.draw(z, font_size=16).source == z.draw(font_size=16).source
