@@ -33,6 +33,7 @@ import html
 import io
 import json
 import re
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -513,6 +514,12 @@ def save_gif(
     if isinstance(width, bool) or not isinstance(width, int) or not 100 <= width <= 4000:
         raise ValueError(f"width must be a whole number of pixels from 100 to 4000, got {width!r}")
     _check_seconds(seconds_per_step)
+    if sys.platform == "emscripten":  # JupyterLite: the Cairo library does not exist in a browser
+        raise ExportError(
+            "save_gif needs the Cairo library, which the browser edition (JupyterLite) does not "
+            "have: use save_svg_animation or save_html here (both play in any browser and in "
+            "slides), or save_gif where Python is installed."
+        )
     try:
         import cairosvg
     except ImportError:  # OSError too, below: cairosvg is there but the Cairo library is not

@@ -24,6 +24,7 @@ import subprocess
 import threading
 import time
 import warnings
+import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -53,11 +54,18 @@ class _Quiet(http.server.SimpleHTTPRequestHandler):
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """Build the site with scripts/lite.sh (as the README says) and serve it on 127.0.0.1."""
+def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The site, built by scripts/lite.sh as the README says (into a temporary folder)."""
     out = tmp_path_factory.mktemp("lite") / "site"
     subprocess.run(["bash", "scripts/lite.sh", "--output", str(out)], cwd=ROOT, check=True,
                    stdin=subprocess.DEVNULL, timeout=1500)  # fmt: skip
+    return out
+
+
+@pytest.fixture(scope="module")
+def site(built: Path) -> Iterator[str]:
+    """The built site, served on 127.0.0.1."""
+    out = built
     handler = functools.partial(_Quiet, directory=str(out))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, name="lite-site", daemon=True)
@@ -285,6 +293,21 @@ def _problems(notebook: str, read: list[dict | None], patches: dict[int, str]) -
 
 
 # ---------------------------------------------------------------- the tests
+
+
+def test_lite_build_ships_graphviz_wasm_in_the_wheel_and_the_lock(built):
+    """The built site's lock lists autograd-viz with its wheel, which carries Graphviz-WASM; every
+    package the kernel needs offline is served from the site, the rest only by absolute URL."""
+    site = built / "static" / "pyodide"
+    lock = json.loads((site / "pyodide-lock.json").read_text())["packages"]
+    ours = lock["autograd-viz"]
+    assert ours["imports"] == ["autograd_viz"] and ours["depends"] == ["ipywidgets"]
+    with zipfile.ZipFile(site / ours["file_name"]) as wheel:
+        assert "autograd_viz/viz/graphviz_wasm.js" in wheel.namelist()
+    for name in ("micropip", "ipython", "jedi", "sympy", "comm", "ipywidgets"):
+        assert (site / lock[name]["file_name"]).is_file(), name
+    for name in ("numpy", "matplotlib"):
+        assert lock[name]["file_name"].startswith("https://cdn.jsdelivr.net/pyodide/v314.0.6/")
 
 
 def test_first_drawing_appears_within_budget_on_a_cold_start(chromium, site):
