@@ -170,34 +170,32 @@ def snapshot(root: object) -> Graph:
         raise GraphError(
             f"expected a Value (the output of an expression), got {type(root).__name__}: {root!r}"
         )
-    order: list[object] = []
-    operands_of: dict[int, tuple[object, ...]] = {}  # id(node) -> its operands, read once
-    stack: list[object | None] = [root]
+    nodes: list[Node] = []
+    rules: list[Callable[..., Any] | None] = []
+    index: dict[int, int] = {}  # id(node) -> its position, once all its operands are placed
+    stack: list[Any] = [root]
     while stack:
-        node = stack.pop()
-        if node is None:  # marker: the node below it has all its operands placed
-            order.append(stack.pop())
-        elif id(node) not in operands_of:
-            operands = _read_operands(node)
-            operands_of[id(node)] = operands
-            stack += (node, None)
+        v = stack.pop()
+        if v is None:  # marker: below it, a node's operands (all placed now), then the node
+            operands = tuple([index[id(p)] for p in stack.pop()])
+            v = stack.pop()
+            if id(v) in index:  # reached twice before it was placed (a * a)
+                continue
+            label, data, grad, op, exponent, tag, trainable, rule = _read(v)
+            i = index[id(v)] = len(nodes)
+            if trainable:
+                role = "param"
+            elif operands:
+                role = "value"
+            else:
+                role = "input" if label else "const"
+            nodes.append(Node(i, label, data, grad, op, operands, exponent, tag, trainable, role))
+            rules.append(rule if operands else None)
+        elif id(v) not in index:
+            operands = _read_operands(v)
+            stack += (v, operands, None)
             stack.extend(reversed(operands))  # the first operand pops first
-    index = {id(v): i for i, v in enumerate(order)}
-    last = len(order) - 1
-    nodes, rules = [], []
-    for i, v in enumerate(order):
-        label, data, grad, op, exponent, tag, trainable, rule = _read(v)
-        operands = tuple([index[id(p)] for p in operands_of[id(v)]])
-        if i == last:
-            role = "output"
-        elif trainable:
-            role = "param"
-        elif operands:
-            role = "value"
-        else:
-            role = "input" if label else "const"
-        nodes.append(Node(i, label, data, grad, op, operands, exponent, tag, trainable, role))
-        rules.append(rule if operands else None)
+    nodes[-1] = nodes[-1]._replace(role="output")
     return Graph(tuple(nodes), tuple(rules))
 
 
