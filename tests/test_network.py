@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from autograd_viz import MLP, Value
 from autograd_viz.graph import snapshot
-from autograd_viz.trace import trace
+from autograd_viz.trace import TraceError, trace
 from autograd_viz.viz.network import NetworkError, count_neuron_steps, neuron_steps
+from autograd_viz.viz.player import AnimationTooLargeError
 
 
 def _loss(sizes: list[int], seed: int = 0, x=(1.0, -1.0)) -> Value:
@@ -75,3 +78,41 @@ def test_a_graph_without_neurons_is_refused_with_what_to_do():
     x = Value(2.0, label="x")
     with pytest.raises(NetworkError, match=r"root.animate\(\)"):
         neuron_steps(x * x)
+
+
+def test_animate_by_neuron_plays_a_network_step_whose_last_frame_is_backward():
+    loss = _loss([4, 4, 1], seed=26)
+    player = loss.animate(by="neuron")
+    assert player.n_frames == 25 <= 40
+    assert player.frames.options.collapse == "neuron"
+    final = player.frames.steps[-1].grads
+    loss.backward()
+    assert [final[i] for i in sorted(final)] == [
+        v.grad for i, v in enumerate(loss.topological_order()) if i in final
+    ]
+    assert "L1.n1 = ReLU(w·x + b)" in player.frame_html(2)
+    player.phase = "backward"  # the same layout, the neuron steps of one phase
+    assert player.n_frames == 13 and "seed" in player.frame_html(1)
+
+
+def test_animate_by_neuron_refuses_another_collapse_and_an_unknown_by():
+    loss = _loss([3, 1])
+    with pytest.raises(TraceError, match="leave out collapse='layer'"):
+        loss.animate(by="neuron", collapse="layer")
+    with pytest.raises(TraceError, match="by must be 'operation'"):
+        loss.animate(by="layer")
+
+
+def test_the_size_guards_advice_works_when_followed():
+    """Issue 10 item 7: MLP(2, [16, 16, 1]) was refused with advice (collapse='neuron') that
+    left the frame count unchanged. Every option the message offers must now succeed."""
+    loss = _loss([16, 16, 1])
+    with pytest.raises(AnimationTooLargeError) as refused, pytest.warns(UserWarning):
+        loss.animate()  # (the drawing collapses by itself, and says so)
+    advice = str(refused.value).split("saved in the notebook.", 1)[1]
+    offered = re.findall(r"(\w+)='(\w+)'", advice)
+    assert ("by", "neuron") in offered and ("collapse", "neuron") not in offered
+    for key, value in offered:
+        player = loss.animate(**{key: value})  # following the advice works
+        assert player.n_frames <= 400
+        player.close()

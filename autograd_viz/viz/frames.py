@@ -26,9 +26,12 @@ import re
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from autograd_viz.graph import GraphError, snapshot
+from autograd_viz.graph import Graph, GraphError, snapshot
 from autograd_viz.trace import Step, check_phase, trace
-from autograd_viz.viz import layout, render
+from autograd_viz.viz import layout, render, svg
+from autograd_viz.viz.collapse import collapse_view
+from autograd_viz.viz.guard import check_size
+from autograd_viz.viz.network import steps_for, with_by
 from autograd_viz.viz.options import DrawOptions
 from autograd_viz.viz.palette import var
 
@@ -50,7 +53,7 @@ PLACEHOLDER = "?"
 
 _SLOT = re.compile(
     r"(?P<svg><svg\b)"
-    r'|<g id="(?P<node>(?:v|op)\d+)" class="(?P<ncls>node[^"]*)">'
+    r'|<g id="(?P<node>(?:v|op|layer)\d+)" class="(?P<ncls>node[^"]*)">'
     r"(?P<head>\s*<title>[^<]*</title>\s*<(?:polygon|path|ellipse))"
     r'|<g id="(?P<edge>[^"]+)" class="edge">'
     r'|<text id="(?P<cell>v\d+-(?:data|grad))"(?P<tattr>[^>]*)>(?P<text>[^<]*)</text>'
@@ -71,6 +74,7 @@ def frame_css(scope: str, *, active_width: float = 3.5) -> str:
         f"{s} .touched > .{SHAPE_CLASS} {{stroke: {active}; stroke-width: 2;}}"
         f"{s} .active > .{SHAPE_CLASS} {{stroke: {active}; stroke-width: {active_width:g};}}"
         f"{s} .pending text {{fill: {var('muted')};}}"
+        f"{s} .forward text, {s} .backward text {{fill: {var('ink')};}}"
         f"{s} .edge.{EDGE_ON_CLASS} > path {{stroke: {active}; stroke-width: 2.5;}}"
         f"{s} .edge.{EDGE_ON_CLASS} > polygon {{stroke: {active}; fill: {active};}}"
     )
@@ -106,6 +110,8 @@ class Frames:
 
     `Frames(root, phase="both", digits=4, notation="blog", **draw_options)`: `root` is a
     Value or a graph snapshot; `digits` and `notation` go to `autograd_viz.trace.trace`,
+    `by="neuron"` makes one frame per neuron of an `nn` network (`autograd_viz.viz.network`,
+    drawn one box per neuron) instead of one per operation;
     `draw_options` are the drawing options (`autograd_viz.viz.options`: rankdir, fmt,
     font_size, ...; `states` and `show_grad` are the frames' own). `steps` is the trace;
     `frame_svg(k)` is the picture after step k (one frame per step); `states(k)` the
@@ -128,8 +134,10 @@ class Frames:
         *,
         digits: int = 4,
         notation: str = "blog",
+        by: str = "operation",
         **draw_options: Any,
     ) -> None:
+        check_size(root, draw_options.get("max_nodes", DrawOptions.max_nodes))  # before reading
         try:
             graph = snapshot(root)  # the one walk of the user's graph
         except GraphError:
@@ -138,18 +146,23 @@ class Frames:
         for option in ("states", "show_grad"):
             if option in draw_options:
                 raise TypeError(f"Frames sets {option!r} itself; leave it out of the options")
+        draw_options = with_by(by, draw_options)  # one frame per neuron: one box per neuron
         self.options = DrawOptions.of(**draw_options)
         self.graph = graph
         self.phase = phase
         self.digits = digits
         self.notation = notation
+        self.by = by
         self.draw_options = dict(draw_options)
-        self.steps: list[Step] = trace(graph, phase, digits=digits, notation=notation)
+        self.steps: list[Step] = steps_for(graph, phase, by=by, digits=digits, notation=notation)
         final = self.steps if phase != "forward" else trace(graph, "backward", digits=digits)
         # every final gradient written in (on a copy), so the layout sizes each cell for it
         finished = graph.with_grads(final[-1].grads)
         self.source = render.to_dot(finished, self.options, show_grad=True)
         self.base_svg = layout.svg_from_dot(self.source, timeout=self.options.timeout)
+        # a collapsed layer's rows: the neuron outputs each shows, so frames fill them in
+        self._layers = _layer_members(graph, self.base_svg)
+        self.base_svg = svg.tag_layer_cells(self.base_svg, self._layers)
         self.scope = "avz-" + hashlib.sha1(self.base_svg.encode("utf-8")).hexdigest()[:10]
         self._parts = _template(self.base_svg)
         self._n = len(graph)
@@ -168,7 +181,9 @@ class Frames:
         other = object.__new__(Frames)
         other.__dict__.update(self.__dict__)
         other.phase = phase
-        other.steps = trace(self.graph, phase, digits=self.digits, notation=self.notation)
+        other.steps = steps_for(
+            self.graph, phase, by=self.by, digits=self.digits, notation=self.notation
+        )
         return other
 
     def __len__(self) -> int:
@@ -229,6 +244,8 @@ class Frames:
         ops_on |= {e.split("-")[0] for e in step.edges if e.startswith("op")}
 
         def node_class(key: str, base: str) -> str:
+            if key.startswith("layer"):
+                return f"{base} {_box_state(self._layers.get(key, ()), step, touched)}"
             if key.startswith("op"):
                 i = int(key[2:])
                 state = states.get(i, "").replace(" active", "")
@@ -283,13 +300,35 @@ class Frames:
         return [self.frame_svg(k) for k in range(len(self))]
 
 
+def _layer_members(graph: Graph, base_svg: str) -> dict[str, tuple[int, ...]]:
+    """The neuron outputs each collapsed layer box of the drawing shows, in row order."""
+    if '<g id="layer' not in base_svg:
+        return {}
+    return {b.key: b.members for b in collapse_view(graph, "layer").boxes}
+
+
+def _box_state(members: tuple[int, ...], step: Step, touched: set[int]) -> str:
+    """A layer box changes state like a value: pending until one of its neurons has its
+    value, forward until all have their final gradients, then backward; active while
+    the step is about one of them."""
+    if members and all(i in step.grads for i in members):
+        state = "backward"
+    elif any(i in step.values for i in members):
+        state = "forward"
+    else:
+        state = "pending"
+    if step.active in members:
+        return f"{state} active"
+    return f"{state} touched" if any(i in touched for i in members) else state
+
+
 class FramesError(RuntimeError):
     """The drawing's SVG is not in the form frames restyle (a bug to report, not a user error)."""
 
 
 def _check_template(svg: str, slots: list[tuple[str, str]]) -> None:
     """Every node and edge of the drawing must be restyleable — never a silently grey frame."""
-    nodes = len(re.findall(r'<g id="(?:v|op)\d+" class="node', svg))
+    nodes = len(re.findall(r'<g id="(?:v|op|layer)\d+" class="node', svg))
     edges = len(re.findall(r'<g id="[^"]+" class="edge"', svg))
     found = {kind: sum(1 for k, _ in slots if k == kind) for kind in ("node", "edge", "svg")}
     if (found["node"], found["edge"], found["svg"]) != (nodes, edges, 1):

@@ -16,13 +16,24 @@ the numbers are the operation-level trace's, so the last frame's gradients are e
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from autograd_viz._numbers import format_number
 from autograd_viz.graph import Graph, GraphError, Node, snapshot
 from autograd_viz.trace import Step, TraceError, check_phase, trace
 from autograd_viz.viz.collapse import collapse_view, has_neurons
 
-__all__ = ["NetworkError", "count_neuron_steps", "neuron_steps"]
+__all__ = [
+    "BY",
+    "NetworkError",
+    "count_neuron_steps",
+    "frame_advice",
+    "neuron_steps",
+    "steps_for",
+    "with_by",
+]
+
+BY = ("operation", "neuron")  # what one frame of an animation is: one operation, or one neuron
 
 _TERMS_SHOWN = 4  # a neuron with 16 inputs: the first terms of its sum, then "…"
 _ACTIVATIONS = ("ReLU", "tanh", "sigmoid")
@@ -41,6 +52,54 @@ class _Unit:
     neuron: str | None  # the neuron's name, None for a value drawn on its own
     owned: tuple[int, ...]  # values hidden inside the neuron's box
     inputs: tuple[int, ...]  # visible values or neuron outputs feeding it
+
+
+def with_by(by: object, draw_options: dict[str, Any]) -> dict[str, Any]:
+    """The drawing options an animation `by` operation or neuron needs: one frame per neuron
+    is drawn one box per neuron (`collapse="neuron"`); anything else is a clear error."""
+    if by not in BY:
+        raise TraceError(
+            "by must be 'operation' (one frame per operation) or 'neuron' (one frame per "
+            f"neuron of an autograd_viz.nn network), got {by!r}"
+        )
+    if by == "operation":
+        return draw_options
+    if draw_options.get("collapse", "neuron") != "neuron":
+        raise TraceError(f"by='neuron' draws one box per neuron; leave out "
+                         f"collapse={draw_options['collapse']!r}")  # fmt: skip
+    return {**draw_options, "collapse": "neuron"}
+
+
+def steps_for(
+    graph: Graph, phase: str, *, by: str = "operation", digits: int = 4, notation: str = "blog"
+) -> list[Step]:
+    """The steps an animation shows: the trace (`by="operation"`) or one per neuron."""
+    if by == "neuron":
+        return neuron_steps(graph, phase, digits=digits)
+    return trace(graph, phase, digits=digits, notation=notation)
+
+
+def frame_advice(graph: Graph, phase: str, by: str, max_frames: int) -> str:
+    """What to do about an animation with more frames than `max_frames`, offering only what
+    works: one frame per neuron (for an `nn` network), the forward pass alone, a smaller graph.
+
+    >>> from autograd_viz.nn import MLP
+    >>> loss = (MLP(2, [16, 16, 1], seed=0)([1.0, -1.0]) - 1.0) ** 2
+    >>> frame_advice(snapshot(loss), "both", "operation", 400).split(". ")[0]
+    "Animate it one frame per neuron: animate(by='neuron') makes 73 frames"
+    """
+    offers = []
+    if by != "neuron" and has_neurons(graph):
+        n = count_neuron_steps(graph, phase)
+        if n <= max_frames:
+            offers.append(f"animate it one frame per neuron: animate(by='neuron') makes {n} frames")
+    if by == "operation" and phase == "both":
+        forward = sum(1 for node in graph.nodes if not node.is_leaf) + 1
+        if forward <= max_frames:
+            offers.append(f"animate the forward pass alone: phase='forward' ({forward} frames)")
+    offers.append("animate a smaller graph (a sub-expression), or raise max_frames")
+    text = ". Or ".join(offers) + "."
+    return text[0].upper() + text[1:]
 
 
 def count_neuron_steps(root: object, phase: str = "both") -> int:
