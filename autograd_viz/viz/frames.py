@@ -26,9 +26,11 @@ import re
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from autograd_viz.graph import GraphError, snapshot
+from autograd_viz.graph import Graph, GraphError, snapshot
 from autograd_viz.trace import Step, check_phase, trace
-from autograd_viz.viz import layout, render
+from autograd_viz.viz import layout, render, svg
+from autograd_viz.viz.collapse import collapse_view
+from autograd_viz.viz.guard import check_size
 from autograd_viz.viz.network import steps_for, with_by
 from autograd_viz.viz.options import DrawOptions
 from autograd_viz.viz.palette import var
@@ -51,7 +53,7 @@ PLACEHOLDER = "?"
 
 _SLOT = re.compile(
     r"(?P<svg><svg\b)"
-    r'|<g id="(?P<node>(?:v|op)\d+)" class="(?P<ncls>node[^"]*)">'
+    r'|<g id="(?P<node>(?:v|op|layer)\d+)" class="(?P<ncls>node[^"]*)">'
     r"(?P<head>\s*<title>[^<]*</title>\s*<(?:polygon|path|ellipse))"
     r'|<g id="(?P<edge>[^"]+)" class="edge">'
     r'|<text id="(?P<cell>v\d+-(?:data|grad))"(?P<tattr>[^>]*)>(?P<text>[^<]*)</text>'
@@ -134,6 +136,7 @@ class Frames:
         by: str = "operation",
         **draw_options: Any,
     ) -> None:
+        check_size(root, draw_options.get("max_nodes", DrawOptions.max_nodes))  # before reading
         try:
             graph = snapshot(root)  # the one walk of the user's graph
         except GraphError:
@@ -156,6 +159,9 @@ class Frames:
         finished = graph.with_grads(final[-1].grads)
         self.source = render.to_dot(finished, self.options, show_grad=True)
         self.base_svg = layout.svg_from_dot(self.source, timeout=self.options.timeout)
+        # a collapsed layer's rows: the neuron outputs each shows, so frames fill them in
+        self._layers = _layer_members(graph, self.base_svg)
+        self.base_svg = svg.tag_layer_cells(self.base_svg, self._layers)
         self.scope = "avz-" + hashlib.sha1(self.base_svg.encode("utf-8")).hexdigest()[:10]
         self._parts = _template(self.base_svg)
         self._n = len(graph)
@@ -237,6 +243,8 @@ class Frames:
         ops_on |= {e.split("-")[0] for e in step.edges if e.startswith("op")}
 
         def node_class(key: str, base: str) -> str:
+            if key.startswith("layer"):
+                return f"{base} {_box_state(self._layers.get(key, ()), step, touched)}"
             if key.startswith("op"):
                 i = int(key[2:])
                 state = states.get(i, "").replace(" active", "")
@@ -291,13 +299,35 @@ class Frames:
         return [self.frame_svg(k) for k in range(len(self))]
 
 
+def _layer_members(graph: Graph, base_svg: str) -> dict[str, tuple[int, ...]]:
+    """The neuron outputs each collapsed layer box of the drawing shows, in row order."""
+    if '<g id="layer' not in base_svg:
+        return {}
+    return {b.key: b.members for b in collapse_view(graph, "layer").boxes}
+
+
+def _box_state(members: tuple[int, ...], step: Step, touched: set[int]) -> str:
+    """A layer box changes state like a value: pending until one of its neurons has its
+    value, forward until all have their final gradients, then backward; active while
+    the step is about one of them."""
+    if members and all(i in step.grads for i in members):
+        state = "backward"
+    elif any(i in step.values for i in members):
+        state = "forward"
+    else:
+        state = "pending"
+    if step.active in members:
+        return f"{state} active"
+    return f"{state} touched" if any(i in touched for i in members) else state
+
+
 class FramesError(RuntimeError):
     """The drawing's SVG is not in the form frames restyle (a bug to report, not a user error)."""
 
 
 def _check_template(svg: str, slots: list[tuple[str, str]]) -> None:
     """Every node and edge of the drawing must be restyleable — never a silently grey frame."""
-    nodes = len(re.findall(r'<g id="(?:v|op)\d+" class="node', svg))
+    nodes = len(re.findall(r'<g id="(?:v|op|layer)\d+" class="node', svg))
     edges = len(re.findall(r'<g id="[^"]+" class="edge"', svg))
     found = {kind: sum(1 for k, _ in slots if k == kind) for kind in ("node", "edge", "svg")}
     if (found["node"], found["edge"], found["svg"]) != (nodes, edges, 1):

@@ -32,7 +32,9 @@ from ipywidgets.widgets.widget_string import HTMLMathStyle
 from autograd_viz.graph import GraphError, snapshot
 from autograd_viz.trace import Step, check_phase
 from autograd_viz.viz.frames import Frames
+from autograd_viz.viz.guard import check_size
 from autograd_viz.viz.network import frame_advice
+from autograd_viz.viz.options import DrawOptions
 from autograd_viz.viz.static import static_text
 
 __all__ = ["AnimationTooLargeError", "Player", "PlayerError"]
@@ -93,6 +95,7 @@ class Player(widgets.VBox):
         history: int = 3,
         **draw_options: object,
     ) -> None:
+        check_size(root, draw_options.get("max_nodes", DrawOptions.max_nodes))  # before reading
         graph = _graph(root)
         check_phase(phase)
         if not isinstance(speed, (int, float)) or isinstance(speed, bool) or not speed > 0:

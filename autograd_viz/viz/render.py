@@ -41,6 +41,7 @@ from autograd_viz.viz.dot import (
     PENDING_COLOR,
     STATE_FILLS,
 )
+from autograd_viz.viz.guard import check_size
 from autograd_viz.viz.layout import GraphvizError, GraphvizNotFoundError, svg_from_dot
 from autograd_viz.viz.options import COLLAPSE_MODES, RANKDIRS, STATES, DrawOptions
 
@@ -104,8 +105,9 @@ def to_dot(root: object, options: DrawOptions | None = None, /, **kwargs: Any) -
     >>> print(to_dot(x + y).count("->"))
     3
     """
-    graph = _graph(root, "draw")
-    return _build(graph, DrawOptions.of(options, **kwargs))[0]
+    options = DrawOptions.of(options, **kwargs)
+    check_size(root, options.max_nodes)  # before the snapshot: refuse a huge graph unread
+    return _build(_graph(root, "draw"), options)[0]
 
 
 def _build(graph: Graph, options: DrawOptions) -> tuple[str, str | None, str]:
@@ -369,7 +371,7 @@ def draw(root: object, options: DrawOptions | None = None, /, **kwargs: Any) -> 
     >>> "grad 8" in d.source
     True
     """
-    graph = _graph(root, "draw")
     options = DrawOptions.of(options, **kwargs)
-    source, caption, summary = _build(graph, options)
+    check_size(root, options.max_nodes)  # before the snapshot: refuse a huge graph unread
+    source, caption, summary = _build(_graph(root, "draw"), options)
     return Drawing(source, caption, options.timeout, summary)

@@ -1,0 +1,69 @@
+"""Refuse a graph too large to draw before reading all of it.
+
+Every entry point (`draw`, `Frames`, the player, every export) calls `check_size`
+before it takes the graph snapshot, so a chain of a million operations is refused in
+milliseconds, with memory for `max_nodes` values, not for the whole graph.
+
+The walk counts only values that every picture must draw: from the root, through
+operands, stopping at the outputs of `nn` neurons (a collapsed drawing may hide what
+lies behind them in a box). A value reached that way is visible in every drawing
+(collapsed or not), so once more than `max_nodes` of them are found, no drawing
+within the limit exists and the walk stops. A graph that fits, or that collapsing
+might shrink, passes on to the snapshot and the exact check in `render`.
+"""
+
+from __future__ import annotations
+
+from autograd_viz.engine import Value
+from autograd_viz.graph import _read, _read_operands
+
+__all__ = ["check_size"]
+
+
+def check_size(root: object, max_nodes: int) -> None:
+    """Raise GraphTooLargeError if more than `max_nodes` values would have to be drawn.
+
+    >>> x = Value(0.5)
+    >>> for _ in range(1_000):
+    ...     x = x.tanh()
+    >>> check_size(x, 500)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    autograd_viz.viz.render.GraphTooLargeError: this graph has more than 500 values...
+    """
+    if not isinstance(root, Value) or type(max_nodes) is not int:
+        return  # a snapshot is counted where it is drawn; a bad max_nodes is refused there
+    seen = {id(root)}
+    stack = [root]
+    visible = 0
+    neurons = False
+    while stack:
+        v = stack.pop()
+        if _read(v)[5] is not None:  # an nn neuron's output: drawn as a box, or not at all
+            neurons = True
+            continue
+        visible += 1
+        if visible > max_nodes:
+            raise _too_large(max_nodes, neurons)
+        for p in _read_operands(v):
+            if id(p) not in seen:
+                seen.add(id(p))
+                stack.append(p)
+
+
+def _too_large(max_nodes: int, neurons: bool):
+    from autograd_viz.viz.render import GraphTooLargeError
+
+    if neurons:
+        return GraphTooLargeError(
+            f"this graph has more than {max_nodes} values outside its neurons (max_nodes="
+            f"{max_nodes}), so even collapsed to one box per neuron it is too many to read in "
+            "one picture (counting stopped there, before any work). Draw less: one sample's "
+            "forward pass, a sub-expression (an intermediate Value), or raise max_nodes."
+        )
+    return GraphTooLargeError(
+        f"this graph has more than {max_nodes} values (max_nodes={max_nodes}), too many to "
+        "read in one picture (counting stopped there, before any work). Draw less: draw a "
+        "sub-expression (an intermediate Value), build it with autograd_viz.nn and pass "
+        "collapse='neuron' or 'layer', or raise max_nodes (slow and hard to read)."
+    )
