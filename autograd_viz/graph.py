@@ -163,10 +163,18 @@ def snapshot(root: object) -> Graph:
 
     Depth-first with an explicit stack; operands are visited in order, so the node
     order is `root.topological_order()` on every run. A `Graph` passes through as is.
+    Another engine's graph (micrograd's, a learner's own class) is read by
+    `autograd_viz.own_engine.foreign_snapshot`, and checked once it holds gradients.
     """
     if isinstance(root, Graph):
         return root
     if not isinstance(root, Value):
+        from autograd_viz.foreign import is_graph  # lazily: only for other engines
+
+        if is_graph(root):
+            from autograd_viz.own_engine import foreign_snapshot
+
+            return foreign_snapshot(root, check=None)
         raise GraphError(
             f"expected a Value (the output of an expression), got {type(root).__name__}: {root!r}"
         )

@@ -878,3 +878,37 @@ def test_the_top_level_draw_of_our_value_is_value_draw():
     z = ours()
     z.backward()
     assert autograd_viz.draw(z, font_size=16).source == z.draw(font_size=16).source
+
+
+# ---- every viewer takes their graph directly: the snapshot is the one door --------------------
+
+
+def test_trace_frames_and_every_export_take_a_micrograd_graph(tmp_path):
+    from autograd_viz.trace import derivation
+    from autograd_viz.viz.export import filmstrip, save_gif, save_html, save_svg_animation
+    from autograd_viz.viz.frames import Frames
+
+    root = oe.sum_times_y(mg.Value)
+    root.backward()
+    before = _grads(root)
+    assert derivation(root, "backward").splitlines()[-1] == "∂z/∂y = 5 + 3 = 8"
+    frames = Frames(root)
+    assert len(frames) == 9 and frames.steps[-1].grads[1] == 8
+    assert save_html(root, tmp_path / "z.html").stat().st_size > 0
+    assert save_svg_animation(root, tmp_path / "z.svg").stat().st_size > 0
+    assert save_gif(root, tmp_path / "z.gif").read_bytes()[:6] == b"GIF89a"
+    assert filmstrip(root) is not None
+    assert _grads(root) == before
+
+
+def test_a_player_made_directly_from_their_graph_shows_their_numbers():
+    from autograd_viz.viz.player import Player
+
+    root = oe.b_used_twice(mg.Value)
+    player = Player(root, phase="backward")
+    try:
+        names = [n.name for n in player.graph.nodes]
+        final = player.steps[-1].grads
+        assert (final[names.index("a")], final[names.index("b")]) == (6, 6)
+    finally:
+        player.close()
