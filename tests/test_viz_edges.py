@@ -122,7 +122,6 @@ def _many_frames() -> Value:
     return (net([1.0, -1.0]) - 1.0) ** 2
 
 
-@pytest.mark.xfail(strict=True, reason="item 6: dot runs before the frame count check")
 def test_too_many_frames_is_refused_before_any_layout(no_dot):
     L = _many_frames()
     n = len(L.topological_order())
@@ -130,7 +129,6 @@ def test_too_many_frames_is_refused_before_any_layout(no_dot):
         L.animate(max_nodes=n)
 
 
-@pytest.mark.xfail(strict=True, reason="item 6: every frame is built before the byte check")
 def test_too_many_bytes_is_refused_before_any_layout(no_dot):
     L = _many_frames()
     n = len(L.topological_order())

@@ -115,7 +115,9 @@ class Frames:
     font_size, ...; `states` and `show_grad` are the frames' own). `steps` is the trace;
     `frame_svg(k)` is the picture after step k (one frame per step); `states(k)` the
     value states of frame k in `render`'s vocabulary; `for_phase(p)` the same layout
-    with another phase's steps (no new `dot` run).
+    with another phase's steps (no new `dot` run). `before_layout(frames)`, if given, runs
+    once the steps and the DOT source are ready, before `dot`: a size check there refuses
+    an animation before the expensive work.
 
     >>> from autograd_viz import Value
     >>> x, y = Value(2.0, label="x"), Value(3.0, label="y")
@@ -134,6 +136,7 @@ class Frames:
         digits: int = 4,
         notation: str = "blog",
         by: str = "operation",
+        before_layout: Callable[[Frames], None] | None = None,
         **draw_options: Any,
     ) -> None:
         check_size(root, draw_options.get("max_nodes", DrawOptions.max_nodes))  # before reading
@@ -158,6 +161,8 @@ class Frames:
         # every final gradient written in (on a copy), so the layout sizes each cell for it
         finished = graph.with_grads(final[-1].grads)
         self.source = render.to_dot(finished, self.options, show_grad=True)
+        if before_layout is not None:
+            before_layout(self)  # e.g. the player's frame count and size, before dot runs
         self.base_svg = layout.svg_from_dot(self.source, timeout=self.options.timeout)
         # a collapsed layer's rows: the neuron outputs each shows, so frames fill them in
         self._layers = _layer_members(graph, self.base_svg)
