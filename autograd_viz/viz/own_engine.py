@@ -20,6 +20,7 @@ from autograd_viz.graph import Graph, snapshot
 from autograd_viz.ops import describe
 from autograd_viz.own_engine import ForeignSnapshot, foreign_snapshot
 from autograd_viz.viz import dot as _dot
+from autograd_viz.viz.palette import COLORS
 from autograd_viz.viz.render import Drawing
 from autograd_viz.viz.render import draw as _draw
 
@@ -28,8 +29,8 @@ if TYPE_CHECKING:
 
 __all__ = ["WRONG_COLOR", "WRONG_FILL", "animate", "draw", "snapshot_any"]
 
-WRONG_COLOR = "#A23B72"  # reddish purple, apart from the animation's four states (6:1 on white)
-WRONG_FILL = "#F7E1EE"
+WRONG_COLOR = COLORS["wrong"]  # reddish purple, apart from the animation's four states
+WRONG_FILL = COLORS["wrong-fill"]
 
 
 def snapshot_any(root: object, *, check: bool | None = True) -> Graph:
@@ -56,10 +57,9 @@ def draw(root: object, options: DrawOptions | None = None, /, *, check: bool | N
     """
     graph = snapshot_any(root, check=False)
     drawing = _draw(graph, options, **changes)  # its size guard refuses before any check
-    if isinstance(graph, ForeignSnapshot):
-        if check or (check is None and any(n.grad != 0 for n in graph.nodes)):
-            graph = graph.checked()
-        drawing.source = mark(drawing.source, graph)
+    holds_grads = any(n.grad != 0 for n in graph.nodes)
+    if isinstance(graph, ForeignSnapshot) and (check or (check is None and holds_grads)):
+        drawing = _draw(graph.checked(), options, **changes)  # the DOT again, now marked
     return drawing
 
 
@@ -84,7 +84,8 @@ _CAPTION = re.compile(r"^label=<(.*)> labelloc=b labeljust=l;$", re.M)
 
 
 def mark(source: str, graph: ForeignSnapshot) -> str:
-    """DOT `source` with the first wrong node marked and the caption saying why.
+    """DOT `source` with the first wrong node marked and the caption saying why (render
+    calls it for a learner's checked graph, so every picture of it carries the mark).
 
     Later statements about a node add to (and override) its attributes in DOT, so the
     mark is appended; the caption keeps what the drawing already said below it.

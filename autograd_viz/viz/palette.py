@@ -30,6 +30,8 @@ COLORS = {
     "highlight": "#FBEFE6",  # background of the current line of a derivation
     "border": "#DDDDDD",  # frames around cells and lists
     "history": "#555555",  # earlier lines of the derivation
+    "wrong": "#A23B72",  # reddish purple: where a learner's rule goes wrong (6:1 on white)
+    "wrong-fill": "#F7E1EE",  # the background of that operation
 }
 
 

@@ -142,7 +142,12 @@ def _build(graph: Graph, options: DrawOptions) -> tuple[str, str | None, str]:
         boxes = f"{layers} layer boxes" if layers else f"{len(view.boxes)} neuron boxes"
         summary = f"{_count(n, 'value')} shown as {boxes} and {_count(len(view.visible), 'value')}"
     lines.append("}")
-    return "\n".join(lines) + "\n", caption, summary
+    source = "\n".join(lines) + "\n"
+    if getattr(graph, "first_wrong", None) or getattr(graph, "note", ""):
+        from autograd_viz.viz.own_engine import mark  # a learner's own engine, checked
+
+        source = mark(source, graph)
+    return source, caption, summary
 
 
 def _count(n: int, noun: str) -> str:
