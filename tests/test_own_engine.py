@@ -912,3 +912,15 @@ def test_a_player_made_directly_from_their_graph_shows_their_numbers():
         assert (final[names.index("a")], final[names.index("b")]) == (6, 6)
     finally:
         player.close()
+
+
+def test_every_frame_of_a_checked_graph_marks_the_first_wrong_node():
+    from autograd_viz.viz.frames import Frames
+
+    root = oe.square_of_ab_plus_c(oe.SwappedMul)
+    root.backward()
+    frames = Frames(root)
+    assert '<g id="op2" class="node op wrong">' in frames.base_svg
+    assert all('id="op2" class="node op wrong' in frames.frame_svg(k) for k in range(len(frames)))
+    flagged = [s.text for s in frames.steps if "✗" in s.text]
+    assert flagged and "your `__mul__` sent 28 to a" in flagged[0]
