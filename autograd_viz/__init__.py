@@ -7,7 +7,7 @@ drawing and widgets load on first use.
 import sys as _sys
 
 from autograd_viz.engine import Value
-from autograd_viz.gradcheck import GradReport, gradcheck
+from autograd_viz.gradcheck import GradcheckError, GradReport, gradcheck
 
 _NN = ("MLP", "Layer", "Module", "Neuron", "Parameter")
 
@@ -77,6 +77,7 @@ def quiz(root: Value, **options):
 __all__ = [
     "MLP",
     "GradReport",
+    "GradcheckError",
     "Layer",
     "Module",
     "Neuron",

@@ -9,12 +9,17 @@ floor is the same forward arithmetic in plain Python floats.
 
     python benchmarks/engine_step.py            # needs: pip install -e ".[bench]"
     python benchmarks/engine_step.py --rounds 5
+    python benchmarks/engine_step.py --baseline /tmp/old  # vs the engine of another checkout
+
+`--baseline DIR` also times the autograd_viz found in DIR (e.g. `git worktree add /tmp/old
+<commit>`) in the same alternating rounds, so a refactor's cost is a ratio from one run.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -141,19 +146,28 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3, help="alternating rounds per engine")
     parser.add_argument("--steps", type=int, default=3, help="timed steps per round")
     parser.add_argument("--worker", choices=["autograd_viz", "micrograd", "floats"])
+    parser.add_argument("--baseline", metavar="DIR", help="also time the autograd_viz in DIR")
     args = parser.parse_args()
     if args.worker:
         print(json.dumps(run_worker(args.worker, args.steps)))
         return
 
-    results: dict[str, dict] = {e: {"times": []} for e in ("autograd_viz", "micrograd", "floats")}
+    engines = ["autograd_viz", "micrograd", "floats"] + (["baseline"] if args.baseline else [])
+    if args.baseline and not os.path.isfile(f"{args.baseline}/autograd_viz/engine.py"):
+        parser.error(f"--baseline {args.baseline!r} holds no autograd_viz/engine.py")
+    results: dict[str, dict] = {e: {"times": []} for e in engines}
     for r in range(args.rounds):
         for engine in results:
+            env = dict(os.environ)
+            if engine == "baseline":  # the other checkout's package comes first on the path
+                env["PYTHONPATH"] = args.baseline
+            worker = "autograd_viz" if engine == "baseline" else engine
             out = subprocess.run(
-                [sys.executable, __file__, "--worker", engine, "--steps", str(args.steps)],
+                [sys.executable, __file__, "--worker", worker, "--steps", str(args.steps)],
                 check=True,
                 capture_output=True,
                 text=True,
+                env=env,
             )
             data = json.loads(out.stdout)
             results[engine]["times"] += data["times"]
@@ -173,6 +187,9 @@ def main() -> None:
     print(f"speed-up over micrograd: {speedup:.1f}x (target >= 10x)")
     print(f"bytes per node: {results['autograd_viz']['bytes_per_node']:.0f} (target <= 300)")
     print(f"step / plain-float forward (floor): {floor:.1f}x")
+    if args.baseline:
+        ratio = med["autograd_viz"] / med["baseline"]
+        print(f"this checkout / baseline ({args.baseline}): {ratio:.3f}x the step time")
 
 
 if __name__ == "__main__":
