@@ -165,7 +165,6 @@ UNKNOWN_OPTION = {  # call, the public name it must give, an option it must list
 }
 
 
-@pytest.mark.xfail(strict=True, reason="item 8: the message names the internal option set")
 @pytest.mark.parametrize("name", UNKNOWN_OPTION)
 def test_unknown_option_names_the_public_function_and_its_options(name, tmp_path):
     call, public, listed = UNKNOWN_OPTION[name]

@@ -26,6 +26,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from autograd_viz.viz.entry import unknown_option
+
 __all__ = ["COLLAPSE_MODES", "RANKDIRS", "STATES", "DrawOptions"]
 
 RANKDIRS = ("LR", "RL", "TB", "BT")
@@ -42,7 +44,7 @@ class DrawOptions:
     >>> DrawOptions.of(rankdr="TB")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    TypeError: unknown drawing option 'rankdr'; the options are rankdir, fmt, font_size, ...
+    TypeError: DrawOptions.of() got an unknown option 'rankdr' (did you mean rankdir=?); ...
     """
 
     rankdir: str = "LR"
@@ -60,10 +62,8 @@ class DrawOptions:
         """Options from keywords (on top of `options`, if given), checked."""
         names = [f.name for f in dataclasses.fields(cls)]
         for key in changes:
-            if key not in names:
-                raise TypeError(
-                    f"unknown drawing option {key!r}; the options are {', '.join(names)}"
-                )
+            if key not in names:  # named as the learner called it: animate(), save_html(), ...
+                raise unknown_option(key, names)
         base = options if options is not None else cls()
         if not isinstance(base, DrawOptions):
             raise TypeError(f"options must be DrawOptions, got {type(base).__name__}")
