@@ -384,6 +384,6 @@ class Value(ValueProtocols):
 
     def animate(self, **options):
         """Step through the forward and backward pass (see `autograd_viz.player.Player`)."""
-        from autograd_viz.player import Player
+        from autograd_viz.viz.inline import animate  # the widget, or the widget-free player
 
-        return Player(self, **options)
+        return animate(self, **options)

@@ -482,8 +482,13 @@ class Exercise:
 
     @staticmethod
     def _message(colour: str, text: str) -> str:
+        # The text keeps the theme's own colour (4.5:1 in light and dark themes); the verdict's
+        # colour is a bar beside it, and ✔ / ✘ and the words carry it too.
         body = html.escape(text, quote=False)
-        return f'<span style="color:{colour}; font-weight:600">{body}</span>'
+        return (
+            f'<span style="border-left: 6px solid {colour}; padding-left: 6px; '
+            f'font-weight: 600">{body}</span>'
+        )
 
     # ---- revealing -----------------------------------------------------------
 
@@ -507,9 +512,26 @@ class Exercise:
         return self._box
 
     def _repr_mimebundle_(self, **kwargs: object) -> dict:
+        from autograd_viz.viz.inline import widgets_render
+
+        if not widgets_render():  # no widget manager: the question, and its answer to open
+            return {"text/plain": repr(self), "text/html": self.static_html()}
         bundle = self._box._repr_mimebundle_(**kwargs)
         bundle["text/plain"] = repr(self)
         return bundle
+
+    def static_html(self) -> str:
+        """The exercise where no kernel can check it (Colab, a static page, a slide deck):
+        the question, then the hint and the answer, each closed until clicked."""
+        more = f" — {self.explanation}" if self.explanation else ""
+        answer = html.escape(f"{_format_answer(self.answer)}{more}", quote=False)
+        hint = html.escape(self.hint, quote=False)
+        hint_html = f"<details><summary>Hint</summary>{hint}</details>" if self.hint else ""
+        return (
+            '<div class="avz-exercise" style="border: 1px solid #767676; padding: 4px 10px; '
+            f'margin: 6px 0"><p>{html.escape(self.question, quote=False)}</p>{hint_html}'
+            f"<details><summary>Show the answer</summary><b>Answer:</b> {answer}</details></div>"
+        )
 
     def __repr__(self) -> str:
         return f"Exercise: {self.question}"
@@ -535,6 +557,19 @@ def hide_all() -> int:
     return len(exercises)
 
 
+class _NoSwitch:
+    """What `teacher_mode()` shows where widgets cannot render: each answer opens alone."""
+
+    def _repr_html_(self) -> str:
+        return f'<p class="avz-teacher-note">{html.escape(repr(self))}</p>'
+
+    def __repr__(self) -> str:
+        return "Teacher: each answer opens under its question (Show the answer)."
+
+
+_SWITCH_LABELS = {False: "Teacher: show all answers", True: "Teacher: hide all answers"}
+
+
 class _TeacherSwitch(widgets.ToggleButton):
     def __repr__(self) -> str:
         return "Teacher switch: reveal every answer in this notebook"
@@ -546,15 +581,21 @@ def teacher_mode() -> widgets.ToggleButton:
     >>> switch = teacher_mode(); switch.value = True  # every exercise now shows its answer
     >>> switch.value = False
     """
+    from autograd_viz.viz.inline import widgets_render
+
+    if not widgets_render():
+        return _NoSwitch()
     switch = _TeacherSwitch(
         value=_registry.teacher,
-        description="Teacher: show all answers",
-        icon="eye",
+        description=_SWITCH_LABELS[_registry.teacher],  # what a click will do next
+        icon="eye-slash" if _registry.teacher else "eye",
         layout=widgets.Layout(width="auto"),
     )
 
     def _toggle(change: dict) -> None:
         _registry.teacher = bool(change["new"])
+        switch.description = _SWITCH_LABELS[_registry.teacher]
+        switch.icon = "eye-slash" if _registry.teacher else "eye"
         if _registry.teacher:
             reveal_all()
         else:

@@ -346,8 +346,13 @@ def test_each_frame_lists_the_earlier_lines_of_the_derivation():
         lines = [html.unescape(t) for t in re.findall(r"<li>(.*?)</li>", ol.group(2))]
         assert lines == texts[max(0, k - 4) : k - 1]  # at most 3, the latest last
         assert int(ol.group(1)) == k - len(lines)  # numbered as in the caption
-    # room for all 3 lines is kept from the first frame on, so the equation never moves
-    assert 'style="min-height: 4.2em"' in player.frame_html(1)
+    # room for the lines not yet written is kept under the equation (never between graph
+    # and equation), so the controls below never move
+    pad = r'<div class="agv-history-pad" style="height: ([\d.]+)em"'
+    assert re.search(pad, player.frame_html(1)).group(1) == "4.2"
+    assert re.search(pad, player.frame_html(3)).group(1) == "1.4"
+    assert not re.search(pad, player.frame_html(4))
+    assert player.frame_html(1).index("agv-eq") < player.frame_html(1).index("agv-history-pad")
 
 
 def test_history_zero_shows_only_the_current_equation():

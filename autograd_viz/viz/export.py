@@ -42,6 +42,7 @@ from autograd_viz.graph import Graph
 from autograd_viz.viz.frames import Frames
 from autograd_viz.viz.palette import COLORS, resolve, var
 from autograd_viz.viz.static import static_text
+from autograd_viz.viz.svg import MIN_FIT_TEXT, fitted_text_px, width_px
 
 Source = Any  # a Value, a Graph snapshot or Frames
 
@@ -254,17 +255,22 @@ def filmstrip(
 # ---- standalone HTML with its own controls ----------------------------------------------
 
 
+PAGE_WIDTH = 1000  # CSS px: wider graphs scroll on the standalone page instead of shrinking
+
+
 def standalone_html(
     source: Source,
     *,
     phase: str | None = None,
     title: str = "Backpropagation, step by step",
     interval: float = 1.2,
+    projector: bool = False,
     **draw_options: Any,
 ) -> str:
     """A self-contained HTML page that steps through the animation with its own controls.
 
     `interval`: seconds per step when playing (the page also offers slow/fast).
+    `projector`: larger type for a classroom projector (every text 20 px or more).
 
     >>> from autograd_viz import Value
 
@@ -301,6 +307,20 @@ def standalone_html(
         for name, f in (("slow", 2), ("normal", 1), ("fast", 0.5))
     )
     n = len(frames)
+    # a graph too wide to fit with readable text keeps its size and scrolls sideways
+    wide = width_px(frames.base_svg) > PAGE_WIDTH
+    wide_class = " avz-wide" if wide else ""
+    fit = (
+        '<label><input type="checkbox" id="avz-fit"> fit to width</label>'
+        if wide and fitted_text_px(frames.base_svg, PAGE_WIDTH) >= MIN_FIT_TEXT
+        else ""
+    )
+    hint = (
+        '<p class="avz-help">&#x21C6; A wide graph: scroll it sideways; each step&#x2019;s node '
+        "comes into view.</p>"
+        if wide
+        else ""
+    )
     derivation = "".join(
         f'<li class="{s.phase}{" avz-later" if k else " avz-now"}">{html.escape(s.text)}</li>'
         for k, s in enumerate(frames.steps)
@@ -309,7 +329,7 @@ def standalone_html(
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{html.escape(title)}</title><style>{static_text("page.css")}</style></head>
-<body><main class="avz-player">
+<body{' class="avz-projector"' if projector else ''}><main class="avz-player{wide_class}">
 <h1>{html.escape(title)}</h1>
 <div class="avz-graph">{frames.frame_svg(0)}</div>
 <p class="avz-caption" id="avz-caption">{html.escape(_caption(frames, 0))}</p>
@@ -320,9 +340,10 @@ def standalone_html(
 <button id="avz-play" title="play / pause (space)">&#x25B6; Play</button>
 <button id="avz-next" title="next step (&#x2192;)">Next &#x25B6;</button>
 <input id="avz-slider" type="range" min="0" max="{n - 1}" value="0" aria-label="step">
-<label>speed <select id="avz-speed">{speeds}</select></label>
-</div>
-<p class="avz-help">Keys: &#x2190; &#x2192; step, space play/pause, Home/End first/last.</p>
+<label>speed <select id="avz-speed">{speeds}</select></label>{fit}
+</div>{hint}
+<p class="avz-help">Keys: &#x2190; &#x2192; or PageUp PageDown step,
+space play/pause, Home/End first/last.</p>
 <h2 class="avz-help">The derivation so far</h2>
 <ol class="avz-derivation" id="avz-derivation">{derivation}</ol>
 </main>

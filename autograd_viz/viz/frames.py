@@ -74,6 +74,7 @@ def frame_css(scope: str, *, active_width: float = 3.5) -> str:
         f"{s} .touched > .{SHAPE_CLASS} {{stroke: {active}; stroke-width: 2;}}"
         f"{s} .active > .{SHAPE_CLASS} {{stroke: {active}; stroke-width: {active_width:g};}}"
         f"{s} .pending text {{fill: {var('muted')};}}"
+        f"{s} .forward text, {s} .backward text {{fill: {var('ink')};}}"
         f"{s} .edge.{EDGE_ON_CLASS} > path {{stroke: {active}; stroke-width: 2.5;}}"
         f"{s} .edge.{EDGE_ON_CLASS} > polygon {{stroke: {active}; fill: {active};}}"
     )

@@ -25,7 +25,7 @@ COLORS = {
     "muted": "#6B6B6B",  # generated names, interior borders, constants, captions
     "rule": "#B0B0B0",  # the thin lines between a node's cells
     "edge-pending": "#BBBBBB",  # an edge not reached yet
-    "forward-text": "#B06F00",  # "forward pass" written in text (4.5:1 on white)
+    "forward-text": "#9A6100",  # "forward pass" written in text (5.1:1 on white)
     "backward-text": "#1F6F99",  # "backward pass" written in text (4.5:1 on white)
     "highlight": "#FBEFE6",  # background of the current line of a derivation
     "border": "#DDDDDD",  # frames around cells and lists

@@ -36,6 +36,7 @@ from autograd_viz.viz.guard import check_size
 from autograd_viz.viz.network import frame_advice
 from autograd_viz.viz.options import DrawOptions
 from autograd_viz.viz.static import static_text
+from autograd_viz.viz.svg import MIN_FIT_TEXT, fitted_text_px, width_px
 
 __all__ = ["AnimationTooLargeError", "Player", "PlayerError"]
 
@@ -55,6 +56,11 @@ class AnimationTooLargeError(PlayerError):
 
 
 _CSS = f"<style>{static_text('player.css')}</style>"
+# the keys and scrolling of static/player_keys.js, run once by an image that fails to load
+_BEHAVIOUR = (
+    '<img src="data:," alt="" hidden '
+    f'onerror="{html.escape(static_text("player_keys.js"), quote=True)}">'
+)
 
 
 class Player(widgets.VBox):
@@ -123,13 +129,17 @@ class Player(widgets.VBox):
         self._load(phase)
         self.phase_selector.observe(self._on_phase, names="value")
 
-        style = widgets.HTML(_CSS, layout=widgets.Layout(display="none"))
+        style = widgets.HTML(_CSS + _BEHAVIOUR, layout=widgets.Layout(display="none"))
         row = widgets.Layout(align_items="center", flex_flow="row wrap")
         controls = widgets.HBox(
             [self.play, self.prev_button, self.next_button, self.step_box, self.slider], layout=row
         )
         settings = widgets.HBox([self.phase_selector, self.speed_slider], layout=row)
-        super().__init__([style, self.stack, controls, settings])
+        parts = [style, self.stack, controls, settings]
+        wide = _wide_graph_notice(self.frames.base_svg, self.projector)
+        if wide:  # under the frames: says the graph scrolls, offers "Fit to width"
+            parts.insert(2, widgets.HTML(wide, layout=self._frame_layout))
+        super().__init__(parts)
         self.add_class("agv-player")
         if self.projector:
             self.add_class("agv-projector")
@@ -222,6 +232,7 @@ class Player(widgets.VBox):
             layout=widgets.Layout(width="5.5em"),
         )  # fmt: skip
         self.stack = widgets.Stack(children=(), selected_index=None, **plain)
+        self.step_box.add_class("agv-step")  # player_keys.js steps through it
         self.stack.add_class("agv-stack")
         self.prev_button = widgets.Button(
             description="◀ Prev", tooltip="Previous step (needs a running kernel; "
@@ -348,8 +359,9 @@ class Player(widgets.VBox):
 
 def _frame_page(frames: Frames, index: int, earlier: Sequence[Step], history: int) -> str:
     """Frame `index`'s page: caption, the graph (MathJax skips it), the `earlier` lines of
-    the derivation in plain text (room kept for `history` of them, so the equation below
-    never moves), and the step's equation as math."""
+    the derivation in plain text, and the step's equation as math. Room for the lines not
+    yet written is kept under the equation, so the controls below never move and no blank
+    gap opens between graph and equation."""
     step, caption, svg = frames.steps[index], frames.caption(index), frames.frame_svg(index)
     k = index + 1
     kind = f' · <span class="agv-kind">{caption.kind}</span>' if caption.kind else ""
@@ -367,12 +379,40 @@ def _frame_page(frames: Frames, index: int, earlier: Sequence[Step], history: in
     lines = "".join(f"<li>{html.escape(s.text, quote=False)}</li>" for s in earlier)
     past = (
         f'<ol class="agv-history tex2jax_ignore" start="{k - len(earlier)}" '
-        f'style="min-height: {1.4 * history:g}em" aria-label="earlier steps">{lines}</ol>'
+        f'aria-label="earlier steps">{lines}</ol>'
         if history
         else ""
     )
+    room = history - len(earlier)
+    pad = (
+        f'<div class="agv-history-pad" style="height: {1.4 * room:g}em" aria-hidden="true">'
+        "</div>"
+        if room
+        else ""
+    )
     return (
-        f'<div class="agv-frame-body" data-step="{k}">{caption_html}{graph}{past}{equation}</div>'
+        f'<div class="agv-frame-body" data-step="{k}">'
+        f"{caption_html}{graph}{past}{equation}{pad}</div>"
+    )
+
+
+PLAYER_WIDTH = 980  # CSS px: the player's max-width outside projector mode (player.css)
+
+
+def _wide_graph_notice(svg: str, projector: bool) -> str:
+    """For a graph wider than the player: say that it scrolls, and offer "Fit to width"
+    where the node text would stay readable; "" for a graph that fits."""
+    if projector or width_px(svg) <= PLAYER_WIDTH:
+        return ""
+    fit = (
+        '<label class="agv-fit"><input type="checkbox">Fit to width</label>'
+        if fitted_text_px(svg, PLAYER_WIDTH) >= MIN_FIT_TEXT
+        else ""
+    )
+    return (
+        '<div class="agv-wide"><span class="agv-scroll-hint">⇆ This graph is wider than the '
+        "player: scroll it sideways (Shift + mouse wheel); each step's node comes into view."
+        f"</span>{fit}</div>"
     )
 
 

@@ -255,6 +255,26 @@ class Quiz(widgets.VBox):
         name = self._graph.root.label or "root"
         return f"<Quiz on {name!r}: {len(self.blanks)} blanks, {self.left} left>"
 
+    def _repr_mimebundle_(self, **kwargs: object) -> dict:
+        from autograd_viz.viz.inline import widgets_render
+
+        if not widgets_render():  # no widget manager: the graph to fill in on paper
+            return {"text/plain": repr(self), "text/html": self.static_html()}
+        return super()._repr_mimebundle_(**kwargs)
+
+    def static_html(self) -> str:
+        """The quiz where no kernel can check it (Colab, a static page, a slide deck): the
+        graph with its blanks, to fill in on paper, and the answers, closed until clicked."""
+        answers = "".join(
+            f"<li>{html.escape(b.label)} = {html.escape(self._num(b.answer))}</li>"
+            for b in self.blanks
+        )
+        return (
+            '<div class="avz-quiz"><p>Fill in the graph on paper: every "?" asked below is a '
+            f"blank.</p>{self.graph.value}<details><summary>Show the answers</summary>"
+            f"<ol>{answers}</ol></details></div>"
+        )
+
     # ---- building ------------------------------------------------------------
 
     def _pick(self, choice: bool | Iterable[str], option: str, candidates: list[int]) -> list[int]:

@@ -44,6 +44,7 @@ from autograd_viz.viz.dot import (
 from autograd_viz.viz.guard import check_size
 from autograd_viz.viz.layout import GraphvizError, GraphvizNotFoundError, svg_from_dot
 from autograd_viz.viz.options import COLLAPSE_MODES, RANKDIRS, STATES, DrawOptions
+from autograd_viz.viz.svg import width_px
 
 __all__ = [
     "ACTIVE_COLOR",
@@ -303,6 +304,9 @@ def _box_node(box: Box, graph: Graph, number, show_grad, state_of) -> str:
 # ---- Drawing ----------------------------------------------------------------------
 
 
+WIDE_PX = 980  # CSS px: a drawing wider than this scrolls in its output instead of shrinking
+
+
 class Drawing:
     """A drawn computation graph: shows inline in Jupyter, `.source` is the DOT, `.svg()`
     the picture, `.save("graph.png")` writes a file (.svg, .png or .pdf).
@@ -355,9 +359,20 @@ class Drawing:
 
     def _repr_mimebundle_(self, include=None, exclude=None) -> dict[str, str]:
         try:
-            return {"image/svg+xml": self.svg(), "text/plain": repr(self)}
+            svg = self.svg()
         except GraphvizNotFoundError as err:  # show the fix, not a formatter traceback
             return {"text/plain": f"{err}"}
+        bundle = {"image/svg+xml": svg, "text/plain": repr(self)}
+        if width_px(svg) > WIDE_PX:
+            # A notebook would shrink it to the column (its text unreadable): keep its size in
+            # a box that scrolls sideways, and say so. Frontends prefer HTML to SVG.
+            bundle["text/html"] = (
+                '<div class="avz-wide-drawing" style="overflow-x: auto; max-width: 100%">'
+                '<div style="font-size: 0.9em; margin: 0 0 4px">⇆ A wide graph: scroll it '
+                "sideways (Shift + mouse wheel).</div>"
+                f'<div style="width: max-content">{svg}</div></div>'
+            )
+        return bundle
 
     def __repr__(self) -> str:
         what = f" of {self.summary}" if self.summary else ""

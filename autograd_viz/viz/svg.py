@@ -9,6 +9,7 @@ texts their ids by plain string scanning (no XML parse: about 0.4 ms per 100 val
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 
 from autograd_viz.viz.dot import MAX_LAYER_ROWS, SVG_FACES
@@ -112,3 +113,28 @@ def tag_layer_cells(svg: str, members: Mapping[str, Sequence[int]]) -> str:
         pos = t + 5
     out.append(svg[pos:])
     return "".join(out)
+
+
+MIN_FIT_TEXT = 10  # CSS px: a picture is fitted to a width only where its text stays this large
+
+
+def width_px(svg: str) -> float:
+    """The picture's width in CSS pixels (graphviz writes points: 1 pt = 4/3 px).
+
+    >>> width_px('<svg width="75pt" height="10pt">')
+    100.0
+    """
+    match = re.search(r'<svg[^>]*?\swidth="([0-9.]+)(pt|px)?"', svg)
+    if not match:
+        return 0.0
+    return float(match.group(1)) * (4 / 3 if match.group(2) in (None, "pt") else 1)
+
+
+def fitted_text_px(svg: str, width: float) -> float:
+    """The smallest text of the picture, in CSS px, once it is scaled to `width` px.
+
+    >>> fitted_text_px('<svg width="150pt"><text font-size="12.00">x</text></svg>', 100)
+    8.0
+    """
+    sizes = [float(v) for v in re.findall(r'font-size="([0-9.]+)"', svg)] or [14.0]
+    return min(sizes) * (4 / 3) * width / width_px(svg)

@@ -82,10 +82,12 @@ def test_exercise_checks_answers_gives_hints_and_the_teacher_switch_reveals(jupy
     box.locator("button", has_text="Check").click()
     box.locator(".widget-htmlmath", has_text="Right").wait_for(timeout=30_000)
 
-    switch = p.locator("button", has_text="Teacher: show all answers")
+    switch = p.locator("button", has_text="Teacher:")
     switch.scroll_into_view_if_needed()
+    assert switch.inner_text().strip() == "Teacher: show all answers"
     switch.click()
     box.locator(".widget-htmlmath", has_text="Answer: 6").wait_for(timeout=30_000)
+    assert switch.inner_text().strip() == "Teacher: hide all answers"  # what a click does next
     switch.click()
     p.wait_for_function(
         "(el) => !el.innerText.includes('Answer:')", arg=box.element_handle(), timeout=30_000

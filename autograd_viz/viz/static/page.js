@@ -32,6 +32,13 @@
     slider.value = k;
     $("avz-prev").disabled = k === 0;
     $("avz-next").disabled = k === n - 1;
+    var view = svg.parentNode, node = svg.querySelector(".active");
+    if (node && view.scrollWidth > view.clientWidth) {  // a wide graph: the step's node in view
+      var a = node.getBoundingClientRect(), v = view.getBoundingClientRect();
+      if (a.left < v.left || a.right > v.right) {
+        view.scrollLeft += a.left + a.width / 2 - (v.left + v.width / 2);
+      }
+    }
   }
   function stop() { clearInterval(timer); timer = null; play.textContent = "\u25B6 Play"; }
   function start() {
@@ -50,8 +57,8 @@
   document.addEventListener("keydown", function (e) {
     var t = e.target.tagName;
     if (t === "INPUT" || t === "SELECT" || t === "TEXTAREA") return;
-    if (e.key === "ArrowRight") { stop(); show(k + 1); }
-    else if (e.key === "ArrowLeft") { stop(); show(k - 1); }
+    if (e.key === "ArrowRight" || e.key === "PageDown") { stop(); show(k + 1); }
+    else if (e.key === "ArrowLeft" || e.key === "PageUp") { stop(); show(k - 1); }
     else if (e.key === "Home") { stop(); show(0); }
     else if (e.key === "End") { stop(); show(n - 1); }
     else if (e.key === " ") { toggle(); }

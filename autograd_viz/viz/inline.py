@@ -1,0 +1,152 @@
+"""The widget-free player inline in a notebook, and the choice between it and the widget.
+
+ipywidgets 8 needs a widget manager in the page. JupyterLab 4 and Notebook 7 have one;
+Google Colab, VS Code without a working widget manager, and static viewers (nbviewer,
+GitHub, a slide deck) do not, and show a widget as a line of text. There the same frames
+play in the standalone page of `autograd_viz.viz.export`, shown inline in the output:
+an `<iframe srcdoc>` holds the page, so its script and keys (← → PageUp PageDown Space
+Home End, once clicked) never meet the notebook's own. It needs no kernel and no network.
+
+`animate(root)` picks: the widget where widgets render, the inline page elsewhere. Ask for
+one with `widgets=True/False`, or for a whole session with the environment variable
+`AUTOGRAD_VIZ_WIDGETS=0` (or `1`).
+
+>>> from autograd_viz import Value
+>>> x, y = Value(2.0, label="x"), Value(3.0, label="y")
+>>> z = (x + y) * y
+>>> player = animate(z, widgets=False)
+>>> player.n_frames, "<iframe" in player._repr_html_()
+(9, True)
+"""
+
+from __future__ import annotations
+
+import html
+import os
+import sys
+from typing import Any
+
+from autograd_viz.engine import Value
+
+__all__ = ["WIDGETS_ENV", "InlinePlayer", "animate", "widgets_render"]
+
+WIDGETS_ENV = "AUTOGRAD_VIZ_WIDGETS"
+_YES, _NO = {"1", "true", "yes", "on"}, {"0", "false", "no", "off"}
+
+
+class FrontendError(ValueError):
+    """The frontend choice was given in a form this package does not understand."""
+
+
+def widgets_render() -> bool:
+    """Whether ipywidgets 8 widgets can be expected to render where this kernel runs.
+
+    `AUTOGRAD_VIZ_WIDGETS=1` or `=0` decides if set. Otherwise False in Google Colab (its
+    widget manager is not ipywidgets 8's) and True everywhere else: JupyterLab 4 and
+    Notebook 7 render widgets, and a kernel cannot see whether a VS Code window has a
+    working widget manager (set the variable to 0 there if players show nothing).
+    """
+    setting = os.environ.get(WIDGETS_ENV, "").strip().lower()
+    if setting in _YES:
+        return True
+    if setting in _NO:
+        return False
+    if setting:
+        raise FrontendError(
+            f"{WIDGETS_ENV}={os.environ[WIDGETS_ENV]!r} is not understood: set it to 1 "
+            "(widgets) or 0 (the widget-free player), or unset it to let autograd_viz choose"
+        )
+    return "google.colab" not in sys.modules
+
+
+# Inline, the page sits under the notebook's own heading: no title of its own, less margin.
+_INLINE_CSS = "body{margin:4px 8px}h1{display:none}"
+
+
+class InlinePlayer:
+    """The standalone page's player, shown inline in a notebook output (no widgets).
+
+    Same frames, captions and equations as the widget; steps with its own buttons, the
+    slider, and keys once clicked: → / PageDown next, ← / PageUp previous, Space play,
+    Home / End first / last (a presenter's remote sends PageUp/PageDown).
+
+    Args:
+        root: the output Value whose graph to animate.
+        phase: "forward", "backward" or "both".
+        projector: larger type for a classroom projector.
+        height: the frame's height in CSS pixels (default: enough for the page).
+        **options: the page's options (`title`, `interval`) and drawing options.
+    """
+
+    def __init__(
+        self,
+        root: Value,
+        phase: str = "both",
+        *,
+        projector: bool = False,
+        height: int | None = None,
+        **options: Any,
+    ) -> None:
+        from autograd_viz.viz.export import standalone_html
+        from autograd_viz.viz.frames import Frames
+
+        if height is not None and (isinstance(height, bool) or not isinstance(height, int)
+                                   or not 100 <= height <= 10_000):  # fmt: skip
+            raise ValueError(f"height is in CSS pixels (100 to 10000), got {height!r}")
+        page_options = {k: options.pop(k) for k in ("title", "interval") if k in options}
+        self.root = root
+        self.frames = Frames(root, phase=phase, **options)
+        self.projector = bool(projector)
+        self.page = standalone_html(self.frames, projector=self.projector, **page_options)
+        self.height = height
+
+    @property
+    def n_frames(self) -> int:
+        """How many frames (one per step) the player has."""
+        return len(self.frames)
+
+    def _repr_html_(self) -> str:
+        # Same-origin srcdoc: the frame's onload sizes it to its page (no script needed
+        # where inline handlers are blocked: then the fixed fallback height holds).
+        # A hidden frame (a slide not on show) measures 0: it keeps its height till shown.
+        fallback = self.height or 640
+        fit = (
+            ""
+            if self.height
+            else (
+                "var h=this.contentDocument&&this.contentDocument.documentElement.scrollHeight;"
+                "if(h)this.style.height=(h+4)+'px'"
+            )
+        )
+        page = self.page.replace("</head>", f"<style>{_INLINE_CSS}</style></head>", 1)
+        return (
+            f'<iframe class="avz-inline" title="Backpropagation player" '
+            f'srcdoc="{html.escape(page, quote=True)}" '
+            f'style="width:100%;height:{fallback}px;border:0;display:block" '
+            f'onload="{fit}"></iframe>'
+        )
+
+    def __repr__(self) -> str:
+        name = self.root.label or "root"
+        return f"<InlinePlayer of {name!r}: {self.n_frames} frames (widget-free)>"
+
+
+def animate(root: Value, *, widgets: bool | None = None, **options: Any) -> Any:
+    """The player for `root`: the widget where widgets render, else the inline page.
+
+    `widgets=None` decides with `widgets_render()`; True or False asks for one.
+    """
+    if widgets is not None and not isinstance(widgets, bool):
+        raise FrontendError(f"widgets must be True, False or None (choose), got {widgets!r}")
+    if widgets if widgets is not None else widgets_render():
+        from autograd_viz.viz.player import Player
+
+        return Player(root, **options)
+    options.pop("history", None)  # the page lists the whole derivation already
+    options.pop("max_frames", None)
+    speed = options.pop("speed", None)
+    if speed is not None:
+        if isinstance(speed, bool) or not isinstance(speed, (int, float)) or not speed > 0:
+            raise ValueError(f"speed is in steps per second and must be > 0, got {speed!r}")
+        options["interval"] = min(60.0, max(0.05, 1 / speed))
+    return InlinePlayer(root, **options)

@@ -1,0 +1,334 @@
+"""A notebook's slides as one offline reveal.js page, with players that need no kernel.
+
+Why this exists: RISE in JupyterLab 4 (jupyterlab-rise 0.43) cannot load ipywidgets 8's
+widget manager — its slideshow app does not share `@jupyterlab/console`, which the manager
+needs — so every player and exercise on a RISE slide shows as a line of text. This deck
+keeps them alive without widgets:
+
+* the notebook runs once, top to bottom, in a fresh kernel with `AUTOGRAD_VIZ_WIDGETS=0`,
+  so each `animate()` gives the widget-free player (the standalone page, inline) and each
+  exercise its question with an answer to reveal;
+* the cells become slides by their Slide Type (the same metadata RISE reads: slide,
+  subslide, fragment, skip, notes); code cells whose input is hidden stay hidden;
+* reveal.js, KaTeX (for the markdown's maths) and their fonts come from copies in this
+  package, pinned (see `scripts/vendor_slides.py`), and are written into the page itself:
+  one file that presents from a laptop, a USB stick or a projector PC with no network.
+
+A presenter's remote (PageDown/PageUp) or the arrow keys move between slides; click a player
+first and the same keys step the player instead; Esc shows the slide overview.
+
+>>> save_slides("notebooks/03_backprop_by_hand.ipynb")  # doctest: +SKIP
+PosixPath('notebooks/03_backprop_by_hand.slides.html')
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+__all__ = ["SlidesError", "save_slides", "slides_html"]
+
+VENDOR = Path(__file__).with_name("vendor")
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+_SLIDE_KINDS = {"slide", "subslide", "fragment", "skip", "notes", "-"}
+
+
+class SlidesError(ValueError):
+    """The notebook cannot be made into slides (the message says what to change)."""
+
+
+@dataclass
+class _Slide:
+    parts: list[list[str]] = field(default_factory=lambda: [[]])  # subslides, each HTML bits
+    notes: list[str] = field(default_factory=list)
+
+
+def save_slides(
+    notebook: str | Path, path: str | Path | None = None, *, timeout: float = 600
+) -> Path:
+    """Run `notebook` with widget-free output and write its slides to one HTML file.
+
+    `path` defaults to the notebook's name with `.slides.html`, beside it. `timeout` is
+    seconds per cell. Returns the path written.
+    """
+    notebook = Path(notebook)
+    out = Path(path) if path is not None else notebook.with_suffix(".slides.html")
+    out.write_text(slides_html(notebook, timeout=timeout), encoding="utf-8")
+    return out
+
+
+def slides_html(notebook: str | Path, *, timeout: float = 600) -> str:
+    """The reveal.js page `save_slides` writes, as a string."""
+    nb = _read(Path(notebook))
+    _execute(nb, Path(notebook), timeout)
+    title = _title(nb) or Path(notebook).stem.replace("_", " ")
+    return _page(title, _sections(nb))
+
+
+# ---- reading and running ----------------------------------------------------------------
+
+
+def _read(path: Path) -> Any:
+    try:
+        import nbformat
+    except ImportError as error:  # the lab extra brings it
+        raise SlidesError(
+            "slides need nbformat and nbclient: pip install 'autograd-viz[lab]'"
+        ) from error
+    if path.suffix != ".ipynb" or not path.is_file():
+        raise SlidesError(f"{path} is not a notebook file (.ipynb); pass the notebook's path")
+    nb = nbformat.read(path, as_version=4)
+    kinds = [_kind(cell) for cell in nb.cells]
+    if not {"slide", "subslide"} & set(kinds):
+        raise SlidesError(
+            f"{path.name} has no slide metadata. In JupyterLab open the Property Inspector "
+            "(the gear icon, right) and set Slide Type to 'Slide' on the cells that start a slide."
+        )
+    unknown = sorted(set(kinds) - _SLIDE_KINDS)
+    if unknown:
+        raise SlidesError(f"{path.name}: unknown slide types {unknown}; use {sorted(_SLIDE_KINDS)}")
+    return nb
+
+
+def _execute(nb: Any, path: Path, timeout: float) -> None:
+    """Run every cell in a fresh kernel in the notebook's folder, widgets off."""
+    from nbclient import NotebookClient
+    from nbclient.exceptions import CellExecutionError
+
+    from autograd_viz.viz.inline import WIDGETS_ENV
+
+    client = NotebookClient(
+        nb, timeout=timeout, kernel_name="python3",
+        resources={"metadata": {"path": str(path.resolve().parent)}},
+    )  # fmt: skip
+    try:
+        client.execute(env={**os.environ, WIDGETS_ENV: "0"})
+    except CellExecutionError as error:
+        raise SlidesError(
+            f"{path.name} stopped with an error while making its slides; fix the notebook "
+            f"so that Run All works, then try again:\n{error}"
+        ) from error
+
+
+def _kind(cell: Any) -> str:
+    return cell.metadata.get("slideshow", {}).get("slide_type", "-") or "-"
+
+
+def _title(nb: Any) -> str:
+    for cell in nb.cells:
+        if cell.cell_type == "markdown":
+            match = re.search(r"^#\s+(.+)$", cell.source, re.M)
+            if match:
+                return match.group(1).strip()
+    return ""
+
+
+# ---- cells to sections ---------------------------------------------------------------------
+
+
+def _sections(nb: Any) -> str:
+    slides: list[_Slide] = []
+    for cell in nb.cells:
+        kind = _kind(cell)
+        if kind == "skip":
+            continue
+        body = _cell_html(cell)
+        if kind == "notes":
+            (slides[-1] if slides else _new(slides)).notes.append(body)
+            continue
+        if kind == "slide" or not slides:
+            _new(slides)
+        elif kind == "subslide":
+            slides[-1].parts.append([])
+        if kind == "fragment":
+            body = f'<div class="fragment">{body}</div>'
+        if body:
+            slides[-1].parts[-1].append(body)
+    out = []
+    for slide in slides:
+        notes = "".join(slide.notes)
+        aside = f'<aside class="notes">{notes}</aside>' if notes else ""
+        inner = "".join(f"<section>{''.join(part)}{aside}</section>" for part in slide.parts)
+        out.append(f"<section>{inner}</section>")
+    return "\n".join(out)
+
+
+def _new(slides: list[_Slide]) -> _Slide:
+    slides.append(_Slide())
+    return slides[-1]
+
+
+def _cell_html(cell: Any) -> str:
+    if cell.cell_type == "markdown":
+        return f'<div class="avz-md">{_markdown(cell.source)}</div>'
+    if cell.cell_type != "code":
+        return ""
+    jupyter = cell.metadata.get("jupyter", {})
+    parts = []
+    if cell.source.strip() and not jupyter.get("source_hidden"):
+        parts.append(_code(cell.source))
+    if not jupyter.get("outputs_hidden"):
+        parts += [_output(output) for output in cell.get("outputs", [])]
+    return "".join(p for p in parts if p)
+
+
+def _markdown(source: str) -> str:
+    from nbconvert.filters.markdown_mistune import markdown2html_mistune
+
+    # the heading anchors (¶) are for a long page, not a slide
+    return _ANCHOR.sub("", markdown2html_mistune(source))
+
+
+_ANCHOR = re.compile(r'<a class="anchor-link"[^>]*>[^<]*</a>')
+
+
+def _code(source: str) -> str:
+    from pygments import highlight
+    from pygments.formatters import HtmlFormatter
+    from pygments.lexers import PythonLexer
+
+    formatter = HtmlFormatter(noclasses=True, nowrap=True, style="default")
+    return f'<pre class="avz-code"><code>{highlight(source, PythonLexer(), formatter)}</code></pre>'
+
+
+def _output(output: Any) -> str:
+    kind = output.get("output_type")
+    if kind == "stream":
+        if output.get("name") == "stderr":
+            return ""  # warnings belong in the notebook, not on the projector
+        return f'<pre class="avz-out">{html.escape(output.get("text", ""))}</pre>'
+    if kind == "error":
+        text = re.sub(r"\x1b\[[0-9;]*m", "", "\n".join(output.get("traceback", [])))
+        return f'<pre class="avz-out avz-error">{html.escape(text)}</pre>'
+    data = output.get("data", {})
+    if "text/html" in data:
+        return f'<div class="avz-html">{_text(data["text/html"])}</div>'
+    if "image/svg+xml" in data:
+        return f'<div class="avz-svg">{_text(data["image/svg+xml"])}</div>'
+    for mime in ("image/png", "image/jpeg"):
+        if mime in data:
+            src = f"data:{mime};base64,{_text(data[mime]).strip()}"
+            return f'<img class="avz-img" alt="" src="{src}">'
+    if "text/markdown" in data:
+        return f'<div class="avz-md">{_markdown(_text(data["text/markdown"]))}</div>'
+    if "text/latex" in data:
+        return f'<div class="avz-md">{html.escape(_text(data["text/latex"]))}</div>'
+    if WIDGET_VIEW in data:
+        # A widget this package did not replace: say what it is instead of its repr.
+        return (
+            '<p class="avz-widget-note">An interactive widget is here in the notebook; '
+            "open the notebook with a kernel to use it.</p>"
+        )
+    if "text/plain" in data:
+        return f'<pre class="avz-out">{html.escape(_text(data["text/plain"]))}</pre>'
+    return ""
+
+
+def _text(value: str | list[str]) -> str:
+    return "".join(value) if isinstance(value, list) else value
+
+
+# ---- the page ----------------------------------------------------------------------------------
+
+
+def _vendor(name: str) -> str:
+    path = VENDOR / name
+    if not path.is_file():
+        raise SlidesError(
+            f"{path} is missing from the installed package; reinstall autograd-viz "
+            "(maintainers: python scripts/vendor_slides.py)"
+        )
+    return path.read_text(encoding="utf-8")
+
+
+def _katex_css() -> str:
+    """KaTeX's stylesheet with its woff2 fonts written in as data: URLs (no other formats)."""
+
+    def font(match: re.Match) -> str:
+        data = base64.b64encode((VENDOR / "katex" / "fonts" / match.group(1)).read_bytes())
+        return f'src:url(data:font/woff2;base64,{data.decode()}) format("woff2")'
+
+    css = _vendor("katex/katex.min.css")
+    return re.sub(r"src:url\(fonts/([\w-]+\.woff2)\)[^;}]*", font, css)
+
+
+_DECK_CSS = """
+:root{--avz-ink:#1a1a1a;--avz-muted:#4d4d4d;--avz-paper:#fff;--avz-rule:#d0d0d0}
+html,body{background:var(--avz-paper)}
+.reveal{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;font-size:30px;
+  color:var(--avz-ink)}
+.reveal .slides{text-align:left}
+.reveal .slides section{height:100%;overflow-y:auto}
+.reveal h1{font-size:1.8em;margin:0 0 .4em}.reveal h2{font-size:1.4em;margin:0 0 .4em}
+.reveal h3{font-size:1.15em}
+.reveal p,.reveal li{line-height:1.35}
+.reveal a{color:#0b5c8e}
+.reveal pre.avz-code,.reveal pre.avz-out{font-size:.62em;line-height:1.3;margin:.3em 0;
+  padding:.4em .6em;background:#f5f5f5;border-left:4px solid var(--avz-rule);
+  white-space:pre-wrap;box-shadow:none;width:auto}
+.reveal pre.avz-out{background:none}
+.reveal pre.avz-error{border-left-color:#D55E00}
+.reveal .avz-svg svg,.reveal img.avz-img{max-width:100%;height:auto;max-height:60vh}
+.reveal .avz-html{font-size:.8em}
+.reveal .avz-html table{font-size:.8em}
+.reveal iframe.avz-inline{background:#fff}
+.reveal .avz-widget-note{color:var(--avz-muted);font-style:italic;font-size:.7em}
+.reveal .controls,.reveal .progress{color:#0b5c8e}
+"""
+
+_DECK_JS = """
+Reveal.initialize({hash:true,center:false,width:1280,height:800,margin:0.03,
+  transition:"none",controlsTutorial:false});
+renderMathInElement(document.querySelector(".reveal .slides"),{delimiters:[
+  {left:"$$",right:"$$",display:true},{left:"\\\\[",right:"\\\\]",display:true},
+  {left:"$",right:"$",display:false},{left:"\\\\(",right:"\\\\)",display:false}],
+  throwOnError:false,ignoredClasses:["avz-code","avz-out"]});
+// a player on a slide not yet shown measured 0 when it loaded: size it when its slide shows
+function fitPlayers(){document.querySelectorAll(".reveal .present iframe.avz-inline")
+  .forEach(function(f){if(f.onload)f.onload.call(f);});}
+Reveal.on("ready",fitPlayers);Reveal.on("slidechanged",fitPlayers);
+"""
+
+
+def _page(title: str, sections: str) -> str:
+    return f"""<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{html.escape(title)}</title>
+<style>{_vendor("reveal/reveal.css")}</style>
+<style>{_katex_css()}</style>
+<style>{_DECK_CSS}</style>
+</head><body>
+<div class="reveal"><div class="slides">
+{sections}
+</div></div>
+<script>{_vendor("reveal/reveal.js")}</script>
+<script>{_vendor("katex/katex.min.js")}</script>
+<script>{_vendor("katex/auto-render.min.js")}</script>
+<script>{_DECK_JS}</script>
+</body></html>
+"""
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`python -m autograd_viz.viz.slides NOTEBOOK [OUT]`: write the slides, print the path."""
+    import argparse
+
+    parser = argparse.ArgumentParser(description=main.__doc__)
+    parser.add_argument("notebook")
+    parser.add_argument("out", nargs="?")
+    args = parser.parse_args(argv)
+    try:
+        print(save_slides(args.notebook, args.out))
+    except SlidesError as error:
+        parser.exit(1, f"error: {error}\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,300 @@
+"""The classroom in real JupyterLab 4 and Chromium at projector size (1280×720).
+
+One notebook, run once for the module: the blog's z = (x + y)·y as a normal player and a
+projector player, a graph more than twice the player's width, an exercise and the teacher
+switch. Everything is measured in the page, never read from CSS source:
+
+* projector mode: the graph fills the player's width, node text renders at least 1.6× the
+  normal player's in pixels, caption, history and equation are at least 20 px, and a
+  presenter's remote (PageDown/PageUp, → ←) steps the player once it has focus;
+* WCAG AA: every text the kit draws or styles reaches 4.5:1 in JupyterLab Light, Dark and
+  Dark High Contrast, computed from the painted colours;
+* a wide graph scrolls, shows that it does, and keeps each step's active node in view, to the
+  last step; a wide drawing keeps its size and scrolls in its output;
+* the teacher switch says what it will do next; a phase switch never shows a stale step.
+
+Screenshots go to the module's temporary folder (printed at the end of each test).
+"""
+
+from __future__ import annotations
+
+import re
+
+import nbformat
+import pytest
+from classroom_page import contrast, worst
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+pytestmark = pytest.mark.browser
+
+NOTEBOOK = "classroom.ipynb"
+CELLS = [
+    """\
+from autograd_viz import Value
+from autograd_viz.exercises import Exercise, teacher_mode
+
+x, y = Value(2.0, label="x"), Value(3.0, label="y")
+z = (x + y) * y
+z.label = "z\"""",
+    "z.animate()",
+    "z.animate(projector=True)",
+    """\
+w = Value(1.0, label="a")
+for k in range(7):  # a chain of products: its drawing is more than twice the player's width
+    w = w * Value(1.0 + k / 10, label=f"w{k}")
+w.label = "out"
+w.animate(phase="forward")""",
+    'Exercise("With x = 2 and y = 3, what is x + y?", answer=5, hint="Add them.")',
+    "teacher_mode()",
+    "w.draw()",
+]
+PLAYERS = ".jp-OutputArea-output .agv-player"
+THEMES = ["JupyterLab Light", "JupyterLab Dark", "JupyterLab Dark High Contrast"]
+
+
+def _notebook() -> object:
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = {
+        "name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python",
+    }  # fmt: skip
+    nb.cells = [nbformat.v4.new_code_cell(source) for source in CELLS]
+    return nb
+
+
+def _run_all(page: object) -> None:
+    """Run > Run All Cells until all three players are on screen (a run right after the page
+    loads may be dropped, as tests/browser/test_player_browser.py explains)."""
+    page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']").first.wait_for(
+        timeout=120_000
+    )
+    for _attempt in range(3):
+        page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
+        page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
+        try:
+            page.wait_for_function(
+                "(s) => document.querySelectorAll(s).length === 3",
+                arg=f"{PLAYERS} .agv-frame-body",
+                timeout=30_000,
+            )
+            return
+        except PlaywrightTimeoutError:
+            page.reload()
+            page.locator(".jp-Notebook .jp-Cell").first.wait_for(timeout=90_000)
+    raise AssertionError("the three players never appeared in JupyterLab")
+
+
+@pytest.fixture(scope="module")
+def classroom(jupyterlab, browser, tmp_path_factory):
+    """The notebook run in JupyterLab at 1280×720, file browser closed; (page, screenshot dir)."""
+    nbformat.write(_notebook(), jupyterlab.root / NOTEBOOK)
+    jupyterlab.start_kernel(NOTEBOOK)
+    shots = tmp_path_factory.mktemp("classroom_screenshots")
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    context.set_default_timeout(60_000)
+    page = context.new_page()
+    page.goto(jupyterlab.notebook_url(NOTEBOOK))
+    page.locator(".jp-Notebook .jp-Cell").first.wait_for(timeout=90_000)
+    open_tab = page.locator(".jp-SideBar.jp-mod-left .lm-TabBar-tab.lm-mod-current")
+    if open_tab.count():
+        open_tab.first.click()  # close the file browser: the notebook takes the width
+    _run_all(page)
+    try:
+        yield page, shots
+    finally:
+        print(f"\nclassroom screenshots: {shots}")
+        context.close()
+
+
+def _player(page: object, k: int) -> object:
+    player = page.locator(PLAYERS).nth(k)
+    player.scroll_into_view_if_needed()
+    return player
+
+
+def _step(player: object) -> int:
+    return int(player.locator(".agv-frame-body").first.get_attribute("data-step"))
+
+
+_SIZES = """(player) => {
+  const body = player.querySelector('.agv-frame-body');
+  const svg = body.querySelector('.agv-graph svg');
+  const box = svg.getBoundingClientRect();
+  const scale = svg.getScreenCTM().a;  // SVG user units -> CSS pixels on screen
+  const node = [...svg.querySelectorAll('g.node text')]
+    .map((t) => parseFloat(getComputedStyle(t).fontSize) * scale).sort((a, b) => a - b);
+  const px = (sel) => {
+    const el = body.querySelector(sel);
+    return el ? parseFloat(getComputedStyle(el).fontSize) : 0;
+  };
+  const math = '.agv-eq mjx-container, .agv-eq .MathJax';
+  const eq = body.querySelector(math) ? px(math) : px('.agv-eq');
+  const graph = body.querySelector('.agv-graph').getBoundingClientRect();
+  return {player: player.getBoundingClientRect().width, graph: graph.width,
+          svgWidth: box.width, svgHeight: box.height, bottom: box.bottom,
+          node: node[Math.floor(node.length / 2)],
+          caption: px('.agv-caption'), history: px('.agv-history li'), equation: eq,
+          controls: player.querySelector('.widget-play').getBoundingClientRect().bottom};
+}"""
+
+
+def test_projector_mode_fills_the_width_and_reads_from_the_back_row(classroom):
+    page, shots = classroom
+    normal = _player(page, 0).evaluate(_SIZES)
+    big = _player(page, 1)
+    # a presenter's remote: focus the player once (click its graph), then PageDown/PageUp
+    big.locator(".agv-graph").first.click()
+    page.keyboard.press("PageDown")
+    page.keyboard.press("PageDown")
+    assert _step(big) == 3, "PageDown did not step the focused player"
+    page.keyboard.press("PageUp")
+    assert _step(big) == 2
+    page.keyboard.press("ArrowRight")
+    assert _step(big) == 3
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowRight")
+    assert _step(big) == 3
+    sizes = big.evaluate(_SIZES)
+    big.screenshot(path=str(shots / "projector_player.png"))
+    assert sizes["graph"] >= 0.97 * sizes["player"], sizes
+    fills_width = sizes["svgWidth"] >= 0.95 * sizes["graph"]
+    fills_height = sizes["svgHeight"] >= 0.95 * (720 * 0.62)  # the height left after controls
+    assert fills_width or fills_height, f"the graph does not fill the player: {sizes}"
+    assert sizes["node"] >= 1.6 * normal["node"], (sizes["node"], normal["node"])
+    for part in ("caption", "history", "equation"):
+        assert sizes[part] >= 20, f"projector {part} is {sizes[part]:.1f} px (< 20): {sizes}"
+
+
+@pytest.mark.parametrize("theme", THEMES)
+def test_every_kit_text_meets_wcag_aa(classroom, theme):
+    page, shots = classroom
+    page.locator(".lm-MenuBar-itemLabel", has_text="Settings").first.click()
+    page.locator(".lm-Menu-item", has_text=re.compile(r"^Theme\s*$")).first.hover()
+    page.locator(".lm-Menu-item", has_text=re.compile(f"^{theme}\\s*$")).first.click()
+    page.locator(f"body[data-jp-theme-name='{theme}']").wait_for(state="attached")
+    page.wait_for_timeout(300)  # the theme's stylesheet applies
+    # feedback, hint and answer texts on show too
+    box = page.locator(".jp-OutputArea-output input[placeholder='your answer']").first
+    box.scroll_into_view_if_needed()
+    box.fill("4")
+    box.press("Enter")
+    page.locator(".jp-OutputArea-output", has_text="Not quite").first.wait_for()
+    player = _player(page, 0)
+    player.locator(".agv-graph").first.click()
+    page.keyboard.press("PageDown")  # a step with history lines and a highlighted node
+    page.keyboard.press("PageDown")
+    texts = contrast(page, ".jp-Notebook .jp-OutputArea-output")
+    page.screenshot(path=str(shots / f"contrast_{theme.replace(' ', '_')}.png"), full_page=True)
+    assert len(texts) > 50, f"too few texts measured: {len(texts)}"
+    where = {t.where.split(".")[0] for t in texts}
+    assert {"text", "div", "input"} <= where, where  # SVG labels, HTML text, form fields
+    bad = worst(texts)
+    assert not bad, f"{theme}: {len(bad)} texts below 4.5:1, worst first: {bad[:8]}"
+
+
+def test_wide_graph_scrolls_and_keeps_the_active_node_in_view(classroom):
+    page, shots = classroom
+    wide = _player(page, 2)
+    graph = wide.locator(".agv-frame-body .agv-graph").first
+    size = graph.evaluate("(g) => ({view: g.clientWidth, full: g.scrollWidth})")
+    assert size["full"] >= 2 * size["view"], f"the test graph is not twice as wide: {size}"
+    hint = wide.locator(".agv-scroll-hint").first
+    assert hint.is_visible(), "a wide graph shows no sign that it scrolls"
+    wide.locator(".agv-graph").first.click()
+    n = int(wide.locator(".agv-caption").first.inner_text().split(" of ")[1].split()[0])
+    for _ in range(n - 1):
+        page.keyboard.press("PageDown")
+    assert _step(wide) == n
+    seen = wide.evaluate(
+        """(player) => {
+          const g = player.querySelector('.agv-frame-body .agv-graph');
+          const node = g.querySelector('g.node.active');
+          const a = node.getBoundingClientRect(), v = g.getBoundingClientRect();
+          return {left: a.left - v.left, right: v.right - a.right, scroll: g.scrollLeft,
+                  id: node.id};
+        }"""
+    )
+    wide.screenshot(path=str(shots / "wide_graph_last_step.png"))
+    assert seen["left"] >= 0 and seen["right"] >= 0, f"the active node is out of view: {seen}"
+    assert seen["scroll"] > 0, seen
+
+
+def test_wide_drawing_keeps_its_size_and_scrolls_in_its_output(classroom):
+    page, shots = classroom
+    box = page.locator(".jp-OutputArea-output .avz-wide-drawing").first
+    box.scroll_into_view_if_needed()
+    size = box.evaluate(
+        """(box) => {
+          const svg = box.querySelector('svg');
+          return {view: box.clientWidth, full: box.scrollWidth,
+                  svg: svg.getBoundingClientRect().width,
+                  px: svg.width.baseVal.value};
+        }"""
+    )
+    box.screenshot(path=str(shots / "wide_drawing.png"))
+    assert size["full"] > size["view"], f"the wide drawing does not scroll: {size}"
+    assert abs(size["svg"] - size["px"]) < 1, f"the drawing was shrunk to the column: {size}"
+    assert box.get_by_text("scroll it sideways").is_visible()
+
+
+def test_teacher_switch_says_what_it_will_do_next(classroom):
+    page, _shots = classroom
+    switch = page.locator(".jp-OutputArea-output .widget-toggle-button").last
+    switch.scroll_into_view_if_needed()
+    assert "show all answers" in switch.inner_text()
+    switch.click()
+    page.locator(".jp-OutputArea-output", has_text="Answer:").first.wait_for()
+    assert "hide all answers" in switch.inner_text()
+    switch.click()
+    page.wait_for_function(
+        "() => !document.querySelector('.jp-Notebook').innerText.includes('Answer:')"
+    )
+    assert "show all answers" in switch.inner_text()
+
+
+def test_small_graph_has_no_blank_gap_before_its_equation(classroom):
+    page, _shots = classroom
+    gap = _player(page, 0).evaluate(
+        """(player) => {
+          const body = player.querySelector('.agv-frame-body');
+          const svg = body.querySelector('.agv-graph svg').getBoundingClientRect();
+          const eq = body.querySelector('.agv-eq').getBoundingClientRect();
+          const lines = body.querySelectorAll('.agv-history li').length;
+          const line = parseFloat(getComputedStyle(body).lineHeight) || 20;
+          return {gap: eq.top - svg.bottom, lines: lines, line: line};
+        }"""
+    )
+    # what may sit between graph and equation: the history lines on show, and a little margin
+    allowed = gap["lines"] * 1.6 * gap["line"] + 24
+    assert gap["gap"] <= allowed, f"blank gap under the graph: {gap}"
+
+
+_RECORD = """(player) => {
+  window.agvSeen = [];
+  new MutationObserver(() => {
+    const body = player.querySelector('.agv-frame-body');
+    const caption = body && body.querySelector('.agv-caption').textContent;
+    if (caption && caption !== window.agvSeen[window.agvSeen.length - 1]) {
+      window.agvSeen.push(caption);
+    }
+  }).observe(player, {childList: true, subtree: true, attributes: true});
+}"""
+
+
+def test_phase_switch_never_shows_a_stale_step(classroom):
+    page, _shots = classroom
+    player = _player(page, 0)
+    player.locator(".agv-graph").first.click()
+    page.keyboard.press("Home")
+    for _ in range(5):
+        page.keyboard.press("PageDown")
+    assert _step(player) == 6
+    before = player.locator(".agv-caption").first.inner_text()
+    player.evaluate(_RECORD)
+    player.locator(".widget-toggle-button", has_text="backward").click()
+    player.locator(".agv-caption", has_text="step 1 of").first.wait_for()
+    page.wait_for_timeout(500)
+    seen = page.evaluate("window.agvSeen")
+    after = player.locator(".agv-caption").first.inner_text()
+    assert after.startswith("step 1 of") and "backward pass" in after
+    stale = [c for c in seen if c not in (before, after)]
+    assert not stale, f"a phase switch showed other steps on its way to step 1: {seen}"

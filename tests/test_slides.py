@@ -1,0 +1,95 @@
+"""`save_slides`: a notebook's slide metadata made into one offline reveal.js page
+(`autograd_viz.viz.slides`); the browser test tests/browser/test_classroom_slides.py presents it."""
+
+from __future__ import annotations
+
+import re
+import runpy
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from autograd_viz.viz.slides import VENDOR, SlidesError, save_slides, slides_html
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _notebook(path: Path, cells: list[tuple[str, str, str]], **meta: dict) -> Path:
+    """Write a notebook of (cell type, slide type, source) cells."""
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
+                                 "language": "python"}  # fmt: skip
+    for kind, slide, source in cells:
+        cell = (nbformat.v4.new_markdown_cell if kind == "md" else nbformat.v4.new_code_cell)(
+            source
+        )
+        cell.metadata["slideshow"] = {"slide_type": slide}
+        cell.metadata.update(meta.get(source, {}))
+        nb.cells.append(cell)
+    nbformat.write(nb, path)
+    return path
+
+
+def test_cells_become_slides_subslides_fragments_and_notes(tmp_path):
+    path = _notebook(tmp_path / "deck.ipynb", [
+        ("md", "slide", "# Title: $z = x \\cdot y$"),
+        ("code", "-", "print('shown with its code')"),
+        ("md", "subslide", "## Below"),
+        ("md", "fragment", "appears later"),
+        ("md", "skip", "never shown"),
+        ("md", "notes", "for the speaker"),
+        ("code", "slide", "import sys; print('hidden code', file=sys.stderr); 6 * 7"),
+    ], **{"import sys; print('hidden code', file=sys.stderr); 6 * 7":
+          {"jupyter": {"source_hidden": True}}})  # fmt: skip
+    page = slides_html(path)
+    body = page.split('<div class="slides">', 1)[1]
+    slides = re.findall(r"<section>(<section>.*?</section>)</section>", body, re.S)
+    assert len(slides) == 2
+    assert slides[0].count("<section>") == 2  # the slide and its subslide
+    assert "shown with its code" in slides[0] and "print(" in re.sub("<[^>]+>", "", slides[0])
+    assert '<div class="fragment"><div class="avz-md"><p>appears later</p>' in slides[0]
+    assert '<aside class="notes"><div class="avz-md"><p>for the speaker</p>' in slides[0]
+    assert "never shown" not in page
+    assert "42" in slides[1] and "6 * 7" not in slides[1]  # the output, not the hidden code
+    assert "hidden code" not in page  # stderr is for the notebook, not the projector
+    assert "$z = x \\cdot y$" in page  # left for KaTeX, which the page carries
+    assert "anchor-link" not in page
+
+
+def test_the_deck_carries_everything_it_needs(tmp_path):
+    path = _notebook(tmp_path / "one.ipynb", [("md", "slide", "# One")])
+    out = save_slides(path)
+    assert out == tmp_path / "one.slides.html"
+    page = out.read_text(encoding="utf-8")
+    assert not re.search(r"""(src|href)=["']?(https?:)?//""", page), "a deck loads nothing"
+    assert "Reveal.initialize" in page and "renderMathInElement" in page
+    assert "url(fonts/" not in page and "data:font/woff2;base64," in page
+
+
+def test_a_notebook_without_slide_metadata_is_refused_with_what_to_do(tmp_path):
+    path = _notebook(tmp_path / "plain.ipynb", [("md", "-", "# Plain")])
+    with pytest.raises(SlidesError, match="Property Inspector"):
+        save_slides(path)
+
+
+def test_a_path_that_is_not_a_notebook_is_refused(tmp_path):
+    with pytest.raises(SlidesError, match="not a notebook"):
+        save_slides(tmp_path / "missing.ipynb")
+    (tmp_path / "notes.txt").write_text("hi")
+    with pytest.raises(SlidesError, match="not a notebook"):
+        save_slides(tmp_path / "notes.txt")
+
+
+def test_a_notebook_that_fails_says_to_fix_run_all_first(tmp_path):
+    path = _notebook(tmp_path / "broken.ipynb", [("code", "slide", "1 / 0")])
+    with pytest.raises(SlidesError, match="Run All works"):
+        save_slides(path)
+
+
+def test_vendored_copies_are_the_pinned_versions():
+    pins = runpy.run_path(str(ROOT / "scripts" / "vendor_slides.py"))["PINS"]
+    for name, (version, integrity, folder, _files) in pins.items():
+        stamp = (VENDOR / folder / "VERSION").read_text(encoding="utf-8").split()
+        assert stamp == [name, version, integrity]
+        assert (VENDOR / folder / "LICENSE").is_file()
