@@ -28,6 +28,7 @@ from autograd_viz._text import clean_label
 
 __all__ = [
     "LABEL_NAMES",
+    "LOOKS_FOR",
     "OPERAND_NAMES",
     "OP_NAMES",
     "ForeignGraph",
@@ -41,7 +42,7 @@ OP_NAMES = ("_op", "op")
 LABEL_NAMES = ("label", "name")
 
 # What the kit looks for, said once: every "not a graph" message ends with it.
-_LOOKS_FOR = (
+LOOKS_FOR = (
     "The kit draws any object that has `data` and `grad` and its operands under one of "
     + ", ".join(f"`{n}`" for n in OPERAND_NAMES)
     + " (its operation under `_op` or `op`, a name under `label` or `name`, both optional)"
@@ -138,7 +139,7 @@ def _not_a_graph(obj: object, where: str = "") -> NotAGraphError:
         hint = " A dict is not read as a node: the kit reads attributes, not keys."
     return NotAGraphError(
         f"{where}a {kind} ({_short_repr(obj)}) is not a computation graph: {found}. "
-        f"{_LOOKS_FOR}.{hint}"
+        f"{LOOKS_FOR}.{hint}"
     )
 
 

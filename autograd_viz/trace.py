@@ -44,6 +44,7 @@ from autograd_viz._equations import (
     times,
 )
 from autograd_viz._numbers import format_number
+from autograd_viz.foreign import LOOKS_FOR
 from autograd_viz.graph import Graph, GraphError, Node, snapshot
 from autograd_viz.ops import Args, Op, describe
 
@@ -198,7 +199,9 @@ def trace(
     try:
         graph = snapshot(root)
     except GraphError:
-        raise TraceError(f"trace() needs a Value, got {type(root).__name__}: {root!r}") from None
+        raise TraceError(
+            f"trace() needs a Value, got {type(root).__name__}: {root!r}. {LOOKS_FOR}."
+        ) from None
     check_phase(phase)
     if isinstance(digits, bool) or not isinstance(digits, int) or digits < 1:
         raise TraceError(f"digits must be a whole number >= 1, got {digits!r}")

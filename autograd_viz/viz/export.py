@@ -38,6 +38,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from autograd_viz.foreign import LOOKS_FOR
 from autograd_viz.graph import Graph
 from autograd_viz.viz.frames import Frames
 from autograd_viz.viz.palette import COLORS, resolve, var
@@ -72,7 +73,7 @@ def _frames(source: Source, phase: str | None, draw_options: dict[str, Any]) -> 
         if isinstance(source, Graph) or "Frames needs a Value" not in str(err):
             raise
         raise TypeError(
-            f"export needs a Value or Frames, got {type(source).__name__}: {source!r}"
+            f"export needs a Value or Frames, got {type(source).__name__}: {source!r}. {LOOKS_FOR}."
         ) from None
 
 

@@ -26,6 +26,7 @@ import re
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
+from autograd_viz.foreign import LOOKS_FOR
 from autograd_viz.graph import Graph, GraphError, snapshot
 from autograd_viz.trace import Step, check_phase, trace
 from autograd_viz.viz import layout, render, svg
@@ -144,7 +145,9 @@ class Frames:
         try:
             graph = snapshot(root)  # the one walk of the user's graph
         except GraphError:
-            raise TypeError(f"Frames needs a Value, got {type(root).__name__}: {root!r}") from None
+            raise TypeError(
+                f"Frames needs a Value, got {type(root).__name__}: {root!r}. {LOOKS_FOR}."
+            ) from None
         check_phase(phase)
         for option in ("states", "show_grad"):
             if option in draw_options:

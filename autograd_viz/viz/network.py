@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from autograd_viz._numbers import format_number
+from autograd_viz.foreign import LOOKS_FOR
 from autograd_viz.graph import Graph, GraphError, Node, snapshot
 from autograd_viz.trace import Step, TraceError, check_phase, trace
 from autograd_viz.viz.collapse import collapse_view, has_neurons
@@ -138,7 +139,7 @@ def neuron_steps(root: object, phase: str = "both", *, digits: int = 4) -> list[
         graph = snapshot(root)  # the one walk of the user's graph
     except GraphError:
         raise TraceError(
-            f"neuron_steps() needs a Value, got {type(root).__name__}: {root!r}"
+            f"neuron_steps() needs a Value, got {type(root).__name__}: {root!r}. {LOOKS_FOR}."
         ) from None
     check_phase(phase)
     order = graph.nodes

@@ -29,6 +29,7 @@ from collections.abc import Sequence
 import ipywidgets as widgets
 from ipywidgets.widgets.widget_string import HTMLMathStyle
 
+from autograd_viz.foreign import LOOKS_FOR
 from autograd_viz.graph import GraphError, snapshot
 from autograd_viz.trace import Step, check_phase
 from autograd_viz.viz.frames import Frames
@@ -427,7 +428,7 @@ def _graph(root: object):
         elif isinstance(root, (list, tuple)):
             hint = " Animate one output at a time, e.g. Player(loss)."
         raise TypeError(f"Player needs a Value (the output of an expression), got "
-                        f"{type(root).__name__}.{hint}") from None  # fmt: skip
+                        f"{type(root).__name__}.{hint} {LOOKS_FOR}.") from None  # fmt: skip
     if graph.root.is_leaf:
         raise PlayerError(
             f"nothing to animate: {root!r} is a leaf with no operations behind it. Build an "

@@ -29,6 +29,7 @@ import ipywidgets as widgets
 
 from autograd_viz._numbers import format_number
 from autograd_viz.exercises import AnswerParseError, _registry, parse_number
+from autograd_viz.foreign import LOOKS_FOR
 from autograd_viz.graph import GraphError, snapshot
 from autograd_viz.trace import Step, node_names, trace
 from autograd_viz.viz.frames import Frames
@@ -126,7 +127,8 @@ class Quiz(widgets.VBox):
             graph = snapshot(root)  # the one walk of the user's graph
         except GraphError:
             raise TypeError(f"quiz() needs a Value (an expression's output), got "
-                            f"{type(root).__name__}: {root!r}") from None  # fmt: skip
+                            f"{type(root).__name__}: {root!r}. "
+                            f"{LOOKS_FOR}.") from None  # fmt: skip
         if graph.root.is_leaf:
             raise QuizError(
                 f"nothing to quiz: {root!r} is a leaf. Build an expression first, "

@@ -28,6 +28,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from autograd_viz.foreign import LOOKS_FOR
 from autograd_viz.graph import Graph, GraphError, snapshot
 from autograd_viz.ops import describe
 from autograd_viz.viz import dot as _dot
@@ -89,7 +90,9 @@ def _graph(root: object, caller: str) -> Graph:
     try:
         return snapshot(root)
     except GraphError:
-        raise TypeError(f"{caller}() needs a Value, got {type(root).__name__}: {root!r}") from None
+        raise TypeError(
+            f"{caller}() needs a Value, got {type(root).__name__}: {root!r}. {LOOKS_FOR}."
+        ) from None
 
 
 # ---- DOT ------------------------------------------------------------------------
