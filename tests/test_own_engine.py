@@ -924,3 +924,29 @@ def test_every_frame_of_a_checked_graph_marks_the_first_wrong_node():
     assert all('id="op2" class="node op wrong' in frames.frame_svg(k) for k in range(len(frames)))
     flagged = [s.text for s in frames.steps if "✗" in s.text]
     assert flagged and "your `__mul__` sent 28 to a" in flagged[0]
+
+
+def _viewers():
+    from autograd_viz.trace import trace
+    from autograd_viz.viz.export import save_html
+    from autograd_viz.viz.frames import Frames
+    from autograd_viz.viz.player import Player
+    from autograd_viz.viz.quiz import Quiz
+    from autograd_viz.viz.render import to_dot
+
+    return {
+        "trace": trace,
+        "to_dot": to_dot,
+        "Frames": Frames,
+        "Player": Player,
+        "Quiz": Quiz,
+        "save_html": lambda root: save_html(root, "never-written.html"),
+    }
+
+
+@pytest.mark.parametrize("viewer", ["trace", "to_dot", "Frames", "Player", "Quiz", "save_html"])
+@pytest.mark.parametrize("thing", [2.5, {"data": 1.0, "grad": 0.0}], ids=["float", "dict"])
+def test_every_viewer_says_what_it_looks_for_in_a_non_graph(viewer, thing):
+    with pytest.raises((TypeError, ValueError)) as err:
+        _viewers()[viewer](thing)
+    assert "`data` and `grad` and its operands under one of `_prev`, `_children`" in str(err.value)
