@@ -21,6 +21,9 @@ sys.path.insert(0, str(ROOT / "tests" / "smoke"))
 
 import test_lab_smoke as smoke  # noqa: E402  (the smoke test's server and browser helpers)
 
+sys.path.insert(0, str(ROOT / "tests"))
+from conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402  (the one way tests start Chromium)
+
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -53,7 +56,7 @@ def main() -> None:
         smoke.start_session(server, args.notebook)
         with sync_playwright() as pw:
             browser = pw.chromium.launch(
-                executable_path=smoke.CHROMIUM, args=smoke.CHROMIUM_ARGS, headless=True
+                executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True
             )
             page = browser.new_page(viewport={"width": args.width, "height": 1000},
                                     device_scale_factor=2)
