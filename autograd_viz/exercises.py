@@ -43,6 +43,7 @@ from dataclasses import dataclass
 import ipywidgets as widgets
 
 from autograd_viz._numbers import format_number
+from autograd_viz.viz.palette import var
 
 __all__ = [
     "AnswerParseError",
@@ -58,8 +59,8 @@ __all__ = [
 
 TEACHER_ENV = "AUTOGRAD_VIZ_TEACHER"
 
-_RIGHT_COLOUR = "#009E73"  # Okabe–Ito bluish green
-_WRONG_COLOUR = "#D55E00"  # Okabe–Ito vermilion
+_RIGHT_COLOUR = var("right-answer")  # the one palette (autograd_viz.viz.palette)
+_WRONG_COLOUR = var("wrong-answer")
 
 _BINARY = {
     ast.Add: operator.add,
@@ -382,7 +383,10 @@ class Exercise:
         self._box = widgets.VBox(
             [self._question, widgets.HBox([self.input, self.button]), self.feedback, self.solution],
             layout=widgets.Layout(
-                border="1px solid #bbb", padding="4px 10px", margin="6px 0", width="auto"
+                border=f"1px solid {var('answer-box')}",
+                padding="4px 10px",
+                margin="6px 0",
+                width="auto",
             ),
         )
         _registry.add(self)
@@ -528,8 +532,9 @@ class Exercise:
         hint = html.escape(self.hint, quote=False)
         hint_html = f"<details><summary>Hint</summary>{hint}</details>" if self.hint else ""
         return (
-            '<div class="avz-exercise" style="border: 1px solid #767676; padding: 4px 10px; '
-            f'margin: 6px 0"><p>{html.escape(self.question, quote=False)}</p>{hint_html}'
+            f'<div class="avz-exercise" style="border: 1px solid {var("muted")}; '
+            f'padding: 4px 10px; margin: 6px 0">'
+            f"<p>{html.escape(self.question, quote=False)}</p>{hint_html}"
             f"<details><summary>Show the answer</summary><b>Answer:</b> {answer}</details></div>"
         )
 

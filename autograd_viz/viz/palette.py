@@ -1,4 +1,5 @@
-"""The one palette: every colour a drawing, a frame, the widget or the standalone page uses.
+"""The one palette: every colour the package paints with (drawings, frames, the widget, the
+standalone page, quizzes, exercises, the training view, slide decks).
 
 Okabe–Ito colours (colour-blind safe) for the four animation states, and the greys of
 ink, rules and muted text. Each colour has a CSS custom property, `--avz-<name>`:
@@ -32,6 +33,19 @@ COLORS = {
     "history": "#555555",  # earlier lines of the derivation
     "wrong": "#A23B72",  # reddish purple: where a learner's rule goes wrong (6:1 on white)
     "wrong-fill": "#F7E1EE",  # the background of that operation
+    "right-answer": "#009E73",  # bluish green: the bar beside an exercise's right answer
+    "wrong-answer": "#D55E00",  # vermilion: the bar beside a wrong answer, a wrong quiz blank
+    "right-text": "#00734F",  # a right answer's feedback written in text (5.9:1 on white)
+    "wrong-text": "#B34700",  # a wrong answer's feedback written in text (5.5:1 on white)
+    "focus": "#0072B2",  # blue: the quiz blank being typed in
+    "blank": "#FFFDF5",  # the background of a quiz blank
+    "answer-box": "#BBBBBB",  # the frame around an exercise
+    "dead": "#D9D9D9",  # grey: a dead ReLU neuron takes no part in training
+    "dead-border": "#4D4D4D",  # its border
+    "curve": "#0072B2",  # blue: the loss curve of the training view
+    "link": "#0B5C8E",  # links and controls of a slide deck (7:1 on white)
+    "code": "#F5F5F5",  # the background of a code cell on a slide
+    "error": "#D55E00",  # vermilion: the bar beside an error on a slide
 }
 
 

@@ -33,6 +33,7 @@ from autograd_viz.foreign import LOOKS_FOR
 from autograd_viz.graph import GraphError, snapshot
 from autograd_viz.trace import Step, node_names, trace
 from autograd_viz.viz.frames import Frames
+from autograd_viz.viz.static import static_text
 
 __all__ = ["Quiz", "QuizError", "quiz"]
 
@@ -40,32 +41,7 @@ DEFAULT_MAX_NODES = 60  # a quiz is a hand derivation: beyond this it is a chore
 _PT_TO_PX = 4 / 3  # an SVG drawn at its natural size: 1 pt = 4/3 CSS px
 _CELLPADDING = 3  # the value label's CELLPADDING (autograd_viz.viz.dot.value_label)
 
-_CSS = """
-<style>
-.agv-quiz { gap: 4px; font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
-.agv-quiz .agv-quiz-intro { margin: 0 0 4px; }
-.agv-quiz .agv-quiz-scroll { overflow-x: auto; max-width: 100%; }
-.agv-quiz .agv-quiz-board { position: relative; flex: none; margin: 0; padding: 0; }
-.agv-quiz .agv-quiz-board > .widget-html { margin: 0; padding: 0; }
-.agv-quiz .agv-quiz-board .widget-html-content { line-height: 0; margin: 0; padding: 0; }
-.agv-quiz .agv-quiz-board svg { max-width: none; height: auto; }
-.agv-quiz .agv-quiz-blank { position: absolute; margin: 0; padding: 0; min-width: 0;
-  z-index: 2; }
-.agv-quiz .agv-quiz-blank .widget-label { position: absolute; width: 1px; height: 1px;
-  overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; margin: 0; padding: 0; }
-.agv-quiz .agv-quiz-blank input { width: 100%; height: 100%; min-width: 0; margin: 0;
-  padding: 0 3px; box-sizing: border-box; font: 12px Arial, Helvetica, sans-serif;
-  border: 1.5px dashed #222; background: #FFFDF5; color: #222; }
-.agv-quiz .agv-quiz-blank input:focus { border: 2px solid #0072B2; outline: 2px solid #0072B2; }
-.agv-quiz .agv-quiz-blank.agv-wrong input { border: 2px solid #D55E00; }
-.agv-quiz .agv-quiz-progress { font-weight: 600; }
-.agv-quiz .agv-quiz-feedback { min-height: 1.5em; }
-.agv-quiz .agv-right { color: #00734F; font-weight: 600; }
-.agv-quiz .agv-wrong-text { color: #B34700; font-weight: 600; }
-.agv-quiz .agv-quiz-equation { font-family: ui-monospace, "DejaVu Sans Mono", monospace; }
-.agv-quiz.jupyter-widgets-disconnected .agv-quiz-blank input { pointer-events: none; }
-</style>
-"""
+_CSS = f"<style>{static_text('quiz.css')}</style>"
 
 
 class QuizError(ValueError):

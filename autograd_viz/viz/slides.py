@@ -267,18 +267,18 @@ html,body{background:var(--avz-paper)}
 .reveal h1{font-size:1.8em;margin:0 0 .4em}.reveal h2{font-size:1.4em;margin:0 0 .4em}
 .reveal h3{font-size:1.15em}
 .reveal p,.reveal li{line-height:1.35}
-.reveal a{color:#0b5c8e}
+.reveal a{color:var(--avz-link, #0B5C8E)}
 .reveal pre.avz-code,.reveal pre.avz-out{font-size:.62em;line-height:1.3;margin:.3em 0;
-  padding:.4em .6em;background:#f5f5f5;border-left:4px solid var(--avz-rule);
+  padding:.4em .6em;background:var(--avz-code, #F5F5F5);border-left:4px solid var(--avz-rule);
   white-space:pre-wrap;box-shadow:none;width:auto}
 .reveal pre.avz-out{background:none}
-.reveal pre.avz-error{border-left-color:#D55E00}
+.reveal pre.avz-error{border-left-color:var(--avz-error, #D55E00)}
 .reveal .avz-svg svg,.reveal img.avz-img{max-width:100%;height:auto;max-height:60vh}
 .reveal .avz-html{font-size:.8em}
 .reveal .avz-html table{font-size:.8em}
-.reveal iframe.avz-inline{background:#fff}
+.reveal iframe.avz-inline{background:var(--avz-paper)}
 .reveal .avz-widget-note{color:var(--avz-muted);font-style:italic;font-size:.7em}
-.reveal .controls,.reveal .progress{color:#0b5c8e}
+.reveal .controls,.reveal .progress{color:var(--avz-link, #0B5C8E)}
 """
 
 _DECK_JS = """

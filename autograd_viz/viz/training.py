@@ -22,12 +22,13 @@ from autograd_viz._numbers import format_number
 from autograd_viz.graph import Graph, snapshot
 from autograd_viz.trace import trace
 from autograd_viz.viz import dot as _dot
+from autograd_viz.viz.palette import COLORS
 from autograd_viz.viz.render import Drawing, draw
 
 __all__ = ["DEAD_FILL", "Plots", "TrainingView", "dead_neurons", "draw_network", "squared_error"]
 
-DEAD_FILL = "#D9D9D9"  # grey: the neuron takes no part
-DEAD_BORDER = "#4D4D4D"
+DEAD_FILL = COLORS["dead"]  # grey: the neuron takes no part
+DEAD_BORDER = COLORS["dead-border"]
 _CAPTION = re.compile(r"^label=<(.*)> labelloc=b labeljust=l;$", re.M)
 
 
@@ -206,7 +207,7 @@ class TrainingView:
 
         fig = Figure(figsize=(9, 3.6))
         ax_loss, ax_map = fig.subplots(1, 2)
-        ax_loss.plot(range(1, len(self.losses) + 1), self.losses, color="#0072B2", lw=2)
+        ax_loss.plot(range(1, len(self.losses) + 1), self.losses, color=COLORS["curve"], lw=2)
         ax_loss.set_xlim(0, self.steps)
         ax_loss.set_xlabel("training step")
         ax_loss.set_ylabel("loss")
@@ -250,7 +251,8 @@ def boundary(
     us = [lows[0] + (highs[0] - lows[0]) * i / (points - 1) for i in range(points)]
     vs = [lows[1] + (highs[1] - lows[1]) * i / (points - 1) for i in range(points)]
     zz = [[float(model([u, v]).data > threshold) for u in us] for v in vs]
-    ax.contourf(us, vs, zz, levels=[-0.5, 0.5, 1.5], colors=["#56B4E9", "#E69F00"], alpha=0.5)
+    below_above = [COLORS["backward"], COLORS["forward"]]
+    ax.contourf(us, vs, zz, levels=[-0.5, 0.5, 1.5], colors=below_above, alpha=0.5)
     for x, t in zip(xs, ys):
         ax.scatter(float(x[0]), float(x[1]), s=120, marker="o" if t > threshold else "X",
                    c="black", zorder=3)  # fmt: skip

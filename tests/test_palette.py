@@ -1,0 +1,64 @@
+"""One palette: every colour the package paints with is a row of `viz.palette.COLORS`.
+
+CSS colours through `var(--avz-<name>, <fallback>)`, and each fallback must be that row's
+colour (a stale copy would show only where nobody sets the property); a theme may set the
+properties (`--avz-ink: #1a1a1a`); any other literal colour in the package's Python, CSS or
+JavaScript is a copy of the palette waiting to drift.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+import autograd_viz
+from autograd_viz.viz.palette import COLORS, css_variables, resolve, var
+
+PACKAGE = Path(autograd_viz.__file__).parent
+FALLBACK = re.compile(r"var\(--avz-([\w-]+),\s*(#[0-9A-Fa-f]{3,8})\)")
+DECLARED = re.compile(r"--avz-[\w-]+\s*:\s*#[0-9A-Fa-f]{3,8}\b")  # a theme sets a property
+HEX = re.compile(r"(?<![&\w])#(?:[0-9A-Fa-f]{6}|[0-9A-Fa-f]{3})\b")  # not &#128512; or ids
+
+
+def _sources() -> list[Path]:
+    return sorted(
+        path
+        for path in PACKAGE.rglob("*")
+        if path.suffix in (".py", ".css", ".js")
+        and "vendor" not in path.parts  # reveal.js and KaTeX, copied as published
+        and path.name != "palette.py"
+    )
+
+
+def test_the_scan_reads_the_package_sources():
+    names = {path.name for path in _sources()}
+    assert {"render.py", "quiz.py", "exercises.py", "player.css", "page.css", "quiz.css"} <= names
+
+
+@pytest.mark.parametrize("path", _sources(), ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_every_css_fallback_is_the_palette_colour(path):
+    text = path.read_text(encoding="utf-8")
+    wrong = [m[0] for m in FALLBACK.finditer(text) if COLORS.get(m[1], "").lower() != m[2].lower()]
+    assert wrong == [], f"set these fallbacks to the palette's colour (viz/palette.py): {wrong}"
+
+
+@pytest.mark.parametrize("path", _sources(), ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_no_literal_colour_outside_the_palette(path):
+    text = DECLARED.sub("", FALLBACK.sub("", path.read_text(encoding="utf-8")))
+    literals = HEX.findall(text)
+    assert literals == [], f"add a row to viz/palette.COLORS and use it instead of {literals}"
+
+
+def test_a_stale_fallback_or_a_literal_colour_is_caught():
+    assert FALLBACK.search("color: var(--avz-ink, #000000)")[2] != COLORS["ink"]
+    assert HEX.findall("border: 1px solid #bbb; fill: #E69F00") == ["#bbb", "#E69F00"]
+    assert HEX.findall("&#128512; href='#avz-fit'") == []
+
+
+def test_var_css_variables_and_resolve_agree():
+    assert var("forward") == "var(--avz-forward, #E69F00)"
+    assert resolve(f"a{{color:{var('curve')}}}") == f"a{{color:{COLORS['curve']}}}"
+    declared = dict(re.findall(r"--avz-([\w-]+):(#[0-9A-Fa-f]{6})", css_variables()))
+    assert declared == COLORS
