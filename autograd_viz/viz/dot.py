@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from autograd_viz._numbers import format_number
+from autograd_viz._text import clip
 from autograd_viz.viz.palette import COLORS
 
 # DOT needs literal colours: the palette's (autograd_viz.viz.palette), by role.
@@ -62,25 +63,10 @@ def html_text(text: str) -> str:
 
 
 # graphviz refuses an HTML label longer than 16384 characters, and nobody reads one:
-# names are cut to these sizes (a "…" marks the cut), numbers to one short line.
-MAX_LINE = 60
-MAX_LINES = 8
+# names are cut by `clip` (autograd_viz._text: MAX_LINES lines of MAX_LINE characters, a "…"
+# marks the cut), numbers to one short line.
 MAX_NUMBER = 24
 MAX_LAYER_ROWS = 24
-
-
-def clip(text: str, width: int = MAX_LINE, lines: int = MAX_LINES) -> str:
-    """Shorten text to at most `lines` lines of `width` characters; "…" marks each cut.
-
-    >>> clip("abcdef", width=4), clip("a|b|c".replace("|", chr(10)), lines=2)
-    ('abc…', 'a\\nb…')
-    """
-    rows = str(text).replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    cut = len(rows) > lines
-    rows = [r if len(r) <= width else r[: width - 1] + "…" for r in rows[:lines]]
-    if cut and not rows[-1].endswith("…"):
-        rows[-1] = rows[-1][: width - 1] + "…"
-    return "\n".join(rows)
 
 
 def number_formatter(fmt: str | Callable[[float], str] | None) -> Callable[[float], str]:
