@@ -158,8 +158,11 @@ class Graph:
         return f"<Graph of {len(self.nodes)} values, root {self.root.name!r}>"
 
 
-def snapshot(root: object) -> Graph:
+def snapshot(root: object, *, read: dict[int, tuple[object, ...]] | None = None) -> Graph:
     """Read the graph that ends at `root` once, into a `Graph` (see the module docstring).
+
+    `read` holds operands already read, by `id` of the node (the size check of
+    `autograd_viz.viz.guard` hands over what it walked), so no node is read twice.
 
     Depth-first with an explicit stack; operands are visited in order, so the node
     order is `root.topological_order()` on every run. A `Graph` passes through as is.
@@ -182,6 +185,7 @@ def snapshot(root: object) -> Graph:
     rules: list[Callable[..., Any] | None] = []
     index: dict[int, int] = {}  # id(node) -> its position, once all its operands are placed
     stack: list[Any] = [root]
+    known = read if read is not None else {}
     while stack:
         v = stack.pop()
         if v is None:  # marker: below it, a node's operands (all placed now), then the node
@@ -200,7 +204,9 @@ def snapshot(root: object) -> Graph:
             nodes.append(Node(i, label, data, grad, op, operands, exponent, tag, trainable, role))
             rules.append(rule if operands else None)
         elif id(v) not in index:
-            operands = _read_operands(v)
+            operands = known.pop(id(v), None)
+            if operands is None:
+                operands = _read_operands(v)
             stack += (v, operands, None)
             stack.extend(reversed(operands))  # the first operand pops first
     nodes[-1] = nodes[-1]._replace(role="output")

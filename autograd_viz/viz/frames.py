@@ -141,9 +141,9 @@ class Frames:
         before_layout: Callable[[Frames], None] | None = None,
         **draw_options: Any,
     ) -> None:
-        check_size(root, draw_options.get("max_nodes", DrawOptions.max_nodes))  # before reading
+        read = check_size(root, draw_options.get("max_nodes", DrawOptions.max_nodes))
         try:
-            graph = snapshot(root)  # the one walk of the user's graph
+            graph = snapshot(root, read=read)  # the one walk of the user's graph
         except GraphError:
             raise TypeError(
                 f"Frames needs a Value, got {type(root).__name__}: {root!r}. {LOOKS_FOR}."

@@ -20,8 +20,11 @@ from autograd_viz.graph import _read, _read_operands
 __all__ = ["check_size"]
 
 
-def check_size(root: object, max_nodes: int) -> None:
+def check_size(root: object, max_nodes: int) -> dict[int, tuple[object, ...]]:
     """Raise GraphTooLargeError if more than `max_nodes` values would have to be drawn.
+
+    Returns the operands it read, by `id` of the node, for `graph.snapshot(root, read=...)`:
+    with the snapshot, every node's operands are still read once.
 
     >>> x = Value(0.5)
     >>> for _ in range(1_000):
@@ -31,8 +34,9 @@ def check_size(root: object, max_nodes: int) -> None:
     ...
     autograd_viz.viz.render.GraphTooLargeError: this graph has more than 500 values...
     """
+    read: dict[int, tuple[object, ...]] = {}
     if not isinstance(root, Value) or type(max_nodes) is not int:
-        return  # a snapshot is counted where it is drawn; a bad max_nodes is refused there
+        return read  # a snapshot is counted where it is drawn; a bad max_nodes is refused there
     seen = {id(root)}
     stack = [root]
     visible = 0
@@ -45,10 +49,12 @@ def check_size(root: object, max_nodes: int) -> None:
         visible += 1
         if visible > max_nodes:
             raise _too_large(max_nodes, neurons)
-        for p in _read_operands(v):
+        operands = read[id(v)] = _read_operands(v)
+        for p in operands:
             if id(p) not in seen:
                 seen.add(id(p))
                 stack.append(p)
+    return read
 
 
 def _too_large(max_nodes: int, neurons: bool):

@@ -105,8 +105,8 @@ class Player(widgets.VBox):
         history: int = 3,
         **draw_options: object,
     ) -> None:
-        check_size(root, draw_options.get("max_nodes", DrawOptions.max_nodes))  # before reading
-        graph = _graph(root)
+        read = check_size(root, draw_options.get("max_nodes", DrawOptions.max_nodes))
+        graph = _graph(root, read)
         check_phase(phase)
         if not isinstance(speed, (int, float)) or isinstance(speed, bool) or not speed > 0:
             raise PlayerError(f"speed is in steps per second and must be > 0, got {speed!r}")
@@ -417,10 +417,10 @@ def _wide_graph_notice(svg: str, projector: bool) -> str:
     )
 
 
-def _graph(root: object):
+def _graph(root: object, read: dict | None = None):
     """The snapshot of `root`'s graph, or a clear error for something that cannot animate."""
     try:
-        graph = snapshot(root)
+        graph = snapshot(root, read=read)
     except GraphError:
         hint = ""
         if isinstance(root, (int, float)):

@@ -86,9 +86,9 @@ def roles(root: object) -> list[str]:
     return [n.role for n in _graph(root, "roles").nodes]
 
 
-def _graph(root: object, caller: str) -> Graph:
+def _graph(root: object, caller: str, read: dict | None = None) -> Graph:
     try:
-        return snapshot(root)
+        return snapshot(root, read=read)
     except GraphError:
         raise TypeError(
             f"{caller}() needs a Value, got {type(root).__name__}: {root!r}. {LOOKS_FOR}."
@@ -110,8 +110,8 @@ def to_dot(root: object, options: DrawOptions | None = None, /, **kwargs: Any) -
     3
     """
     options = DrawOptions.of(options, **kwargs)
-    check_size(root, options.max_nodes)  # before the snapshot: refuse a huge graph unread
-    return _build(_graph(root, "draw"), options)[0]
+    read = check_size(root, options.max_nodes)  # before the snapshot: refuse a huge graph
+    return _build(_graph(root, "draw", read), options)[0]
 
 
 def _build(graph: Graph, options: DrawOptions) -> tuple[str, str | None, str]:
@@ -395,6 +395,6 @@ def draw(root: object, options: DrawOptions | None = None, /, **kwargs: Any) -> 
     True
     """
     options = DrawOptions.of(options, **kwargs)
-    check_size(root, options.max_nodes)  # before the snapshot: refuse a huge graph unread
-    source, caption, summary = _build(_graph(root, "draw"), options)
+    read = check_size(root, options.max_nodes)  # before the snapshot: refuse a huge graph
+    source, caption, summary = _build(_graph(root, "draw", read), options)
     return Drawing(source, caption, options.timeout, summary)
