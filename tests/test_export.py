@@ -344,10 +344,10 @@ def test_gif_refuses_bad_paths_and_sizes(tmp_path):
         save_gif(sum_times_y(), tmp_path / "backprop.gif", width=10)
 
 
-def test_the_docstring_examples_hold():
+@pytest.mark.parametrize("name", ["filmstrip", "page", "animation"])
+def test_the_docstring_examples_hold(name):
     import doctest
+    import importlib
 
-    import autograd_viz.viz.export as module
-
-    result = doctest.testmod(module)
+    result = doctest.testmod(importlib.import_module(f"autograd_viz.viz.{name}"))
     assert result.attempted > 0 and result.failed == 0

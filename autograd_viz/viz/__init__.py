@@ -7,7 +7,9 @@ The layers, each reading only the one below it:
   drawing hides.
 * `render` — `draw(root)`: one picture of a graph.
 * `frames` — every step of a trace as a frame of one layout.
-* `player`, `export` — the widget, and the widget-free forms (page, animated SVG, GIF).
+* `player`, `export` — the widget, and the widget-free forms: `page` (the standalone
+  page), `animation` (animated SVG, GIF), `filmstrip`, sharing `compose` (the frames for
+  a source, the caption geometry).
 
 Nothing here is imported by `autograd_viz` itself: `Value.draw()` and `Value.animate()`
 load it on first use.
