@@ -26,10 +26,10 @@ def __dir__() -> list[str]:
     return sorted([*globals(), *_NN])
 
 
-if _sys.platform == "emscripten":  # in the browser (JupyterLite): start loading Graphviz-WASM now
-    from autograd_viz.viz import wasm as _wasm
+if _sys.platform == "emscripten":  # in the browser (JupyterLite): see autograd_viz/_pyodide.py
+    from autograd_viz import _pyodide
 
-    _wasm.start_loading()
+    _pyodide.setup()
 
 
 def draw(root: object, **options):

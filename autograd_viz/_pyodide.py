@@ -1,0 +1,51 @@
+"""What changes when Python runs in the browser (Pyodide, the JupyterLite edition).
+
+`import autograd_viz` calls `setup()` there, and only there, for two things:
+
+- **Drawing.** Pyodide has no `dot` program: start loading Graphviz compiled to WebAssembly
+  (`autograd_viz.viz.wasm`) now, so it is ready by the time a cell draws.
+- **Freeing long graphs.** CPython frees a chain of Values one inside the other: dropping the
+  last node of an n-step chain nests n deallocations. Natively the interpreter defers them
+  before its stack runs out; in WebAssembly the browser's stack is smaller than the interpreter
+  assumes, and dropping a chain of ~7,000 steps kills the kernel ("Maximum call stack size
+  exceeded"), so notebook 05's million-step chain could never be freed. `free_graphs_flat`
+  gives `Value` a finalizer that hands a dying node's operands to a queue emptied in a loop:
+  every graph is freed one node at a time, at any depth. Natively it would only cost time.
+"""
+
+from __future__ import annotations
+
+from autograd_viz.engine import Value
+
+__all__ = ["free_graphs_flat", "setup"]
+
+_dying: list[tuple[Value | None, Value | None]] = []
+_freeing = False
+
+
+def _free_flat(node: Value) -> None:
+    """Value's finalizer under Pyodide: queue the operands instead of freeing them inside."""
+    global _freeing
+    _dying.append((node._a, node._b))
+    node._a = node._b = None
+    if _freeing:  # an outer call is emptying the queue: it will free these too
+        return
+    _freeing = True
+    try:
+        while _dying:
+            _dying.pop()  # frees the operands; their finalizers queue theirs
+    finally:
+        _freeing = False
+
+
+def free_graphs_flat() -> None:
+    """Free graphs node by node (no nesting) from now on: every Value gets `_free_flat`."""
+    Value.__del__ = _free_flat
+
+
+def setup() -> None:
+    """Everything the browser edition needs, done once at import."""
+    from autograd_viz.viz import wasm
+
+    free_graphs_flat()
+    wasm.start_loading()
