@@ -827,13 +827,14 @@ class ForeignSnapshot(Graph):
 
     `note` is a caption line (operand order that could not be recovered); `report` is
     `check_engine`'s report (None when not checked); `flags` maps (node, operand) — or
-    (node, None) for the node as a whole — to what went wrong there, for the derivation
-    to say beside the step ("✗ your `__mul__` sent 28 to a; the product rule gives 42").
+    (node, None) for the node as a whole — to what went wrong there (a sentence and a
+    hint), for the derivation and the step's caption to say ("✗ your `__mul__` sent 28 to
+    a; the product rule gives 42").
     """
 
     note: str = ""
     report: EngineReport | None = None
-    flags: Mapping[tuple[int, int | None], str] = field(default_factory=dict)
+    flags: Mapping[tuple[int, int | None], tuple[str, str]] = field(default_factory=dict)
     source: ForeignGraph | None = field(default=None, repr=False)
     replay: _Replay | None = field(default=None, repr=False)
 
@@ -856,10 +857,10 @@ class ForeignSnapshot(Graph):
         if self.report is not None or self.source is None:
             return self
         report = _check(self.source)
-        flags: dict[tuple[int, int | None], str] = {}
+        flags: dict[tuple[int, int | None], tuple[str, str]] = {}
         for finding in report.findings:
             if finding.node is not None:
-                flags.setdefault((finding.node, finding.operand), str(finding))
+                flags.setdefault((finding.node, finding.operand), (finding.message, finding.hint))
         return dataclasses.replace(self, report=report, flags=flags)
 
     @property

@@ -135,7 +135,8 @@ class Step:
     ("value" | "seed" | "local" | "contribution" | "accumulate"), `nodes` (value
     indices the step reads or writes), `edges` (SVG edge ids it travels), `active`
     (the value index it is about), `values` / `grads` (read-only {index: number}
-    known after the step; grads only once complete), `text` and `latex`.
+    known after the step; grads only once complete), `text` and `latex`, and `flag`:
+    where a learner's own engine goes wrong at this step, what it did ('' elsewhere).
     """
 
     index: int
@@ -148,6 +149,7 @@ class Step:
     grads: Mapping[int, float]
     text: str
     latex: str
+    flag: str = ""
 
     def __str__(self) -> str:
         return self.text
@@ -163,6 +165,7 @@ class _Line:
     eq: Eq
     reveal_values: tuple[int, ...] = ()
     reveal_grads: tuple[int, ...] = ()
+    flag: str = ""
 
 
 # ---- the walk -------------------------------------------------------------------------
@@ -413,9 +416,11 @@ class _Backward:
                     completed.append(p)
             reveal = (p,) if done and not shared else ()
             flag = self.flags.get((i, p)) or (not lines and self.flags.get((i, None)))
-            if flag:
-                eq = Eq(f"{eq.text}   ✗ {flag}", rf"{eq.latex} \quad ✗\ {latex_name(flag)}")
-            lines.append(_Line("backward", kind, touched, edges, p, eq, (), reveal))
+            said = ""
+            if flag:  # what a check of the learner's engine found here: (sentence, hint)
+                said, hint = flag
+                eq = Eq(f"{eq.text}   ✗ {said}" + (f" — {hint}" if hint else ""), eq.latex)
+            lines.append(_Line("backward", kind, touched, edges, p, eq, (), reveal, said))
         return locals_ + lines + [self._sum(p) for p in completed]
 
     def _sum(self, p: int) -> _Line:
@@ -504,6 +509,7 @@ def _steps(graph: Graph, lines: list[_Line], phase: str, grads: list[float]) -> 
             grads=_Revealed(grads_final, grad_rank, grad_order, grad_counts[s]),
             text=line.eq.text,
             latex=line.eq.latex,
+            flag=line.flag,
         )
         for s, line in enumerate(lines)
     ]

@@ -950,3 +950,33 @@ def test_every_viewer_says_what_it_looks_for_in_a_non_graph(viewer, thing):
     with pytest.raises((TypeError, ValueError)) as err:
         _viewers()[viewer](thing)
     assert "`data` and `grad` and its operands under one of `_prev`, `_children`" in str(err.value)
+
+
+def test_the_steps_caption_says_where_their_rule_goes_wrong():
+    from autograd_viz.viz.frames import Frames
+
+    root = oe.square_of_ab_plus_c(oe.SwappedMul)
+    root.backward()
+    frames = Frames(root)
+    flagged = [k for k, s in enumerate(frames.steps) if s.flag]
+    assert len(flagged) == 1
+    assert frames.caption(flagged[0]).text.endswith(
+        "backward pass · ✗ your `__mul__` sent 28 to a; the product rule gives 42"
+    )
+    assert "✗" not in frames.steps[flagged[0]].latex  # the maths stays maths
+    assert all("✗" not in frames.caption(k).text for k in range(len(frames)) if k != flagged[0])
+
+
+def test_a_learners_label_cannot_inject_markup_into_the_players_caption():
+    from autograd_viz.viz.player import Player
+
+    root = oe.square_of_ab_plus_c(oe.SwappedMul)
+    oe.by_label(root)["a"].label = "<b>a</b>"
+    root.backward()
+    player = Player(root, phase="backward")
+    try:
+        k = next(i for i, s in enumerate(player.steps) if s.flag)
+        page = player.frame_html(k + 1)
+        assert "sent 28 to &lt;b&gt;a&lt;/b&gt;" in page and "<b>a</b>" not in page
+    finally:
+        player.close()

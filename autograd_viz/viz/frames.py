@@ -218,7 +218,7 @@ class Frames:
             f"step {k + 1} of {len(self.steps)}",
             step.phase,
             PHASE_TITLES.get(step.phase, step.phase),
-            KIND_TITLES.get(step.kind),
+            f"✗ {step.flag}" if step.flag else KIND_TITLES.get(step.kind),
         )
 
     def states(self, k: int) -> dict[int, str]:

@@ -365,7 +365,7 @@ def _frame_page(frames: Frames, index: int, earlier: Sequence[Step], history: in
     gap opens between graph and equation."""
     step, caption, svg = frames.steps[index], frames.caption(index), frames.frame_svg(index)
     k = index + 1
-    kind = f' · <span class="agv-kind">{caption.kind}</span>' if caption.kind else ""
+    kind = f' · <span class="agv-kind">{html.escape(caption.kind)}</span>' if caption.kind else ""
     caption_html = (
         f'<div class="agv-caption">{caption.counter} — '
         f'<span class="agv-phase-{caption.phase}">{caption.title}</span>{kind}</div>'
