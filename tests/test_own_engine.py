@@ -765,6 +765,10 @@ def test_the_standalone_page_shows_their_numbers_and_where_they_go_wrong_in_chro
             "∂L/∂a = ∂L/∂d · ∂d/∂a = 14 · b = 14 · 3 = 28   ✗ your `__mul__`"
         )
         assert "the product rule gives 42" in equation
+        caption = page.text_content("#avz-caption")
+        assert caption.endswith("· ✗ your `__mul__` sent 28 to a; the product rule gives 42")
+        marked = page.evaluate("() => document.querySelector('.avz-graph g.node.wrong').id")
+        assert marked == "op2"  # the first wrong node, marked in the page's picture too
         page.keyboard.press("End")  # the learner's final numbers, not the right ones
         assert page.text_content("#v0-grad") == "grad 28"  # a
         assert page.text_content("#v1-grad") == "grad 42"  # b
