@@ -311,3 +311,12 @@ def test_every_error_type_the_kit_defines_is_explained_in_docs_errors():
                 defined.add(obj.__name__)
     assert {"GraphTooLargeError", "GradcheckError", "TraceError"} <= defined
     assert sorted(name for name in defined if f"`{name}`" not in doc) == []
+
+
+def test_numpy_numbers_and_arrays_still_build_values():
+    x = Value(3.0)
+    assert (np.float64(2.0) * x).data == 6
+    assert (np.int64(2) - x).data == -1
+    assert (np.float64(2.0) ** x).data == 8
+    assert (np.array([1.0, 2.0]) @ np.array([x, x])).data == 9  # object arrays call our ops
+    assert np.exp(x).data == math.exp(3.0)  # numpy calls x.exp()
