@@ -45,7 +45,7 @@ from autograd_viz.viz.dot import (
 from autograd_viz.viz.guard import check_size
 from autograd_viz.viz.layout import GraphvizError, GraphvizNotFoundError, svg_from_dot
 from autograd_viz.viz.options import COLLAPSE_MODES, RANKDIRS, STATES, DrawOptions
-from autograd_viz.viz.svg import width_px
+from autograd_viz.viz.svg import MIN_FIT_TEXT, fitted_text_px
 
 __all__ = [
     "ACTIVE_COLOR",
@@ -307,7 +307,7 @@ def _box_node(box: Box, graph: Graph, number, show_grad, state_of) -> str:
 # ---- Drawing ----------------------------------------------------------------------
 
 
-WIDE_PX = 980  # CSS px: a drawing wider than this scrolls in its output instead of shrinking
+COLUMN_PX = 1000  # CSS px: about a notebook's output column, which shrinks a wider picture
 
 
 class Drawing:
@@ -366,9 +366,9 @@ class Drawing:
         except GraphvizNotFoundError as err:  # show the fix, not a formatter traceback
             return {"text/plain": f"{err}"}
         bundle = {"image/svg+xml": svg, "text/plain": repr(self)}
-        if width_px(svg) > WIDE_PX:
-            # A notebook would shrink it to the column (its text unreadable): keep its size in
-            # a box that scrolls sideways, and say so. Frontends prefer HTML to SVG.
+        if fitted_text_px(svg, COLUMN_PX) < MIN_FIT_TEXT:
+            # A notebook would shrink it to the column, its text below 10 px: keep its size
+            # in a box that scrolls sideways, and say so. Frontends prefer HTML to SVG.
             bundle["text/html"] = (
                 '<div class="avz-wide-drawing" style="overflow-x: auto; max-width: 100%">'
                 '<div style="font-size: 0.9em; margin: 0 0 4px">⇆ A wide graph: scroll it '
