@@ -1,6 +1,7 @@
 """How a Value behaves towards the rest of Python: not the lesson, so not in engine.py.
 
-Two jobs, both about keeping the graph whole:
+Input checks (a real number for `Value()`, text for a label), and two jobs that keep
+the graph whole:
 
 * **Plain maths gets a hint, never a silent float.** `float(x)`, `math.exp(x)`,
   `x > 0`, `max(x, y)`, `abs(x)`, `round(x)` and `f"{x:.2f}"` would each turn a Value
@@ -19,7 +20,45 @@ Two jobs, both about keeping the graph whole:
 from __future__ import annotations
 
 import copy
+import numbers
 from typing import Any
+
+# ---- what a Value accepts: real numbers, and text as labels -----------------------------
+
+
+def is_real(x: object) -> bool:
+    """int, float, bool, Fraction, numpy's numbers (numpy's bool is no numbers.Real)."""
+    return isinstance(x, numbers.Real) or (
+        type(x).__module__ == "numpy" and type(x).__name__ in ("bool", "bool_")
+    )
+
+
+def as_float(data: object) -> float:
+    """Accept real numbers (int, float, bool, numpy scalars); refuse anything else clearly."""
+    if is_real(data):
+        return float(data)
+    hint = ""
+    if isinstance(data, str):
+        hint = f" Convert it first, e.g. Value(float({data!r}))."
+    elif isinstance(data, (list, tuple)):
+        hint = " A Value holds one number; make one Value per element."
+    elif isinstance(data, ValueProtocols):
+        hint = " It is a Value already: use it as it is, or Value(v.data) for a new input."
+    raise TypeError(
+        f"Value() needs a real number (int, float or numpy scalar), "
+        f"got {type(data).__name__}: {data!r}.{hint}"
+    )
+
+
+def as_label(label: object) -> str:
+    """Labels are text: a number is written out, None means no label, the rest is refused."""
+    if label is None:
+        return ""
+    if isinstance(label, (str, numbers.Number)):
+        return str(label)
+    shown = repr(label)[:60]
+    raise TypeError(f"a label is text, got {type(label).__name__}: {shown}; write e.g. label='x'")
+
 
 # ---- plain maths: say what to write instead --------------------------------------------
 

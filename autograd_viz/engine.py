@@ -33,60 +33,25 @@ The numeric rules, the same in forward and backward (tests pin each one):
   scalars, and bools as 1 and 0 (`x * (x.data > 0)`).
 * A Value never turns silently into a plain number (that would cut the graph):
   `float(x)`, `math.exp(x)`, `x > 0`, `abs(x)` raise a TypeError saying what to
-  write instead (`x.data`, `x.exp()`, ...). Those messages, copying and pickling
-  (iterative, like every walk here) live in `_value_protocols.py`.
+  write instead (`x.data`, `x.exp()`, ...). Those messages, the input checks, and
+  copying and pickling (iterative, like every walk here) live in `_value_protocols.py`.
 """
 
 from __future__ import annotations
 
 import math
-import numbers
 from collections.abc import Callable, Iterator
 from typing import TypeAlias
 
-from autograd_viz._value_protocols import ValueProtocols
+from autograd_viz._value_protocols import ValueProtocols, as_float, as_label, is_real
 
 Number: TypeAlias = int | float
 Operand: TypeAlias = "Value | int | float"
 
 
-def _is_real(x: object) -> bool:
-    """int, float, bool, Fraction, numpy's numbers (numpy's bool is no numbers.Real)."""
-    return isinstance(x, numbers.Real) or (
-        type(x).__module__ == "numpy" and type(x).__name__ in ("bool", "bool_")
-    )
-
-
-def _as_float(data: object) -> float:
-    """Accept real numbers (int, float, bool, numpy scalars); refuse anything else clearly."""
-    if _is_real(data):
-        return float(data)
-    hint = ""
-    if isinstance(data, str):
-        hint = f" Convert it first, e.g. Value(float({data!r}))."
-    elif isinstance(data, (list, tuple)):
-        hint = " A Value holds one number; make one Value per element."
-    elif isinstance(data, Value):
-        hint = " It is a Value already: use it as it is, or Value(v.data) for a new input."
-    raise TypeError(
-        f"Value() needs a real number (int, float or numpy scalar), "
-        f"got {type(data).__name__}: {data!r}.{hint}"
-    )
-
-
 def _trig(f: Callable[[float], float], x: float) -> float:
     """sin or cos of x; nan at ±inf, as IEEE says (Python's math module raises there)."""
     return math.nan if math.isinf(x) else f(x)
-
-
-def _as_label(label: object) -> str:
-    """Labels are text: a number is written out, None means no label, the rest is refused."""
-    if label is None:
-        return ""
-    if isinstance(label, (str, numbers.Number)):
-        return str(label)
-    shown = repr(label)[:60]
-    raise TypeError(f"a label is text, got {type(label).__name__}: {shown}; write e.g. label='x'")
 
 
 def _power(x: float, n: float) -> float:
@@ -122,9 +87,9 @@ class Value(ValueProtocols):
     ) -> None:
         if _op and _backward is None:  # Value(2.0, "x"): a label passed by position
             raise TypeError(f"pass the label by name: Value({data!r}, label={_op!r})")
-        self.data = data if type(data) is float else _as_float(data)
+        self.data = data if type(data) is float else as_float(data)
         self.grad = 0.0
-        self._label = label if type(label) is str else _as_label(label)
+        self._label = label if type(label) is str else as_label(label)
         self.tag = None  # free for tools: nn records the neuron that made a value
         self._op = _op
         self._backward = _backward  # the operation's local rule, shared by all its nodes
@@ -148,7 +113,7 @@ class Value(ValueProtocols):
 
     @label.setter
     def label(self, label: str) -> None:
-        self._label = label if type(label) is str else _as_label(label)
+        self._label = label if type(label) is str else as_label(label)
 
     @property
     def op(self) -> str:
@@ -189,7 +154,7 @@ class Value(ValueProtocols):
     def __pow__(self, other: Operand) -> Value:
         if isinstance(other, Value):
             return self._pow_value(other)
-        if not _is_real(other):
+        if not is_real(other):
             raise TypeError(f"** needs a number or a Value as exponent, got {type(other).__name__}")
         n = float(other)
         if self.data == 0 and n < 0:
