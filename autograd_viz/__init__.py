@@ -57,8 +57,8 @@ def animate(root: object, **options):
 def check_engine(root: object):
     """Check your own engine's backward rules on the graph ending at `root`: each rule right,
     wrong or unchecked, and the first node whose gradient goes wrong (see
-    `autograd_viz.own_engine.check_engine`)."""
-    from autograd_viz.own_engine import check_engine as _check
+    `autograd_viz.engine_check.check_engine`)."""
+    from autograd_viz.engine_check import check_engine as _check
 
     return _check(root)
 

@@ -1,4 +1,4 @@
-"""Your own engine under the microscope: run its backward pass step by step, and check it.
+"""Your own engine, stepped through: run its backward pass and replay its numbers.
 
 `run_backward(graph)` runs the learner's own backward pass on a `ForeignGraph` and records
 every `_backward()` call: which node, its `grad` at that moment, and what the call added to
@@ -7,12 +7,10 @@ recorded) with each node's `_backward` wrapped by a recorder; where that cannot 
 it calls the closures itself, in the kit's order. Every `grad` and every `_backward` it
 touched is put back afterwards: the learner's graph is left exactly as it was.
 
-`check_engine(root)` compares each recorded call with the right local derivatives — from
-the kit's own engine where the operation is one it knows (the op table), and by central
-differences on the learner's own forward method where it can re-run it — and reports each
-operation's rule as right, wrong or unchecked, the first node where the gradient goes
-wrong, and a sentence a learner can act on: "your `__mul__` sent 5 to y; the product rule
-gives 3".
+`foreign_snapshot(root)` is the graph snapshot of such a graph, the door through which
+every viewer reads it: its backward rules replay what *their* closures sent, so every
+derivation, drawing and frame shows the learner's own numbers; checked by
+`autograd_viz.engine_check`, it also says where they go wrong.
 """
 
 from __future__ import annotations
@@ -21,30 +19,19 @@ import dataclasses
 import functools
 import math
 import numbers
-import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from autograd_viz._numbers import format_number
 from autograd_viz.engine import Value
-from autograd_viz.foreign import ForeignGraph, NotAGraphError, is_graph, read_graph
+from autograd_viz.foreign import ForeignGraph, read_graph
+from autograd_viz.foreign_ops import ENGINE_OPS, canonical_op, table_partials
 from autograd_viz.graph import Graph, Node
 
-__all__ = [
-    "BackwardRun",
-    "Call",
-    "EngineReport",
-    "Finding",
-    "ForeignSnapshot",
-    "RuleCheck",
-    "check_engine",
-    "foreign_snapshot",
-    "run_backward",
-]
+if TYPE_CHECKING:
+    from autograd_viz.engine_check import EngineReport, Finding
 
-RIGHT, WRONG, UNCHECKED = "right", "wrong", "unchecked"
-_SOURCES = ("op table", "central differences")
-_UNKNOWN = "nothing: an operation the kit does not know, and its method could not be re-run"
+__all__ = ["BackwardRun", "Call", "ForeignSnapshot", "foreign_snapshot", "run_backward"]
 
 
 # ---- running their backward pass ------------------------------------------------------------
@@ -181,551 +168,7 @@ def _kit_order(graph: ForeignGraph, errors: list[tuple[int, str]]) -> list[Call]
     return log
 
 
-# ---- the right answers ---------------------------------------------------------------------
-
-# How each operation the kit knows is spelt, and how to build it from the kit's own Value.
-_CANONICAL = {
-    "+": "+", "add": "+", "__add__": "+",
-    "*": "*", "mul": "*", "__mul__": "*",
-    "-": "-", "sub": "-", "__sub__": "-",
-    "/": "/", "div": "/", "truediv": "/", "__truediv__": "/",
-    "**": "**", "pow": "**", "__pow__": "**",
-    "relu": "relu", "tanh": "tanh", "exp": "exp", "log": "log", "ln": "log",
-    "sigmoid": "sigmoid", "σ": "sigmoid", "neg": "neg", "__neg__": "neg",
-    "sin": "sin", "cos": "cos",
-}  # fmt: skip
-_BUILD: dict[str, Callable[..., Value]] = {
-    "+": lambda a, b: a + b,
-    "*": lambda a, b: a * b,
-    "-": lambda a, b: a - b,
-    "/": lambda a, b: a / b,
-    "**": lambda a, b: a**b,
-    "relu": lambda a: a.relu(),
-    "tanh": lambda a: a.tanh(),
-    "exp": lambda a: a.exp(),
-    "log": lambda a: a.log(),
-    "sigmoid": lambda a: a.sigmoid(),
-    "neg": lambda a: -a,
-    "sin": lambda a: a.sin(),
-    "cos": lambda a: a.cos(),
-}
-_RULE_NAMES = {
-    "+": "the sum rule",
-    "*": "the product rule",
-    "-": "the difference rule",
-    "/": "the quotient rule",
-    "**": "the power rule",
-    "relu": "ReLU's rule",
-    "tanh": "tanh's rule (1 − tanh²)",
-    "exp": "exp's rule",
-    "log": "log's rule (1/x)",
-    "sigmoid": "the sigmoid rule σ(1 − σ)",
-    "neg": "negation's rule",
-    "sin": "sin's rule (cos)",
-    "cos": "cos's rule (−sin)",
-}
-_METHODS = {
-    "+": "__add__", "*": "__mul__", "-": "__sub__", "/": "__truediv__", "**": "__pow__",
-    "relu": "relu", "tanh": "tanh", "exp": "exp", "log": "log", "sigmoid": "sigmoid",
-    "neg": "__neg__", "sin": "sin", "cos": "cos",
-}  # fmt: skip
-_ARITY = {"+": 2, "*": 2, "-": 2, "/": 2, "**": 2, "neg": 1}
-
-
-def _canonical(op: str, n_operands: int) -> str | None:
-    text = op.strip()
-    if re.fullmatch(r"\*\*\s*\(?\s*[-+]?[0-9.]+(?:e[-+]?\d+)?\s*\)?", text) and n_operands == 1:
-        return "**n"
-    name = _CANONICAL.get(text, _CANONICAL.get(text.lower()))
-    if name == "**" and n_operands == 1:
-        return "**n"
-    return name
-
-
-def _method_name(node: object, canonical: str | None) -> str:
-    """The learner's method that made the node: `__mul__` from the closure's qualified name
-    (`Value.__mul__.<locals>._backward`), else the usual name for the operation."""
-    rule = getattr(node, "_backward", None)
-    qualname = getattr(getattr(rule, "__func__", rule), "__qualname__", "")
-    parts = qualname.split(".")
-    if "<locals>" in parts:  # the method is just before the last <locals>
-        owner = parts[len(parts) - 1 - parts[::-1].index("<locals>") - 1]
-        if owner not in ("<lambda>", "__init__"):  # __init__'s is the do-nothing default
-            return owner
-    if canonical == "**n":
-        return "__pow__"
-    return _METHODS.get(canonical or "", "")
-
-
-def _table_partials(
-    canonical: str | None, args: list[float], exponent: float | None, result: float | None = None
-) -> list[float] | None:
-    """∂out/∂(each operand position) from the kit's own engine; None where it has no row,
-    or where the operation does not give the node's `result` (a `tanh` that is not tanh)."""
-    if canonical is None:
-        return None
-    try:
-        leaves = [Value(a) for a in args]
-        if canonical == "**n":
-            if exponent is None or len(leaves) != 1:
-                return None
-            out = leaves[0] ** exponent
-        else:
-            build = _BUILD[canonical]
-            if len(leaves) != _ARITY.get(canonical, 1):
-                return None
-            out = build(*leaves)
-        if result is not None and not math.isclose(out.data, result, rel_tol=1e-9, abs_tol=1e-12):
-            return None
-        out.backward()
-    except (ArithmeticError, ValueError, TypeError):
-        return None
-    return [leaf.grad for leaf in leaves]
-
-
-def _numeric_partials(
-    node: object, method: str, args: list[float], exponent: float | None, out: float
-) -> list[float] | None:
-    """∂out/∂(each operand position) by central differences on the learner's own forward
-    method, re-run on fresh values of their class; None where it cannot be re-run."""
-    cls = type(node)
-    if not method or not callable(getattr(cls, method, None)):
-        return None
-
-    def forward(values: list[float]) -> float:
-        fresh = [cls(v) for v in values]
-        if exponent is not None and len(fresh) == 1:
-            result = getattr(fresh[0], method)(exponent)
-        else:
-            result = getattr(fresh[0], method)(*fresh[1:])
-        return float(result.data)
-
-    try:
-        if not math.isclose(forward(args), out, rel_tol=1e-9, abs_tol=1e-12):
-            return None  # re-running does not reproduce the node: not the method we think
-        partials = []
-        for k, a in enumerate(args):
-            h = 1e-6 * max(1.0, abs(a))
-            up, down = list(args), list(args)
-            up[k], down[k] = a + h, a - h
-            partials.append((forward(up) - forward(down)) / (2 * h))
-        return partials
-    except Exception:  # their forward may refuse numbers, or fail near a kink: unchecked
-        return None
-
-
-# ---- the report ---------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Finding:
-    """One place where the learner's backward pass goes wrong.
-
-    `node` is the index (in the drawing's topological order) of the node whose rule (or
-    whose place in the order) is wrong, `name` its name, `method` the learner's method,
-    `operand`/`sent`/`right` what was sent to which operand and what the rule gives;
-    `message` says it in one sentence, `hint` guesses the bug.
-    """
-
-    node: int | None
-    name: str
-    method: str
-    message: str
-    hint: str = ""
-    operand: int | None = None
-    sent: float | None = None
-    right: float | None = None
-
-    def __str__(self) -> str:
-        return f"{self.message} — {self.hint}" if self.hint else self.message
-
-
-@dataclass(frozen=True)
-class RuleCheck:
-    """One of the learner's operations (a method), and whether its backward rule is right,
-    wrong or unchecked; `how` says what it was checked against."""
-
-    method: str
-    op: str
-    status: str
-    how: str
-    nodes: tuple[int, ...] = ()
-    detail: str = ""
-
-
-@dataclass(frozen=True)
-class EngineReport:
-    """What `check_engine` found: one row per operation, the findings in the order the
-    learner's backward pass met them, and the recorded run itself."""
-
-    rules: tuple[RuleCheck, ...]
-    findings: tuple[Finding, ...]
-    run: BackwardRun
-    graph: ForeignGraph = field(repr=False)
-    names: tuple[str, ...] = field(repr=False)
-    right_sent: tuple[dict[int, float] | None, ...] = field(repr=False)
-
-    @property
-    def ok(self) -> bool:
-        return not self.findings and all(r.status != WRONG for r in self.rules)
-
-    def __bool__(self) -> bool:
-        return self.ok
-
-    @property
-    def first_wrong(self) -> Finding | None:
-        """The first node whose gradient goes wrong, in the order the backward pass ran."""
-        return next((f for f in self.findings if f.node is not None), None)
-
-    def __str__(self) -> str:
-        width = max([len(r.method) for r in self.rules] + [9])
-        lines = [f"{'operation':<{width}}  {'rule':<9}  checked against"]
-        for r in self.rules:
-            lines.append(f"{r.method:<{width}}  {r.status:<9}  {r.how}".rstrip())
-            if r.detail:
-                lines.append(f"{'':<{width}}    {r.detail}")
-        note = f" ({self.run.note})" if self.run.note else ""
-        lines.append(f"backward order: {self.run.order}{note}")
-        if self.findings:
-            lines.append("first wrong: " + str(self.findings[0]))
-            lines += [f"  also: {f}" for f in self.findings[1:]]
-        else:
-            lines.append("every checked rule gives the right gradients")
-        return "\n".join(lines)
-
-    def __repr__(self) -> str:
-        return str(self)
-
-    def _repr_html_(self) -> str:
-        import html
-
-        return f"<pre>{html.escape(str(self))}</pre>"
-
-
-def _names(graph: ForeignGraph) -> tuple[str, ...]:
-    """Names as the drawings write them: the label, `v{i}`, or a constant's number."""
-    names = []
-    root = len(graph) - 1
-    for i, label in enumerate(graph.labels):
-        if label:
-            names.append(label)
-        elif not graph.operands[i] and i != root:
-            names.append(format_number(graph.data[i]))
-        else:
-            names.append(f"v{i}")
-    return tuple(names)
-
-
-def _close(a: float, b: float, tol: float) -> bool:
-    if math.isnan(a) or math.isnan(b):
-        return math.isnan(a) and math.isnan(b)
-    return math.isclose(a, b, rel_tol=tol, abs_tol=tol * 1e-3)
-
-
-def check_engine(root: object) -> EngineReport:
-    """Check a micrograd-style engine's backward pass on the graph ending at `root`.
-
-    Runs the learner's own backward pass (their order, their rules), compares what each
-    rule sent with the right local derivatives, and names the first node that goes wrong.
-    The graph is left as it was. Probes `2 + x`, `2 * x`, `2 - x`, `2 / x` on fresh values
-    of the class, so a missing `__rmul__` or `__rsub__` is named too.
-
-    >>> from micrograd.engine import Value  # doctest: +SKIP
-    >>> x, y = Value(2.0), Value(3.0)  # doctest: +SKIP
-    >>> check_engine((x + y) * y).ok  # doctest: +SKIP
-    True
-    """
-    if isinstance(root, Value):
-        raise TypeError(
-            "check_engine checks your own engine; autograd_viz.Value is the kit's, tested "
-            "against sympy. Pass a value built with your class (micrograd-style: data, grad, "
-            "_prev, _op, _backward)."
-        )
-    return _check(read_graph(root))
-
-
-def _check(graph: ForeignGraph) -> EngineReport:
-    names = _names(graph)
-    run = run_backward(graph)
-    findings: list[tuple[int, Finding]] = []  # (call position, finding)
-    per_method: dict[tuple[str, str], dict] = {}
-    right_sent: list[dict[int, float] | None] = [None] * len(graph)
-    uses: list[list[int]] = [[] for _ in range(len(graph))]
-    for i, ops in enumerate(graph.operands):
-        for p in dict.fromkeys(ops):
-            uses[p].append(i)
-
-    runs = [0] * len(graph)
-    for call in run.calls:
-        runs[call.node] += 1
-    seen: dict[int, int] = {}
-    for position, call in enumerate(run.calls):
-        i = call.node
-        if not graph.operands[i]:
-            continue  # a leaf's rule does nothing
-        if runs[i] > 1:  # a sort that visits twice also runs the node early: name the cause
-            if i not in seen:
-                findings.append((position, _ran_twice(names, i, runs[i])))
-        else:
-            early = [u for u in uses[i] if u not in seen and run.order == "your backward()"]
-            if early:
-                findings.append((position, _ran_early(names, i, early, call)))
-        seen[i] = position
-        canonical = _canonical(graph.ops[i], len(graph.operands[i]))
-        method = _method_name(graph.nodes[i], canonical)
-        key = (method or graph.ops[i] or "?", graph.ops[i])
-        row = per_method.setdefault(key, {"status": set(), "how": set(), "nodes": [], "detail": ""})
-        row["nodes"].append(i)
-        verdict = _check_call(graph, names, call, canonical, method)
-        row["status"].add(verdict.status)
-        row["how"].update(h for h in verdict.how.split(", ") if h)
-        if right_sent[i] is None:
-            right_sent[i] = verdict.right
-        if verdict.finding is not None:
-            findings.append((position, verdict.finding))
-            row["detail"] = row["detail"] or verdict.finding.message
-    failed = dict(run.errors)
-    for i in range(len(graph) - 1, -1, -1):  # in the order a backward pass meets them
-        rule = getattr(graph.nodes[i], "_backward", None)
-        if i in failed:
-            method = _method_name(graph.nodes[i], _canonical(graph.ops[i], len(graph.operands[i])))
-            message = f"your `{method or graph.ops[i]}`'s `_backward` raised {failed[i]}"
-            findings.append((-1, Finding(i, names[i], method, message)))
-        elif graph.operands[i] and i not in seen and callable(rule):
-            findings.append((len(run.calls), _never_ran(names, i)))
-
-    rules = []
-    for (method, op), row in per_method.items():
-        status = WRONG if WRONG in row["status"] else RIGHT if RIGHT in row["status"] else UNCHECKED
-        how = ", ".join(h for h in _SOURCES if h in row["how"]) or _UNKNOWN
-        rules.append(RuleCheck(method, op, status, how, tuple(row["nodes"]), row["detail"]))
-    probe_rules, probe_findings = _probe_reflected(graph)
-    rules += probe_rules
-    ordered = [f for _, f in sorted(findings, key=lambda pf: pf[0])] + probe_findings
-    return EngineReport(tuple(rules), tuple(ordered), run, graph, names, tuple(right_sent))
-
-
-@dataclass
-class _Verdict:
-    status: str
-    how: str
-    finding: Finding | None = None
-    right: dict[int, float] | None = None
-
-
-def _check_call(
-    graph: ForeignGraph, names: tuple[str, ...], call: Call, canonical: str | None, method: str
-) -> _Verdict:
-    i = call.node
-    positions = graph.operands[i]
-    args = [graph.data[p] for p in positions]
-    exponent = graph.exponents[i]
-    table = _table_partials(canonical, args, exponent, graph.data[i])
-    numeric = None
-    if table is None:  # an operation the table does not know: measure their own forward
-        numeric = _numeric_partials(graph.nodes[i], method, args, exponent, graph.data[i])
-    if table is not None:
-        partials, how, tol = table, "op table", 1e-6
-        rule_name = _RULE_NAMES["**" if canonical == "**n" else canonical]
-    elif numeric is not None:
-        partials, how, tol = numeric, "central differences", 1e-4
-        rule_name = "central differences"
-    else:
-        return _Verdict(UNCHECKED, "")
-    g = call.out_grad
-    right: dict[int, float] = {}
-    for k, p in enumerate(positions):
-        right[p] = right.get(p, 0.0) + partials[k] * g
-    for p in dict.fromkeys(positions):
-        sent, expected = call.sent[p], right[p]
-        if _close(sent, expected, tol):
-            continue
-        verb = "gives" if rule_name != "central differences" else "give"
-        shown = method or graph.ops[i] or "its rule"
-        message = (
-            f"your `{shown}` sent {format_number(sent)} to {names[p]}; "
-            f"{rule_name} {verb} {format_number(expected)}"
-        )
-        if positions.count(p) > 1:
-            each = [partials[j] * g for j, q in enumerate(positions) if q == p]
-            shares = " + ".join(format_number(x) for x in each)
-            message += f" ({names[p]} is used {positions.count(p)} times: {shares})"
-        hint = _diagnose(call, p, positions, partials, g, canonical, args, tol)
-        if _still_the_default(graph.nodes[i]):
-            hint = (
-                "its `_backward` is still the do-nothing one from `__init__`: set "
-                "`out._backward = _backward` in the method"
-            )
-        finding = Finding(i, names[i], shown, message, hint, p, sent, expected)
-        return _Verdict(WRONG, how, finding, right)
-    return _Verdict(RIGHT, how, None, right)
-
-
-def _diagnose(call, p, positions, partials, g, canonical, args, tol) -> str:
-    """A guess at which classic bug produced a wrong contribution."""
-    sent, before = call.sent[p], call.before[p]
-    after = before + sent
-    shares = [partials[k] * g for k, q in enumerate(positions) if q == p]
-    if (before != 0 or len(shares) > 1) and any(_close(after, s, tol) for s in shares):
-        return "it replaced the gradient instead of adding to it: `=` where `+=` belongs"
-    if g != 1 and _close(sent, sum(partials[k] for k, q in enumerate(positions) if q == p), tol):
-        return f"it left out the chain rule's factor out.grad (here {format_number(g)})"
-    if canonical == "tanh" and _close(sent, (1 - args[0] ** 2) * g, tol):
-        return "it used the input (1 − x²) where the rule needs the output t = tanh(x): 1 − t²"
-    if len(positions) == 2 and positions[0] != positions[1]:
-        k = positions.index(p)
-        other = partials[1 - k] * g
-        if _close(sent, other, tol) and not _close(other, partials[k] * g, tol):
-            return "it sent what the other operand should get: operands swapped in the rule?"
-        if canonical == "*" and _close(sent, args[k] * g, tol):
-            return "it multiplied by the operand's own value; the product rule uses the other one"
-    return ""
-
-
-def _still_the_default(node: object) -> bool:
-    rule = getattr(node, "_backward", None)
-    qualname = getattr(getattr(rule, "__func__", rule), "__qualname__", "")
-    return ".__init__.<locals>." in f".{qualname}"
-
-
-def _ran_twice(names, i, times) -> Finding:
-    count = "twice" if times == 2 else f"{times} times"
-    return Finding(
-        i,
-        names[i],
-        "backward",
-        f"your backward() ran {names[i]}'s `_backward` {count}, so it sent its gradient {count}",
-        "the topological sort visited it twice: keep a `visited` set and skip nodes already in it",
-    )
-
-
-def _ran_early(names, i, early, call) -> Finding:
-    waiting = ", ".join(names[u] for u in early)
-    return Finding(
-        i,
-        names[i],
-        "backward",
-        f"your backward() ran {names[i]}'s `_backward` before {waiting} had sent "
-        f"{names[i]} its gradient (it had {format_number(call.out_grad)} so far)",
-        "visit nodes in reverse topological order: every use of a value before the value",
-    )
-
-
-def _never_ran(names, i) -> Finding:
-    return Finding(
-        i,
-        names[i],
-        "backward",
-        f"your backward() never ran {names[i]}'s `_backward`, so its operands got nothing from it",
-        "the topological sort must reach every node the output depends on",
-    )
-
-
-# ---- reflected operations: `2 * x` needs __rmul__ ---------------------------------------------
-
-# method, expression, with a number on the left, with the number wrapped, float value, slope
-_PROBES = (
-    ("__radd__", "2 + x", lambda x: 2 + x, lambda two, x: two + x, lambda a: 2 + a, lambda a: 1.0),
-    ("__rmul__", "2 * x", lambda x: 2 * x, lambda two, x: two * x, lambda a: 2 * a, lambda a: 2.0),
-    ("__rsub__", "2 - x", lambda x: 2 - x, lambda two, x: two - x, lambda a: 2 - a, lambda a: -1.0),
-    ("__rtruediv__", "2 / x", lambda x: 2 / x, lambda two, x: two / x, lambda a: 2 / a,
-     lambda a: -2 / a**2),
-)  # fmt: skip
-_FIXES = {
-    "__radd__": "def __radd__(self, other): return self + other",
-    "__rmul__": "def __rmul__(self, other): return self * other",
-    "__rsub__": "def __rsub__(self, other): return other + (-self)",
-    "__rtruediv__": "def __rtruediv__(self, other): return other * self**-1",
-}
-
-
-def _probe_reflected(graph: ForeignGraph) -> tuple[list[RuleCheck], list[Finding]]:
-    """Try `2 + x`, `2 * x`, `2 - x`, `2 / x` on a fresh value of the learner's class.
-
-    A reflected method must exist, give the right value, and send x the gradient the
-    learner's own engine sends for the same expression with the 2 wrapped (`Value(2) * x`),
-    so a wrong `__mul__` is blamed on `__mul__`, not on the `__rmul__` that calls it."""
-    cls = type(graph.nodes[-1])
-    rules: list[RuleCheck] = []
-    findings: list[Finding] = []
-    a = 1.5
-    for method, text, build, wrapped, value, slope in _PROBES:
-        try:
-            x = cls(a)
-        except Exception as err:
-            how = f"nothing: {cls.__name__}({a}) raised {type(err).__name__}"
-            rules.append(RuleCheck(method, text, UNCHECKED, how))
-            continue
-        try:
-            out = build(x)
-        except TypeError as err:
-            message = (
-                f"`{text}` raises TypeError ({err}): your class has no `{method}`, so Python "
-                f"cannot handle a number on the left"
-            )
-            findings.append(Finding(None, "x", method, message, f"add `{_FIXES[method]}`"))
-            rules.append(RuleCheck(method, text, WRONG, "a probe", (), "missing"))
-            continue
-        except Exception as err:
-            detail = f"`{text}` raised {type(err).__name__}: {err}"
-            findings.append(Finding(None, "x", method, detail))
-            rules.append(RuleCheck(method, text, WRONG, "a probe", (), detail))
-            continue
-        expected = _wrapped_slope(cls, wrapped, a)
-        expected = slope(a) if expected is None else expected
-        verdict = _probe_result(cls, text, x, out, value(a), expected)
-        if verdict is None:
-            rules.append(RuleCheck(method, text, RIGHT, "a probe"))
-        else:
-            findings.append(Finding(None, "x", method, verdict, f"e.g. `{_FIXES[method]}`"))
-            rules.append(RuleCheck(method, text, WRONG, "a probe", (), verdict))
-    return rules, findings
-
-
-def _wrapped_slope(cls, wrapped, a: float) -> float | None:
-    """The gradient x gets from the learner's engine for the expression with the 2 wrapped."""
-    try:
-        x = cls(a)
-        wrapped(cls(2.0), x).backward()
-        return float(x.grad)
-    except Exception:  # no such operation, or no backward(): fall back to the true slope
-        return None
-
-
-def _probe_result(cls, text, x, out, value, slope) -> str | None:
-    if not is_graph(out):
-        return f"`{text}` gave a {type(out).__name__}, not a {cls.__name__}"
-    try:
-        data = float(out.data)
-    except (TypeError, ValueError):
-        return f"`{text}` gave data {out.data!r}, not a number"
-    if not math.isclose(data, value, rel_tol=1e-9):
-        return (
-            f"`{text}` at x = 1.5 gave {format_number(data)}; it should be {format_number(value)}"
-        )
-    if not callable(getattr(out, "backward", None)):
-        return None
-    try:
-        read_graph(out)
-        out.backward()
-        grad = float(x.grad)
-    except (NotAGraphError, Exception):
-        return None  # the gradient check needs a working backward(); other rows cover it
-    if not math.isclose(grad, slope, rel_tol=1e-6, abs_tol=1e-12):
-        return (
-            f"`{text}` at x = 1.5 sent {format_number(grad)} to x; it should be "
-            f"{format_number(slope)}"
-        )
-    return None
-
-
 # ---- the snapshot of a foreign graph: the door every viewer reads -----------------------------
-
-# The engine's op string for each operation the kit knows (`**n` is spelt with its number).
-_ENGINE_OPS = {
-    "+": "+", "*": "*", "**": "**", "relu": "ReLU", "tanh": "tanh", "exp": "exp",
-    "log": "log", "sigmoid": "sigmoid", "sin": "sin", "cos": "cos",
-}  # fmt: skip
 
 
 class _Replay:
@@ -801,9 +244,9 @@ class _Replay:
         positions = self.graph.operands[i]
         if len(set(positions)) == len(positions):
             return tuple(total[p] for p in positions)
-        canonical = _canonical(self.graph.ops[i], len(positions))
+        canonical = canonical_op(self.graph.ops[i], len(positions))
         args = [self.graph.data[p] for p in positions]
-        weights = _table_partials(canonical, args, self.graph.exponents[i])
+        weights = table_partials(canonical, args, self.graph.exponents[i])
         out = []
         for k, p in enumerate(positions):
             mine = [j for j, q in enumerate(positions) if q == p]
@@ -856,7 +299,9 @@ class ForeignSnapshot(Graph):
         graph is not too large to show, so a refusal never waits for a check)."""
         if self.report is not None or self.source is None:
             return self
-        report = _check(self.source)
+        from autograd_viz.engine_check import check_graph  # the check reads this module
+
+        report = check_graph(self.source)
         flags: dict[tuple[int, int | None], tuple[str, str]] = {}
         for finding in report.findings:
             if finding.node is not None:
@@ -894,12 +339,12 @@ def foreign_snapshot(root: object, *, check: bool | None = True) -> ForeignSnaps
         else:
             role = "input" if label else "const"
         op = graph.ops[i] if operands else ""
-        canonical = _canonical(op, len(operands)) if operands else None
+        canonical = canonical_op(op, len(operands)) if operands else None
         exponent = graph.exponents[i]
         if canonical == "**n" and exponent is not None:
             op = f"**{exponent:g}"
-        elif canonical in _ENGINE_OPS:
-            op = _ENGINE_OPS[canonical]
+        elif canonical in ENGINE_OPS:
+            op = ENGINE_OPS[canonical]
         node = Node(i, label, graph.data[i], graph.grads[i], op, operands, exponent, None,
                     False, role)  # fmt: skip
         nodes.append(node)

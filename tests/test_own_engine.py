@@ -9,8 +9,9 @@ import os
 import own_engines as oe
 import pytest
 
+from autograd_viz.engine_check import check_engine
 from autograd_viz.foreign import NotAGraphError, read_graph
-from autograd_viz.own_engine import check_engine, run_backward
+from autograd_viz.own_engine import run_backward
 
 if os.environ.get("CI"):  # CI installs the test extra: a missing peer is a broken setup
     import micrograd.engine as mg
