@@ -227,3 +227,15 @@ def test_power_zero_at_zero_has_slope_zero_in_trace_and_gradcheck():
     assert not any("⁻¹" in s.text or "∞" in s.text for s in steps)
     report = gradcheck(lambda a: a**0 + 2 * a + 3 * a**2, [0.0])
     assert report.ok
+
+
+# ---- item 11: a number as label, the same in every viewer ------------------------------
+
+
+def test_a_number_label_is_shown_as_text_by_trace_frames_and_draw():
+    z = Value(2.0, label=5) * 3
+    z.backward()
+    assert trace(z)[-1].text.startswith("∂")
+    assert any("5" in s.text for s in trace(z, "forward"))
+    assert ">5<" in draw(z).svg()
+    assert ">5<" in Frames(z).frame_svg(0)
