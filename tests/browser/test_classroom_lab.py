@@ -155,6 +155,7 @@ def test_projector_mode_fills_the_width_and_reads_from_the_back_row(classroom):
     assert _step(big) == 3
     sizes = big.evaluate(_SIZES)
     big.screenshot(path=str(shots / "projector_player.png"))
+    print(f"\nprojector at 1280x720: {sizes}; normal player: {normal}")
     assert sizes["graph"] >= 0.97 * sizes["player"], sizes
     fills_width = sizes["svgWidth"] >= 0.95 * sizes["graph"]
     fills_height = sizes["svgHeight"] >= 0.95 * (720 * 0.62)  # the height left after controls
@@ -187,6 +188,8 @@ def test_every_kit_text_meets_wcag_aa(classroom, theme):
     assert len(texts) > 50, f"too few texts measured: {len(texts)}"
     where = {t.where.split(".")[0] for t in texts}
     assert {"text", "div", "input"} <= where, where  # SVG labels, HTML text, form fields
+    lowest = min(texts, key=lambda t: t.ratio)
+    print(f"\n{theme}: {len(texts)} texts measured, lowest contrast {lowest}")
     bad = worst(texts)
     assert not bad, f"{theme}: {len(bad)} texts below 4.5:1, worst first: {bad[:8]}"
 
