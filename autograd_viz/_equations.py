@@ -138,7 +138,12 @@ def latex_name(name: str) -> str:
 
 
 def partial(top: Eq, bottom: Eq) -> Eq:
-    """∂top/∂bottom."""
+    """∂top/∂bottom; a name that is an expression is parenthesised: ∂z/∂(x + y)."""
+    top, bottom = _wrapped(top), _wrapped(bottom)
     return Eq(
         f"∂{top.text}/∂{bottom.text}", rf"\frac{{\partial {top.latex}}}{{\partial {bottom.latex}}}"
     )
+
+
+def _wrapped(name: Eq) -> Eq:
+    return par(name, ATOM) if name.prec < ATOM else name

@@ -15,8 +15,9 @@ gradients agree bit for bit with `Value.backward()`. `notation="adjoint"` writes
 backward pass the autodiff way instead: each operation's local partials, then each
 contribution to the adjoints (`s̄ = z̄ · ∂z/∂s = 1 · 3 = 3`, `ȳ = ȳ_mul + ȳ_add`).
 
-Names: a value's label where it has one, else a stable generated name `v{i}` from
-its topological index. Unlabelled leaves that are not parameters are constants
+Names (`autograd_viz.naming`): a value's label where it has one; else its expression
+while that stays short (`x + y`, `tanh(a · b)`: `∂z/∂(x + y)`), a neuron's name (`L2.n1`),
+or a stable generated name `v{i}` from its topological index. Unlabelled leaves that are not parameters are constants
 (numbers written into the expression, like the 2 in `2 * d`): they appear by
 value and get no gradient line. Numbers are formatted by `format_number`.
 
@@ -46,6 +47,7 @@ from autograd_viz._equations import (
 from autograd_viz._numbers import format_number
 from autograd_viz.foreign import LOOKS_FOR
 from autograd_viz.graph import Graph, GraphError, Node, snapshot
+from autograd_viz.naming import expression_names
 from autograd_viz.ops import Args, Op, describe
 
 PHASES = ("forward", "backward", "both")
@@ -69,26 +71,21 @@ def check_phase(phase: object) -> str:
 
 def node_names(root: object) -> list[str]:
     """The name of every value in topological order, as the equations write it:
-    its label, `v{i}` (topological index) when unlabelled, its number for a constant.
+    its label; unlabelled, its expression while short (`x + y`, see `autograd_viz.naming`),
+    a neuron's name, or `v{i}` (topological index); its number for a constant.
 
     >>> from autograd_viz import Value
     >>> x, y = Value(2.0, label="x"), Value(3.0, label="y")
     >>> node_names((x + y) * 2)
-    ['x', 'y', 'v2', '2', 'v4']
+    ['x', 'y', 'x + y', '2', '(x + y) · 2']
     """
     return [e.text for e in _names(snapshot(root), 4)]
 
 
 def _names(graph: Graph, digits: int) -> list[Eq]:
-    names = []
-    for node in graph.nodes:
-        if node.role == "const":
-            names.append(num(node.data, digits))
-        elif node.label:
-            names.append(Eq(node.label, latex_name(node.label)))
-        else:
-            names.append(Eq(f"v{node.index}", f"v_{{{node.index}}}"))
-    return names
+    """How equations call each value: see `autograd_viz.naming` (a label, a short expression
+    like `a · b`, a neuron's name, a constant's number, else `v{i}`)."""
+    return expression_names(graph, digits)
 
 
 # ---- steps ------------------------------------------------------------------------
@@ -280,6 +277,7 @@ def _forward_lines(graph: Graph, names: list[Eq], digits: int) -> list[_Line]:
     if named:
         eq = Eq("; ".join(g.text for g in groups), r";\quad ".join(g.latex for g in groups))
         lines.append(_Line("forward", "value", tuple(leaves), (), named[0], eq, tuple(leaves)))
+    divided = False
     for node in nodes:
         if node.is_leaf:
             continue
@@ -287,6 +285,12 @@ def _forward_lines(graph: Graph, names: list[Eq], digits: int) -> list[_Line]:
         edges = tuple(f"v{p}-op{i}-{k}" for k, p in enumerate(node.operands)) + (f"op{i}-v{i}",)
         touched = (i, *dict.fromkeys(node.operands))
         eq = _forward_eq(graph, node, names, digits)
+        if node.op == "**-1" and not divided:  # said once: how the engine divides
+            divided = True
+            b = names[node.operands[0]]
+            note = f"(÷ {b.text} is × {b.text}⁻¹: a / b is computed as a · b⁻¹)"
+            latex = rf"\quad(\div {b.latex}\ \text{{is}}\ \times {{{b.latex}}}^{{-1}})"
+            eq = Eq(f"{eq.text}   {note}", eq.latex + latex, eq.prec)
         reveal = (i,) if lines else (*leaves, i)  # constants only: shown with the first step
         lines.append(_Line("forward", "value", touched, edges, i, eq, reveal))
     return lines
@@ -448,8 +452,9 @@ def _bar(name: Eq, via: tuple[Eq, Eq] | None = None) -> Eq:
     """The adjoint (gradient) of a value: z̄; with `via`, one operation's share: ȳ_mul."""
     if len(name.text) == 1:
         text, latex = name.text + "\u0304", rf"\bar{{{name.latex}}}"  # one letter: a macron
-    else:
-        text, latex = "".join(c + "\u0305" for c in name.text), rf"\overline{{{name.latex}}}"
+    else:  # a line over every character (not over the spaces of an expression: a · b)
+        text = "".join(c + "\u0305" for c in name.text if c != " ")
+        latex = rf"\overline{{{name.latex}}}"
     if via is not None:
         short = via[1]
         text, latex = f"{text}_{short.text}", rf"{latex}_{{{short.latex}}}"
@@ -523,10 +528,10 @@ def derivation(
     >>> from autograd_viz import Value
     >>> a = Value(2.0, label="a")
     >>> print(derivation(a * a, "backward"))
-    ∂v1/∂v1 = 1
-    ∂v1/∂a (via the product, operand 1) = a = 2
-    ∂v1/∂a (via the product, operand 2) = a = 2
-    ∂v1/∂a = 2 + 2 = 4
+    ∂(a · a)/∂(a · a) = 1
+    ∂(a · a)/∂a (via the product, operand 1) = a = 2
+    ∂(a · a)/∂a (via the product, operand 2) = a = 2
+    ∂(a · a)/∂a = 2 + 2 = 4
     """
     steps = trace(root, phase, digits=digits, notation=notation)
     return "\n".join(step.text for step in steps)

@@ -60,9 +60,10 @@ def _graph() -> Value:
 def test_a_new_operation_with_its_row_traces_draws_and_animates(softsign):
     y = _graph()
     texts = [s.text for s in trace(y)]
-    assert texts[1] == "v1 = softsign(x) = softsign(1) = 0.5"
+    assert texts[1] == "softsign(x) = softsign(1) = 0.5"  # named by its expression
+    assert texts[2] == "v2 = softsign(x) = softsign(1) = 0.5"  # the same name is taken
     assert (
-        "∂y/∂x (via the softsign v1) = ∂y/∂v1 · ∂v1/∂x = 1 · 1/(1 + |x|)² = 1 · 1/(1 + |1|)² = 0.25"
+        "∂y/∂x (via the softsign v2) = ∂y/∂v2 · ∂v2/∂x = 1 · 1/(1 + |x|)² = 1 · 1/(1 + |1|)² = 0.25"
     ) in texts
     assert texts[-1] == "∂y/∂x = 0.5 + 0.25 + 0.25 = 1"
     steps = trace(y)
@@ -79,7 +80,7 @@ def test_a_new_operation_without_a_row_traces_by_number_only(monkeypatch):
     monkeypatch.setattr(Value, "softsign", _softsign, raising=False)
     x = Value(1.0, label="x")
     y = x.softsign()
-    assert derivation(y, "backward") == "∂v1/∂v1 = 1\n∂v1/∂x = 0.25"
+    assert derivation(y, "backward") == "∂softsign(x)/∂softsign(x) = 1\n∂softsign(x)/∂x = 0.25"
     assert not describe("softsign").known
     assert "label=<softsign>" in to_dot(y)  # drawn by its op string
     assert len(Frames(y)) == 4

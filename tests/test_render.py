@@ -20,6 +20,7 @@ from ops import programs
 from autograd_viz import MLP, Value
 from autograd_viz._numbers import format_number
 from autograd_viz.nn import Parameter
+from autograd_viz.trace import node_names
 from autograd_viz.viz.render import (
     ACTIVE_COLOR,
     BACKWARD_COLOR,
@@ -156,10 +157,13 @@ def test_reused_operand_draws_one_edge_per_occurrence(op):
     assert ids["v0-grad"].text == ("grad 2" if op == "+" else "grad 6")
 
 
-def test_unlabelled_interior_values_get_names_from_their_index():
+def test_unlabelled_interior_values_are_named_by_their_short_expression():
     x = Value(1.0, label="x")
     y = (x * 3).relu().tanh()
-    assert ">v2<" in nodes(to_dot(y))["v2"][1]
+    assert ">x · 3<" in nodes(to_dot(y))["v2"][1]
+    assert ">ReLU(x · 3)<" in nodes(to_dot(y))["v3"][1]
+    long = (x * 3 + x * 4 + x * 5).tanh()  # x · 3 + x · 4 + x · 5 is too long to be a name
+    assert ">v8<" in nodes(to_dot(long))["v8"][1] and ">tanh(v8)<" in to_dot(long)
     assert nodes(to_dot(y))["op3"][1] == "<ReLU>"
 
 
@@ -689,6 +693,7 @@ def test_any_graph_renders_every_value_literally_with_its_ids(root):
     }  # fmt: skip
     ids = by_id(svg)
     show_grad = any(v.grad != 0 for v in order)
+    names = node_names(root)
     for i, v in enumerate(order):
         data = ids[f"v{i}-data"].text
         if kinds[i] == "const":
@@ -697,7 +702,7 @@ def test_any_graph_renders_every_value_literally_with_its_ids(root):
         assert data == f"data {format_number(v.data)}"
         grad = format_number(v.grad) if show_grad else "?"
         assert ids[f"v{i}-grad"].text == f"grad {grad}"
-        want = _shown(v.label) if v.label else [f"v{i}"]
+        want = _shown(names[i])  # the label, or a short expression (`x · 3`), or `v{i}`
         if not want:  # only line breaks: nothing to show
             assert f"v{i}-label" not in ids
             continue

@@ -89,20 +89,34 @@ def test_values_and_grads_appear_only_once_computed():
     ]  # fmt: skip
 
 
-def test_square_of_ab_plus_c_at_2_3_1_names_unlabelled_values_by_index():
+def test_square_of_ab_plus_c_at_2_3_1_names_unlabelled_values_by_their_expression():
     a, b, c = Value(2.0, label="a"), Value(3.0, label="b"), Value(1.0, label="c")
     assert _texts(_named((a * b + c) ** 2, "L")) == [
         "inputs: a = 2, b = 3, c = 1",
-        "v2 = a · b = 2 · 3 = 6",
-        "v4 = v2 + c = 6 + 1 = 7",
-        "L = v4² = 7² = 49",
+        "a · b = 2 · 3 = 6",
+        "a · b + c = 6 + 1 = 7",
+        "L = (a · b + c)² = 7² = 49",
         "∂L/∂L = 1",
-        "∂L/∂v4 = 2 · v4 = 2 · 7 = 14",
-        "∂L/∂v2 = ∂L/∂v4 · ∂v4/∂v2 = 14 · 1 = 14",
-        "∂L/∂c = ∂L/∂v4 · ∂v4/∂c = 14 · 1 = 14",
-        "∂L/∂a = ∂L/∂v2 · ∂v2/∂a = 14 · b = 14 · 3 = 42",
-        "∂L/∂b = ∂L/∂v2 · ∂v2/∂b = 14 · a = 14 · 2 = 28",
+        "∂L/∂(a · b + c) = 2 · (a · b + c) = 2 · 7 = 14",
+        "∂L/∂(a · b) = ∂L/∂(a · b + c) · ∂(a · b + c)/∂(a · b) = 14 · 1 = 14",
+        "∂L/∂c = ∂L/∂(a · b + c) · ∂(a · b + c)/∂c = 14 · 1 = 14",
+        "∂L/∂a = ∂L/∂(a · b) · ∂(a · b)/∂a = 14 · b = 14 · 3 = 42",
+        "∂L/∂b = ∂L/∂(a · b) · ∂(a · b)/∂b = 14 · a = 14 · 2 = 28",
     ]
+
+
+def test_a_name_that_would_be_long_is_numbered_and_a_division_is_said_once():
+    a, b, c, d = (Value(x, label=n) for x, n in ((2.0, "a"), (-3.0, "b"), (1.0, "c"), (4.0, "d")))
+    texts = _texts(_named(((a * b).tanh() + c.exp()) / d, "f"), "forward")
+    assert texts[1:] == [
+        "a · b = 2 · (−3) = −6",
+        "tanh(a · b) = tanh(−6) = −1",
+        "exp(c) = exp(1) = 2.718",
+        "v6 = tanh(a · b) + exp(c) = −1 + 2.718 = 1.718",  # 20 characters: numbered
+        "d⁻¹ = 4⁻¹ = 0.25   (÷ d is × d⁻¹: a / b is computed as a · b⁻¹)",
+        "f = v6 · d⁻¹ = 1.718 · 0.25 = 0.4296",
+    ]
+    assert node_names((a * b) / d)[-1] == "a · b / d"
 
 
 def test_square_of_ab_plus_c_at_2_minus3_10_with_d_and_e_named():
@@ -189,7 +203,8 @@ def test_adjoint_notation_overlines_longer_names_and_numbers_repeated_operands()
     b = a * a
     texts = _texts_adjoint(_named(b * 3, "out"))
     assert texts[0] == "o\u0305u\u0305t\u0305 = ∂out/∂out = 1"
-    assert "∂v1/∂a (operand 2) = a = 2" in texts
+    assert "∂(a · a)/∂a (operand 2) = a = 2" in texts
+    assert "a\u0305·\u0305a\u0305 = o\u0305u\u0305t\u0305 · ∂out/∂(a · a) = 1 · 3 = 3" in texts
     assert texts[-1] == unicodedata.normalize("NFC", "ā = ā_mul1 + ā_mul2 = 6 + 6 = 12")
 
 
@@ -213,7 +228,8 @@ def test_every_operation_is_written_forward_and_backward():
         "relu+": (x.relu(), "y = ReLU(x) = ReLU(0.5) = 0.5", "∂y/∂x = (1 if x > 0 else 0) = 1"),
         "relu-": (w.relu(), "y = ReLU(w) = ReLU(−1.5) = 0", "∂y/∂w = (1 if w > 0 else 0) = 0"),
         "cube": (w**3, "y = w³ = (−1.5)³ = −3.375", "∂y/∂w = 3w² = 3 · (−1.5)² = 6.75"),
-        "inverse": (w**-1, "y = w⁻¹ = (−1.5)⁻¹ = −0.6667",
+        "inverse": (w**-1, "y = w⁻¹ = (−1.5)⁻¹ = −0.6667   (÷ w is × w⁻¹: a / b is computed "
+                    "as a · b⁻¹)",
                     "∂y/∂w = −w⁻² = −1 · (−1.5)⁻² = −0.4444"),
         "sqrt": (x**0.5, "y = x^0.5 = 0.5^0.5 = 0.7071",
                  "∂y/∂x = 0.5 · x^(−0.5) = 0.5 · 0.5^(−0.5) = 0.7071"),
@@ -239,10 +255,10 @@ def test_value_exponent_differentiates_base_and_exponent():
 def test_value_used_twice_by_one_operation_names_each_operand():
     a = Value(2.0, label="a")
     assert _texts(a * a, "backward") == [
-        "∂v1/∂v1 = 1",
-        "∂v1/∂a (via the product, operand 1) = a = 2",
-        "∂v1/∂a (via the product, operand 2) = a = 2",
-        "∂v1/∂a = 2 + 2 = 4",
+        "∂(a · a)/∂(a · a) = 1",
+        "∂(a · a)/∂a (via the product, operand 1) = a = 2",
+        "∂(a · a)/∂a (via the product, operand 2) = a = 2",
+        "∂(a · a)/∂a = 2 + 2 = 4",
     ]
 
 
@@ -259,9 +275,12 @@ def test_two_operations_of_one_kind_are_told_apart_by_name():
 def test_subtraction_and_division_show_their_blog_expansions():
     a, b = Value(6.0, label="a"), Value(4.0, label="b")
     texts = _texts(_named(a - b, "d"), "forward")
-    assert texts[1:] == ["v3 = b · (−1) = 4 · (−1) = −4", "d = a + v3 = 6 + (−4) = 2"]
+    assert texts[1:] == ["−b = b · (−1) = 4 · (−1) = −4", "d = a + (−b) = 6 + (−4) = 2"]
     texts = _texts(_named(a / b, "q"), "forward")
-    assert texts[1:] == ["v2 = b⁻¹ = 4⁻¹ = 0.25", "q = a · v2 = 6 · 0.25 = 1.5"]
+    assert texts[1:] == [
+        "b⁻¹ = 4⁻¹ = 0.25   (÷ b is × b⁻¹: a / b is computed as a · b⁻¹)",
+        "q = a · b⁻¹ = 6 · 0.25 = 1.5",
+    ]
 
 
 # ---- phases, names, constants ------------------------------------------------------
@@ -300,7 +319,7 @@ def test_unlabelled_leaves_are_constants_shown_by_value():
     y = x * 2 + Value(1.0)
     roles = [n.role for n in snapshot(y).nodes]
     assert roles == ["input", "const", "value", "const", "output"]
-    assert node_names(y) == ["x", "2", "v2", "1", "v4"]
+    assert node_names(y) == ["x", "2", "x · 2", "1", "x · 2 + 1"]
     grads = trace(y)[-1].grads
     assert set(grads) == {0, 2, 4}
 
@@ -314,7 +333,7 @@ def test_a_leaf_root_is_an_input_with_a_seed():
 def test_only_constant_leaves_are_shown_with_the_first_operation():
     y = Value(2.0) * Value(3.0)
     steps = trace(y)
-    assert steps[0].text == "v2 = 2 · 3 = 6"
+    assert steps[0].text == "2 · 3 = 6"
     assert dict(steps[0].values) == {0: 2, 1: 3, 2: 6}
 
 
@@ -408,14 +427,14 @@ def test_an_operation_missing_from_the_table_is_traced_by_number_never_another_f
     y = _sinh(x)
     assert _texts(y) == [
         "inputs: x = 1",
-        "v1 = sinh(x) = sinh(1) = 1.175",
-        "∂v1/∂v1 = 1",
-        "∂v1/∂x = 1.543",  # cosh(1), from the op's own rule; no formula is claimed
+        "sinh(x) = sinh(1) = 1.175",
+        "∂sinh(x)/∂sinh(x) = 1",
+        "∂sinh(x)/∂x = 1.543",  # cosh(1), from the op's own rule; no formula is claimed
     ]
-    z = _sinh(x) + _sinh(x)  # shared: the "via" names need the unknown op's short name
+    z = _named(_sinh(x) + _sinh(x), "z")  # shared: "via" names need the unknown op's short name
     texts = _texts(z, "backward")
-    assert texts[-1] == "∂v3/∂x = 1.543 + 1.543 = 3.086"
-    assert any("(via sinh v1)" in t for t in texts)
+    assert texts[-1] == "∂z/∂x = 1.543 + 1.543 = 3.086"
+    assert any("(via sinh v2)" in t for t in texts)  # the second sinh(x): the name is taken
     z.backward()
     assert trace(z)[-1].grads[0] == x.grad
 
@@ -423,7 +442,7 @@ def test_an_operation_missing_from_the_table_is_traced_by_number_never_another_f
 def test_infinite_local_gradient_is_shown_as_the_engine_computes_it():
     x = Value(0.0, label="x")
     y = x**0.5
-    assert _texts(y, "backward")[-1] == "∂v1/∂x = 0.5 · x^(−0.5) = 0.5 · 0^(−0.5) = ∞"
+    assert _texts(y, "backward")[-1] == "∂(x^0.5)/∂x = 0.5 · x^(−0.5) = 0.5 · 0^(−0.5) = ∞"
 
 
 def test_a_backward_rule_that_raises_is_explained_not_a_deep_crash():
@@ -435,7 +454,7 @@ def test_a_backward_rule_that_raises_is_explained_not_a_deep_crash():
 
     y = Value(0.0, "odd", rule, x)
     with pytest.raises(
-        TraceError, match=r"local derivative of v1 = odd\(x\) has no finite value at x = 0"
+        TraceError, match=r"local derivative of odd\(x\) = odd\(0\) has no finite value at x = 0"
     ):
         trace(y)
 

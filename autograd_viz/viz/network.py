@@ -21,6 +21,7 @@ from typing import Any
 from autograd_viz._numbers import format_number
 from autograd_viz.foreign import LOOKS_FOR
 from autograd_viz.graph import Graph, GraphError, Node, snapshot
+from autograd_viz.naming import expression_names
 from autograd_viz.trace import Step, TraceError, check_phase, trace
 from autograd_viz.viz.collapse import collapse_view, has_neurons
 
@@ -206,6 +207,7 @@ class _Net:
         self.uses = graph.consumers()
         self.parents = [n.operands for n in order]
         self.names = {u.index: u.neuron for u in units if u.neuron}
+        self.expression_names = expression_names(graph, digits)
         head = fine[0] if fine and fine[0].phase == "forward" else None
         self.first = head if head is not None and order[head.active].is_leaf else None
 
@@ -218,7 +220,7 @@ class _Net:
         v = self.order[i]
         if v.label:
             return str(v.label)
-        return self.num(v.data) if v.role == "const" else v.name
+        return self.expression_names[i].text
 
     # ---- forward ---------------------------------------------------------------
 

@@ -30,6 +30,7 @@ from typing import Any
 
 from autograd_viz.foreign import LOOKS_FOR
 from autograd_viz.graph import Graph, GraphError, snapshot
+from autograd_viz.naming import expression_names
 from autograd_viz.ops import describe
 from autograd_viz.viz import dot as _dot
 from autograd_viz.viz import layout
@@ -233,6 +234,7 @@ def _plain_lines(lines, graph, indices, drawn_as, number, show_grad, state_of) -
     `drawn_as` maps a value index hidden inside a box to the box's DOT node name, so
     operand edges from it start at the box.
     """
+    names = [e.text for e in expression_names(graph)]  # `a · b` for an unlabelled a * b
     for i in indices:
         v = graph.nodes[i]
         role = v.role
@@ -245,7 +247,7 @@ def _plain_lines(lines, graph, indices, drawn_as, number, show_grad, state_of) -
         else:
             grad = number(v.grad) if show_grad else "?"
             generated = not v.label
-            label = _dot.value_label(v.name, generated, role in ("input", "output"), data, grad)
+            label = _dot.value_label(names[i], generated, role in ("input", "output"), data, grad)
         attrs = _dot.ROLE_ATTRS[role] + sattrs
         lines.append(f'v{i} [id="v{i}" class="{cls}" label={label}{attrs}];')
         if not v.operands:

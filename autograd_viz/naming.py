@@ -1,0 +1,77 @@
+"""Names a learner can follow: an unlabelled value is called by the expression that made it.
+
+`((a*b).tanh() + c.exp()) / d` has three values nobody labelled. Numbered names
+(`v2`, `v6`) are correct and hard to follow: `∂f/∂v6 = v8`. So a value without a label is
+named by its expression while that stays short — `a · b`, `tanh(a · b)`, `exp(c)`, `d⁻¹`;
+a product with a reciprocal reads as the division the learner wrote (`v5 / d`) and a
+product with −1 as the negation (`−b`, from `a - b`) — and
+by its number (`v5`) when the expression would be longer than `MAX_LENGTH` characters, or
+when the name is already taken. A neuron's output is named after its neuron (`L2.n1`), a
+constant by its value. Drawings, equations, the player and quizzes all use these names.
+
+    >>> from autograd_viz import Value
+    >>> from autograd_viz.graph import snapshot
+    >>> a, b = Value(2.0, label="a"), Value(-3.0, label="b")
+    >>> [e.text for e in expression_names(snapshot((a * b).tanh() / b))]
+    ['a', 'b', 'a · b', 'tanh(a · b)', 'b⁻¹', 'tanh(a · b) / b']
+"""
+
+from __future__ import annotations
+
+from autograd_viz._equations import ATOM, PRODUCT, Eq, latex_name, negated, num, par
+from autograd_viz.graph import Graph, Node
+from autograd_viz.ops import Args, describe
+
+__all__ = ["MAX_LENGTH", "expression_names"]
+
+MAX_LENGTH = 16  # characters: `tanh(a · b) / d` fits, a whole neuron's sum does not
+
+
+def expression_names(graph: Graph, digits: int = 4) -> list[Eq]:
+    """The name of every value of `graph`, in node order, as text and LaTeX (see above)."""
+    names: list[Eq] = []
+    taken = {n.label for n in graph.nodes if n.label}
+    for node in graph.nodes:
+        if node.label:
+            name = Eq(node.label, latex_name(node.label))
+        elif node.role == "const":
+            name = num(node.data, digits)
+        elif node.tag is not None:  # a neuron's output
+            name = Eq(node.tag, latex_name(node.tag))
+        else:
+            name = _expression(graph, node, names, digits)
+            if name is None or name.text in taken:
+                name = Eq(f"v{node.index}", f"v_{{{node.index}}}")
+        if not node.label and node.role != "const":
+            taken.add(name.text)
+        names.append(name)
+    return names
+
+
+def _expression(graph: Graph, node: Node, names: list[Eq], digits: int) -> Eq | None:
+    """The value's expression in its operands' names, or None if it would be too long."""
+    if node.is_leaf:
+        return None
+    operands = [names[p] for p in node.operands]
+    second = graph.nodes[node.operands[-1]]
+    if node.op == "*" and len(operands) == 2 and second.role == "const" and second.data == -1:
+        name = negated(operands[0])  # a - b is computed as a + b · (−1): show −b
+    elif node.op == "*" and len(operands) == 2 and second.op == "**-1":
+        a = par(operands[0], PRODUCT)  # a · b⁻¹ is how the engine divides: show a / b
+        b = par(names[graph.nodes[node.operands[1]].operands[0]], ATOM)
+        text, latex = f"{a.text} / {b.text}", rf"\frac{{{operands[0].latex}}}{{{b.latex}}}"
+        name = Eq(text, latex, PRODUCT)
+    else:
+        numbers = [num(graph.nodes[p].data, digits) for p in node.operands]
+        args = Args(
+            names=operands,
+            numbers=numbers,
+            values=[graph.nodes[p].data for p in node.operands],
+            out=Eq(f"v{node.index}", f"v_{{{node.index}}}"),
+            out_number=num(node.data, digits),
+            out_value=node.data,
+            exponent=node.exponent,
+            digits=digits,
+        )
+        name = describe(node.op).forward(operands, args)
+    return name if len(name.text) <= MAX_LENGTH and "\n" not in name.text else None
