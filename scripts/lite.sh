@@ -3,6 +3,7 @@
 #   bash scripts/lite.sh                    # build _site/ (the first run installs the build tools)
 #   bash scripts/lite.sh serve [PORT]       # build, then serve it on http://127.0.0.1:PORT (8000)
 #   bash scripts/lite.sh --output DIR       # build into DIR instead
+#   bash scripts/lite.sh install            # only install the build tools (scripts/setup.sh test)
 # Everything comes from pinned packages: the build tools from PyPI (lite/requirements.txt, into
 # lite/.venv), Pyodide and Graphviz-WASM from npm (lite/package-lock.json), the kernel's
 # pure-Python wheels from PyPI at the versions Pyodide's lock names (lite/build.py says which).
@@ -13,8 +14,11 @@ cd "$(dirname "$0")/.."
 say() { printf '\033[1m[lite]\033[0m %s\n' "$*"; }
 die() { printf '\033[1;31m[lite] error:\033[0m %s\n' "$*" >&2; exit 1; }
 
-serve=0 port=8000
-if [[ "${1:-}" == serve ]]; then
+serve=0 port=8000 install_only=0
+if [[ "${1:-}" == install ]]; then
+    install_only=1
+    shift
+elif [[ "${1:-}" == serve ]]; then
     serve=1
     shift
     if [[ -n "${1:-}" && "$1" != -* ]]; then port="$1"; shift; fi
@@ -58,6 +62,8 @@ if [[ "$(cat lite/node_modules/.lite-stamp 2>/dev/null)" != "$npm_key" ]]; then
     npm ci --prefix lite --ignore-scripts --no-audit --no-fund --loglevel=error
     echo "$npm_key" >lite/node_modules/.lite-stamp
 fi
+
+((install_only)) && exit 0
 
 # ---------------------------------------------------------------- the site
 say "building $output/"

@@ -127,4 +127,9 @@ if [[ "$mode" == test && -f tests/browser/package-lock.json ]]; then
     fi
 fi
 
+# ---------------------------------------------------------------- JupyterLite build tools (tests/lite)
+if [[ "$mode" == test ]]; then
+    bash scripts/lite.sh install  # pinned, into lite/.venv and lite/node_modules; stamped, so fast
+fi
+
 say "ready ($mode)."
