@@ -38,7 +38,6 @@ from dataclasses import dataclass
 from autograd_viz._equations import (
     Eq,
     chain,
-    latex_name,
     num,
     partial,
     plus,
