@@ -27,10 +27,12 @@ from typing import Any
 
 import ipywidgets as widgets
 
+from autograd_viz._equations import Eq, partial
 from autograd_viz._numbers import format_number
 from autograd_viz.exercises import AnswerParseError, _registry, parse_number
 from autograd_viz.foreign import LOOKS_FOR
 from autograd_viz.graph import GraphError, snapshot
+from autograd_viz.naming import expression_names
 from autograd_viz.trace import Step, node_names, trace
 from autograd_viz.viz.frames import Frames
 from autograd_viz.viz.static import static_text
@@ -131,6 +133,7 @@ class Quiz(widgets.VBox):
         self._backward = backward
         self._forward: list[Step] | None = None
         self._names = node_names(graph)
+        self._eq_of = {e.text: e for e in expression_names(graph, digits)}
         self._parents = [n.operands for n in order]
         self._uses = graph.consumers()
         self._root_name = self._names[-1]
@@ -146,7 +149,7 @@ class Quiz(widgets.VBox):
         for i in asked_values:
             self.blanks.append(self._make_blank(i, "data", self._names[i], order[i].data))
         for i in asked_grads:
-            label = _partial(self._root_name, self._names[i])
+            label = self._partial(self._root_name, self._names[i])
             self.blanks.append(self._make_blank(i, "grad", label, self._grads[i]))
         self.revealed = False
         self._active: int | None = None
@@ -272,6 +275,11 @@ class Quiz(widgets.VBox):
             picked.append(by_name[name])
         return [i for i in candidates if i in set(picked)]  # always in pass order
 
+    def _partial(self, top: str, bottom: str) -> str:
+        """∂top/∂bottom as the derivation writes it: ∂z/∂(x + y) for an expression's name."""
+        eq = self._eq_of.get
+        return partial(eq(top, Eq(top, top)), eq(bottom, Eq(bottom, bottom))).text
+
     def _make_blank(self, i: int, what: str, label: str, answer: float) -> _Blank:
         left, top, width, height = self._cells[(i, what)]
         text = widgets.Text(
@@ -366,14 +374,15 @@ class Quiz(widgets.VBox):
         top = self._root_name
         if p == len(self._order) - 1:
             return (f"This is the seed: {top} changes one-for-one with itself, so "
-                    f"{_partial(top, top)} is 1.")  # fmt: skip
+                    f"{self._partial(top, top)} is 1.")  # fmt: skip
         uses = self._uses[p]
         if len(uses) == 1:
             i, k = uses[0]
             return self._path_rule(p, i, k, alone=True)
         paths = [self._path_rule(p, i, k, alone=False) for i, k in uses]
         count = {2: "two", 3: "three"}.get(len(uses), str(len(uses)))
-        hint = (f"{self._names[p]} is used {_times(len(uses))}, so {_partial(top, self._names[p])} "
+        whole = self._partial(top, self._names[p])
+        hint = (f"{self._names[p]} is used {_times(len(uses))}, so {whole} "
                 f"is the sum of the {count} paths: add what arrives along each. "
                 + "; ".join(paths).capitalize()[:1] + "; ".join(paths)[1:] + ".")  # fmt: skip
         if text is not None:
@@ -394,13 +403,13 @@ class Quiz(widgets.VBox):
         op = _family(self._order[i].op)
         noun = _noun(self._order[i].op)
         is_root = i == len(self._order) - 1
-        arriving = f"{_partial(top, out)} = {self._num(self._grads[i])}"
+        arriving = f"{self._partial(top, out)} = {self._num(self._grads[i])}"
         parents = self._parents[i]
         if op == "*" and len(parents) == 2:
             other = self._operand(parents[1 - k])
             if alone:
                 if is_root:  # the output's own product: what arrives is 1
-                    need = f"{_partial(top, self._names[p])} = {other}"
+                    need = f"{self._partial(top, self._names[p])} = {other}"
                 else:
                     need = f"{arriving}, and the other input is {other}"
                 return (
@@ -422,7 +431,7 @@ class Quiz(widgets.VBox):
                     f"elsewhere: {need}."
                 )
             return f"via ReLU: {need}"
-        local = f"{_partial(out, self._names[p])} = {self._num(self._locals(i)[k])}"
+        local = f"{self._partial(out, self._names[p])} = {self._num(self._locals(i)[k])}"
         if alone:
             return (
                 f"Multiply the gradient arriving at {out} by {noun}'s local derivative: "
@@ -493,15 +502,6 @@ def _restyle(frames: Frames, state: Step) -> str:
     view.__dict__.update(frames.__dict__)
     view.steps = [state]
     return view.frame_svg(0)
-
-
-def _partial(top: str, bottom: str) -> str:
-    """∂z/∂y, with parentheses around a name that is an expression: ∂z/∂(x + y)."""
-
-    def wrap(name: str) -> str:
-        return f"({name})" if re.search(r"\s[-+−·/]\s|\s", name) else name
-
-    return f"∂{wrap(top)}/∂{wrap(bottom)}"
 
 
 def _times(n: int) -> str:
