@@ -81,7 +81,8 @@ _CONTRAST = """
         measure(el, n.textContent, parse(getComputedStyle(el).color), behind(el));
       }
     }
-    for (const el of root.querySelectorAll('input, mjx-container, .MathJax, .MathJax_CHTML')) {
+    const fields = 'input:not([type=range]):not([type=checkbox]):not([type=radio])';
+    for (const el of root.querySelectorAll(`${fields}, mjx-container, .MathJax, .MathJax_CHTML`)) {
       if (visible(el)) {
         measure(el, el.value || el.textContent || el.tagName,
                 parse(getComputedStyle(el).color), behind(el));

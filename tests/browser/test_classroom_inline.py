@@ -11,6 +11,7 @@ last step's node of the wide graph is scrolled into view, and that nothing left 
 from __future__ import annotations
 
 import pytest
+from classroom_page import contrast, worst
 
 pytestmark = pytest.mark.browser
 
@@ -26,13 +27,17 @@ def _page_html() -> str:
     for k in range(7):
         w = w * Value(1.0 + k / 10, label=f"w{k}")
     w.label = "out"
+    m = Value(1.0, label="a")
+    for k in range(4):  # about 1.3 times the page's width: fitting keeps its text >= 10 px
+        m = m * Value(1.0 + k / 10, label=f"m{k}")
     small = animate(z, widgets=False)
     assert isinstance(small, InlinePlayer)
     wide = InlinePlayer(w, phase="forward", projector=True)
+    medium = InlinePlayer(m, phase="forward")
+    outputs = "".join(f"<div class='output'>{p._repr_html_()}</div>" for p in (small, wide, medium))
     return (
         "<!doctype html><html><head><meta charset='utf-8'><title>no widgets here</title></head>"
-        f"<body style='max-width:1100px'><div class='output'>{small._repr_html_()}</div>"
-        f"<div class='output'>{wide._repr_html_()}</div></body></html>"
+        f"<body style='max-width:1100px'>{outputs}</body></html>"
     )
 
 
@@ -44,9 +49,9 @@ def inline_page(static_server):
 
 
 def _frames(p) -> list:
-    p.wait_for_function("() => document.querySelectorAll('iframe.avz-inline').length === 2")
+    p.wait_for_function("() => document.querySelectorAll('iframe.avz-inline').length === 3")
     frames = [f for f in p.frames if f.parent_frame is not None]
-    assert len(frames) == 2
+    assert len(frames) == 3
     return frames
 
 
@@ -54,7 +59,7 @@ def test_inline_player_steps_without_any_widget_manager(inline_page, page, tmp_p
     p = page.page
     p.set_viewport_size({"width": 1280, "height": 720})
     p.goto(inline_page)
-    small, _wide = _frames(p)
+    small, _wide, _medium = _frames(p)
     assert p.evaluate("() => !window.require && !window.define && !window.jupyter")
     caption = small.locator("#avz-caption")
     assert caption.inner_text().startswith("step 1 of 9")
@@ -69,6 +74,8 @@ def test_inline_player_steps_without_any_widget_manager(inline_page, page, tmp_p
     p.keyboard.press("ArrowRight")
     assert caption.inner_text().startswith("step 3 of 9")
     p.screenshot(path=str(tmp_path / "inline_player.png"))
+    bad = worst(contrast(small, "body"))
+    assert not bad, f"texts below 4.5:1 in the widget-free player: {bad}"
     assert page.foreign_requests() == [], page.foreign_requests()
     assert not [f for f in page.failed if "favicon" not in f], page.failed
 
@@ -79,7 +86,7 @@ def test_inline_projector_player_keeps_the_last_step_in_view_and_reads_large(
     p = page.page
     p.set_viewport_size({"width": 1280, "height": 720})
     p.goto(inline_page)
-    _small, wide = _frames(p)
+    _small, wide, _medium = _frames(p)
     p.locator("iframe.avz-inline").nth(1).scroll_into_view_if_needed()
     wide.locator("#avz-next").click()
     wide.locator("body").press("End")
@@ -101,3 +108,24 @@ def test_inline_projector_player_keeps_the_last_step_in_view_and_reads_large(
         assert sizes[part] >= 20, sizes
     assert sizes["scrolls"], f"the wide graph was squeezed to the width instead: {sizes}"
     assert sizes["left"] >= 0 and sizes["right"] >= 0, f"last step's node out of view: {sizes}"
+
+
+def test_inline_fit_to_width_is_offered_only_where_text_stays_readable(inline_page, page):
+    p = page.page
+    p.set_viewport_size({"width": 1280, "height": 720})
+    p.goto(inline_page)
+    _small, wide, medium = _frames(p)
+    assert not wide.locator("#avz-fit").count(), "fitting the 2x graph would shrink its text"
+    p.locator("iframe.avz-inline").nth(2).scroll_into_view_if_needed()
+    measure = """() => {
+      const g = document.querySelector('.avz-graph'), svg = g.querySelector('svg');
+      const scale = svg.getScreenCTM().a;
+      const text = Math.min(...[...svg.querySelectorAll('g.node text')]
+        .map((t) => parseFloat(getComputedStyle(t).fontSize) * scale));
+      return {view: g.clientWidth, full: g.scrollWidth, text: text};
+    }"""
+    before = medium.evaluate(measure)
+    assert before["full"] > before["view"], before
+    medium.locator("#avz-fit").check()
+    fitted = medium.evaluate(measure)
+    assert fitted["full"] <= fitted["view"] + 1 and fitted["text"] >= 10, fitted

@@ -44,6 +44,11 @@ for k in range(7):  # a chain of products: its drawing is more than twice the pl
     w = w * Value(1.0 + k / 10, label=f"w{k}")
 w.label = "out"
 w.animate(phase="forward")""",
+    """\
+m = Value(1.0, label="a")
+for k in range(4):  # about 1.3 times the player's width: fitting keeps its text >= 10 px
+    m = m * Value(1.0 + k / 10, label=f"m{k}")
+m.animate(phase="forward")""",
     'Exercise("With x = 2 and y = 3, what is x + y?", answer=5, hint="Add them.")',
     "teacher_mode()",
     "w.draw()",
@@ -62,7 +67,7 @@ def _notebook() -> object:
 
 
 def _run_all(page: object) -> None:
-    """Run > Run All Cells until all three players are on screen (a run right after the page
+    """Run > Run All Cells until all four players are on screen (a run right after the page
     loads may be dropped, as tests/browser/test_player_browser.py explains)."""
     page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']").first.wait_for(
         timeout=120_000
@@ -72,7 +77,7 @@ def _run_all(page: object) -> None:
         page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
         try:
             page.wait_for_function(
-                "(s) => document.querySelectorAll(s).length === 3",
+                "(s) => document.querySelectorAll(s).length === 4",
                 arg=f"{PLAYERS} .agv-frame-body",
                 timeout=30_000,
             )
@@ -80,7 +85,7 @@ def _run_all(page: object) -> None:
         except PlaywrightTimeoutError:
             page.reload()
             page.locator(".jp-Notebook .jp-Cell").first.wait_for(timeout=90_000)
-    raise AssertionError("the three players never appeared in JupyterLab")
+    raise AssertionError("the four players never appeared in JupyterLab")
 
 
 @pytest.fixture(scope="module")
@@ -202,6 +207,7 @@ def test_wide_graph_scrolls_and_keeps_the_active_node_in_view(classroom):
     assert size["full"] >= 2 * size["view"], f"the test graph is not twice as wide: {size}"
     hint = wide.locator(".agv-scroll-hint").first
     assert hint.is_visible(), "a wide graph shows no sign that it scrolls"
+    assert not wide.locator(".agv-fit").count(), "fitting would shrink its text below 10 px"
     wide.locator(".agv-graph").first.click()
     n = int(wide.locator(".agv-caption").first.inner_text().split(" of ")[1].split()[0])
     for _ in range(n - 1):
@@ -219,6 +225,31 @@ def test_wide_graph_scrolls_and_keeps_the_active_node_in_view(classroom):
     wide.screenshot(path=str(shots / "wide_graph_last_step.png"))
     assert seen["left"] >= 0 and seen["right"] >= 0, f"the active node is out of view: {seen}"
     assert seen["scroll"] > 0, seen
+
+
+_FIT = """(player) => {
+  const g = player.querySelector('.agv-frame-body .agv-graph');
+  const svg = g.querySelector('svg');
+  const scale = svg.getScreenCTM().a;
+  const text = Math.min(...[...svg.querySelectorAll('g.node text')]
+    .map((t) => parseFloat(getComputedStyle(t).fontSize) * scale));
+  return {view: g.clientWidth, full: g.scrollWidth, svg: svg.getBoundingClientRect().width,
+          text: text};
+}"""
+
+
+def test_fit_to_width_shrinks_a_wide_graph_only_as_far_as_readable(classroom):
+    page, shots = classroom
+    player = _player(page, 3)
+    before = player.evaluate(_FIT)
+    assert before["full"] > before["view"], f"the test graph fits already: {before}"
+    player.locator(".agv-fit input").click()
+    fitted = player.evaluate(_FIT)
+    player.screenshot(path=str(shots / "fit_to_width.png"))
+    assert fitted["full"] <= fitted["view"] + 1 and fitted["svg"] <= fitted["view"] + 1, fitted
+    assert fitted["text"] >= 10, f"fitted node text is {fitted['text']:.1f} px: {fitted}"
+    player.locator(".agv-fit input").click()
+    assert player.evaluate(_FIT)["full"] > before["view"], "unticking did not restore the size"
 
 
 def test_wide_drawing_keeps_its_size_and_scrolls_in_its_output(classroom):
