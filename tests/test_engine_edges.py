@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 import math
 import pickle
+import re
 import sys
 from fractions import Fraction
 
@@ -320,3 +321,19 @@ def test_numpy_numbers_and_arrays_still_build_values():
     assert (np.float64(2.0) ** x).data == 8
     assert (np.array([1.0, 2.0]) @ np.array([x, x])).data == 9  # object arrays call our ops
     assert np.exp(x).data == math.exp(3.0)  # numpy calls x.exp()
+
+
+@pytest.mark.parametrize(
+    ("name", "instead"),
+    [
+        ("sqrt", "x ** 0.5"),
+        ("item", "x.data"),
+        ("abs", "x.relu() + (-x).relu()"),
+        ("pow", "x ** n"),
+    ],
+)
+def test_methods_people_expect_from_pytorch_name_what_to_write(name, instead):
+    x = Value(4.0)
+    assert not hasattr(x, name)  # still an AttributeError, so duck typing is not fooled
+    with pytest.raises(AttributeError, match=re.escape(instead)):
+        getattr(x, name)
