@@ -27,7 +27,8 @@ from autograd_viz.foreign_ops import (
     numeric_partials,
     table_partials,
 )
-from autograd_viz.own_engine import BackwardRun, Call, run_backward
+from autograd_viz.naming import expression_names
+from autograd_viz.own_engine import BackwardRun, Call, foreign_snapshot, run_backward
 
 __all__ = ["EngineReport", "Finding", "RuleCheck", "check_engine", "check_graph"]
 
@@ -125,17 +126,10 @@ class EngineReport:
 
 
 def _names(graph: ForeignGraph) -> tuple[str, ...]:
-    """Names as the drawings write them: the label, `v{i}`, or a constant's number."""
-    names = []
-    root = len(graph) - 1
-    for i, label in enumerate(graph.labels):
-        if label:
-            names.append(label)
-        elif not graph.operands[i] and i != root:
-            names.append(format_number(graph.data[i]))
-        else:
-            names.append(f"v{i}")
-    return tuple(names)
+    """Names as the drawings and equations write them (`autograd_viz.naming`): the label,
+    else a short expression (`a · b`) or `v{i}`, a constant's number."""
+    snap = foreign_snapshot(graph, check=False)
+    return tuple(name.text for name in expression_names(snap))
 
 
 def _close(a: float, b: float, tol: float) -> bool:

@@ -329,6 +329,9 @@ def foreign_snapshot(root: object, *, check: bool | None = True) -> ForeignSnaps
         check = any(g != 0 for g in graph.grads)
     replay = _Replay(graph)
     last = len(graph) - 1
+    # An unlabelled leaf is a number written into the expression (a constant), as with our
+    # Value; but in a graph with no labels at all (micrograd has none) every leaf is an input.
+    labelled = any(graph.labels)
     nodes, rules = [], []
     for i, operands in enumerate(graph.operands):
         label = graph.labels[i]
@@ -337,7 +340,7 @@ def foreign_snapshot(root: object, *, check: bool | None = True) -> ForeignSnaps
         elif operands:
             role = "value"
         else:
-            role = "input" if label else "const"
+            role = "input" if label or not labelled else "const"
         op = graph.ops[i] if operands else ""
         canonical = canonical_op(op, len(operands)) if operands else None
         exponent = graph.exponents[i]

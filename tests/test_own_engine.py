@@ -985,3 +985,18 @@ def test_a_learners_label_cannot_inject_markup_into_the_players_caption():
         assert "sent 28 to &lt;b&gt;a&lt;/b&gt;" in page and "<b>a</b>" not in page
     finally:
         player.close()
+
+
+def test_a_graph_with_no_labels_at_all_shows_every_leaf_with_its_gradient():
+    import autograd_viz
+    from autograd_viz.trace import derivation
+
+    x, y = mg.Value(2.0), mg.Value(3.0)  # micrograd's Value has no labels
+    z = (x + y) * y
+    z.backward()
+    text = derivation(z, "backward").splitlines()
+    z_ = "((v0 + v1) · v1)"  # the output, named by its expression
+    assert text[-1] == f"∂{z_}/∂v1 = 5 + 3 = 8"  # y, used twice
+    assert f"∂{z_}/∂v0 = ∂{z_}/∂(v0 + v1) · ∂(v0 + v1)/∂v0 = 3 · 1 = 3" in text
+    drawing = autograd_viz.draw(z).source
+    assert "grad 3" in drawing and "grad 8" in drawing
