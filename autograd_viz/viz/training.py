@@ -174,7 +174,7 @@ class TrainingView:
 
             display(self.progress)
             self._handles = [display(self.plots(), display_id=True),
-                             display(self.drawing(), display_id=True)]  # fmt: skip
+                             display(_Steady(self.drawing()), display_id=True)]  # fmt: skip
 
     def update(self, step: int, loss: float) -> None:
         """Record the loss after `step` (counted from 1); redraw when it is time."""
@@ -183,7 +183,7 @@ class TrainingView:
         self.progress.description = f"step {min(step, self.steps)} of {self.steps}"
         if self._handles and (step % self.every == 0 or step >= self.steps):
             self._handles[0].update(self.plots())
-            self._handles[1].update(self.drawing())
+            self._handles[1].update(_Steady(self.drawing()))
 
     def drawing(self) -> Drawing:
         """The drawn sample's graph with its current gradients, dead ReLUs marked."""
@@ -219,6 +219,25 @@ class TrainingView:
             fig.suptitle(self.title)
         fig.tight_layout()
         return fig
+
+
+class _Steady:
+    """A drawing shown with the same kinds of output on every update (SVG, HTML in a box
+    that scrolls sideways, text), whatever its width: a notebook checker that replays the
+    cell compares the first display with the last one saved."""
+
+    def __init__(self, drawing: Drawing) -> None:
+        self.drawing = drawing
+
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, str]:
+        bundle = self.drawing._repr_mimebundle_(include, exclude)
+        if "image/svg+xml" in bundle:  # one wrapper, whether or not the drawing is wide
+            svg = bundle["image/svg+xml"]
+            bundle["text/html"] = f'<div style="overflow-x: auto; max-width: 100%">{svg}</div>'
+        return bundle
+
+    def __repr__(self) -> str:
+        return repr(self.drawing)
 
 
 class Plots:
