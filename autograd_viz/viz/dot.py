@@ -49,6 +49,8 @@ _ESCAPES: dict[int, str] = dict.fromkeys(_BAD, "\ufffd")
 _ESCAPES[ord("\t")] = " "
 _ESCAPES.update({ord("&"): "&amp;", ord("<"): "&lt;", ord(">"): "&gt;"})
 _ESCAPES.update({ord('"'): "&quot;", ord("'"): "&#39;"})
+# graphviz 2.43's HTML lexer fails on a text that starts with "]" (`label=<<TD>]</TD>>`)
+_ESCAPES[ord("]")] = "&#93;"
 del _ESCAPES[ord("\n")]
 
 
