@@ -73,3 +73,20 @@ def test_the_readmes_first_network_learns():
         for p in net.parameters():
             p.data -= 0.05 * p.grad
     assert ((net([1.0, -1.0]) - 1.0) ** 2).data < 1e-3
+
+
+def test_notebook_07_saves_the_loss_curve_the_boundary_and_the_marked_dead_units():
+    import json
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "notebooks" / "07_xor_network.ipynb"
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    outputs = [o for c in nb["cells"] if c["cell_type"] == "code" for o in c.get("outputs", [])]
+    plots = [o for o in outputs if "<Training plots" in str(o.get("data", {}).get("text/plain"))]
+    assert len(plots) == 2 and all("image/png" in o["data"] for o in plots)  # loss + boundary
+    svgs = ["".join(o["data"]["image/svg+xml"]) for o in outputs
+            if "image/svg+xml" in o.get("data", {})]  # fmt: skip
+    dead = [s for s in svgs if "ReLU · dead" in s and "dead ReLU: its input is" in s]
+    assert len(dead) >= 2  # the dead seed-24 network, and seed 15 after training
+    progress = [o for o in outputs if "IntProgress" in str(o.get("data", {}).get("text/plain"))]
+    assert len(progress) == 2
