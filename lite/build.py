@@ -205,6 +205,39 @@ def stage_pyodide() -> None:
     print(f"[lite] Pyodide lock: {len(offline) + len(EXTRA_WHEELS) + 1} packages served locally")
 
 
+def _trusted_copies(notebooks: list[Path], folder: Path) -> list[Path]:
+    """Copies of the course's notebooks whose code cells say they are trusted.
+
+    A Jupyter server vouches for a notebook it signed by marking its cells trusted; a static
+    site has no server, so the build marks them (they are ours, as `scripts/lab.sh` trusts
+    them). Otherwise JupyterLab hides every saved drawing and player until the cell is run.
+    A server also joins the multi-line strings that .ipynb files store as lists of lines;
+    JupyterLite serves the file as it is, and a drawing stored as lines would not display.
+    """
+    folder.mkdir(parents=True, exist_ok=True)
+    copies = []
+    for nb in notebooks:
+        notebook = json.loads(nb.read_text(encoding="utf-8"))
+        for cell in notebook["cells"]:
+            cell["source"] = _joined(cell["source"])
+            if cell["cell_type"] == "code":
+                cell.setdefault("metadata", {})["trusted"] = True
+                for output in cell.get("outputs", []):
+                    if "text" in output:
+                        output["text"] = _joined(output["text"])
+                    for mime, value in output.get("data", {}).items():
+                        if not mime.endswith("json"):
+                            output["data"][mime] = _joined(value)
+        copy = folder / nb.name
+        copy.write_text(json.dumps(notebook, ensure_ascii=False, indent=1), encoding="utf-8")
+        copies.append(copy)
+    return copies
+
+
+def _joined(text: str | list[str]) -> str:
+    return "".join(text) if isinstance(text, list) else text
+
+
 def build(output: Path) -> None:
     lite_dir = STAGE / "lite"
     shutil.copy2(LITE / "jupyter-lite.json", lite_dir / "jupyter-lite.json")
@@ -212,20 +245,24 @@ def build(output: Path) -> None:
     if not any(nb.name == NOTEBOOK_START for nb in notebooks):
         raise SystemExit(f"lite/build.py: notebooks/{NOTEBOOK_START} is missing")
     contents: list[str] = []
-    for nb in notebooks:
+    for nb in _trusted_copies(notebooks, STAGE / "notebooks"):
         contents += ["--contents", str(nb)]
     shutil.rmtree(output, ignore_errors=True)
     _run(Path(sys.executable).parent / "jupyter", "lite", "build",
          "--lite-dir", lite_dir, "--output-dir", output, "--apps", "lab",
          "--no-sourcemaps", "--no-unused-shared-packages",
          *contents, cwd=lite_dir)  # fmt: skip
-    # The site's front door opens JupyterLab on the start notebook (GitHub Pages serves index.html).
+    # The site's front door opens JupyterLab on the start notebook. JupyterLite's pages read the
+    # (empty) configuration block of every index.html above them, so this one keeps it.
     start = f"lab/index.html?path={NOTEBOOK_START}"
     (output / "index.html").write_text(
-        "<!doctype html>\n<meta charset=utf-8>\n"
+        "<!doctype html>\n<html>\n<head>\n<meta charset=utf-8>\n"
         "<title>autograd_viz: the course in your browser</title>\n"
+        '<script id="jupyter-config-data" type="application/json" '
+        'data-jupyter-lite-root=".">{}</script>\n'
         f'<meta http-equiv="refresh" content="0; url={start}">\n'
-        f'<p>Opening <a href="{start}">the course in JupyterLab</a>…</p>\n',
+        f'</head>\n<body><p>Opening <a href="{start}">the course in JupyterLab</a>…</p></body>\n'
+        "</html>\n",
         encoding="utf-8",
     )
     (output / ".nojekyll").write_text("")
