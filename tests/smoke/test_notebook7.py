@@ -1,0 +1,100 @@
+"""Notebook 7 (the classic-style interface learners also open) shows the player live.
+
+A real `jupyter notebook` server (Notebook 7, same widget manager as JupyterLab 4) on
+127.0.0.1 with a random token, headless Chromium: the notebook is run with Run ▸ Run All
+Cells; the player renders as a widget (never as its text repr), Next ▶ steps it through the
+kernel, and once it has focus a presenter's remote (PageDown / PageUp) steps it in the browser.
+An exercise renders and checks an answer. A screenshot is saved in the test's folder.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import nbformat
+import pytest
+from test_lab_smoke import _run_all, start_lab, start_session, stop_lab
+
+NOTEBOOK = "nb7_player.ipynb"
+CELLS = [
+    """\
+from autograd_viz import Value
+from autograd_viz.exercises import Exercise
+
+x, y = Value(2.0, label="x"), Value(3.0, label="y")
+z = (x + y) * y
+z.label = "z"
+z.animate()""",
+    'Exercise("With x = 2 and y = 3, what is x + y?", answer=5)',
+]
+
+
+@pytest.fixture(scope="module")
+def notebook7(tmp_path_factory):
+    root = tmp_path_factory.mktemp("nb7")
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
+                                 "language": "python"}  # fmt: skip
+    nb.cells = [nbformat.v4.new_code_cell(source) for source in CELLS]
+    nbformat.write(nb, root / NOTEBOOK)
+    cmd = [sys.executable, "-m", "notebook", "--allow-root", f"--ServerApp.root_dir={root}"]
+    server = start_lab(cmd, root, tmp_path_factory.mktemp("nb7-home"))
+    try:
+        yield server
+    finally:
+        stop_lab(server)
+
+
+def _wait_for_connected_kernel(server, timeout_s: float = 120) -> None:
+    """Until the server reports the page's kernel connected and idle (Notebook 7 has no
+    JupyterLab status bar to read)."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        with urllib.request.urlopen(f"{server.url}/api/kernels?token={server.token}") as resp:
+            kernels = json.load(resp)
+        if any(k["connections"] > 0 and k["execution_state"] == "idle" for k in kernels):
+            return
+        time.sleep(0.3)
+    raise AssertionError(f"no kernel connected and idle within {timeout_s}s: {kernels}")
+
+
+def _step(player) -> int:
+    return int(player.locator(".agv-frame-body").first.get_attribute("data-step"))
+
+
+def test_player_and_exercise_work_in_notebook_7(notebook7, chromium, tmp_path: Path):
+    context = chromium.new_context(viewport={"width": 1280, "height": 900})
+    try:
+        page = context.new_page()
+        start_session(notebook7, NOTEBOOK)
+        page.goto(f"{notebook7.url}/notebooks/{NOTEBOOK}?token={notebook7.token}")
+        page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=120_000)
+        assert page.locator("#jp-top-panel, .jp-NotebookPanel").count()
+        _wait_for_connected_kernel(notebook7)
+        page.wait_for_timeout(1000)  # the widget manager attaches to the kernel's connection
+        _run_all(page)
+        player = page.locator(".jp-OutputArea-output .agv-player").first
+        player.locator(".agv-frame-body").first.wait_for(timeout=60_000)
+        outputs = page.locator(".jp-OutputArea-output").all_inner_texts()
+        assert not [t for t in outputs if "<Player of" in t or t.startswith("Exercise:")]
+        assert player.locator(".agv-caption").first.inner_text().startswith("step 1 of 9")
+
+        player.locator(".widget-button", has_text="Next").click()  # through the kernel
+        player.locator(".agv-frame-body[data-step='2']").wait_for()
+        player.locator(".agv-graph").first.click()  # focus: then a remote's keys step it
+        page.keyboard.press("PageDown")
+        assert _step(player) == 3
+        page.keyboard.press("PageUp")
+        assert _step(player) == 2
+
+        box = page.locator(".jp-OutputArea-output input[placeholder='your answer']").first
+        box.fill("2+3")
+        box.press("Enter")
+        page.locator(".jp-OutputArea-output", has_text="Right").first.wait_for()
+        page.screenshot(path=str(tmp_path / "notebook7_player.png"))
+    finally:
+        context.close()
