@@ -134,3 +134,12 @@ def test_a_wide_drawing_scrolls_in_its_output_and_a_narrow_one_stays_a_picture()
     assert 'class="avz-wide-drawing" style="overflow-x: auto' in wide["text/html"]
     assert wide["image/svg+xml"] in wide["text/html"]  # the same picture, at its own size
     assert "text/html" not in _blog_z().draw()._repr_mimebundle_()
+
+
+def test_a_learners_own_engine_gets_the_widget_free_player_too(no_widgets):
+    import autograd_viz
+    from autograd_viz.graph import snapshot
+
+    player = autograd_viz.animate(_blog_z())
+    assert isinstance(player, InlinePlayer) and player.n_frames == 9
+    assert repr(animate(snapshot(_blog_z()), widgets=False)).startswith("<InlinePlayer of 'z'")

@@ -71,7 +71,7 @@ class InlinePlayer:
     Home / End first / last (a presenter's remote sends PageUp/PageDown).
 
     Args:
-        root: the output Value whose graph to animate.
+        root: the output Value whose graph to animate (or a graph snapshot of any engine).
         phase: "forward", "backward" or "both".
         projector: larger type for a classroom projector.
         height: the frame's height in CSS pixels (default: enough for the page).
@@ -127,7 +127,8 @@ class InlinePlayer:
         )
 
     def __repr__(self) -> str:
-        name = self.root.label or "root"
+        node = getattr(self.root, "root", self.root)  # a Value, or a graph snapshot's root
+        name = getattr(node, "label", None) or "root"
         return f"<InlinePlayer of {name!r}: {self.n_frames} frames (widget-free)>"
 
 

@@ -68,14 +68,16 @@ def animate(root: object, *, check: bool = True, **options: Any):
     own engine, the numbers are the ones *their* `_backward` closures produced, and (with
     `check`) the step where a rule goes wrong says so. Options are
     `autograd_viz.viz.player.Player`'s."""
-    from autograd_viz.viz.player import DEFAULT_MAX_FRAMES, Player  # lazily: ipywidgets
+    from autograd_viz.viz.player import DEFAULT_MAX_FRAMES  # lazily: ipywidgets
 
     graph = snapshot_any(root, check=False)
     limit = options.get("max_frames", DEFAULT_MAX_FRAMES)
     limit = limit if type(limit) is int else DEFAULT_MAX_FRAMES  # Player says what is wrong
     if check and isinstance(graph, ForeignSnapshot) and len(graph) <= limit:
         graph = graph.checked()  # a graph with more values than frames is refused unchecked
-    return Player(graph, **options)
+    from autograd_viz.viz.inline import animate as _player  # the widget, or the widget-free one
+
+    return _player(graph, **options)
 
 
 # ---- the mark ------------------------------------------------------------------------------
