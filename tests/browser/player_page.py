@@ -49,15 +49,15 @@ _READ_PLAYER = """
 """
 
 
-def demo_notebook() -> object:
-    """A one-cell notebook that shows the blog's z = (x + y)·y in a player."""
+def demo_notebook(source: str = DEMO_SOURCE) -> object:
+    """A one-cell notebook running `source` (by default: the blog's z = (x + y)·y in a player)."""
     import nbformat
 
     nb = nbformat.v4.new_notebook()
     nb.metadata["kernelspec"] = {
         "name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python",
     }  # fmt: skip
-    nb.cells = [nbformat.v4.new_code_cell(DEMO_SOURCE)]
+    nb.cells = [nbformat.v4.new_code_cell(source)]
     return nb
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import nbformat
 import pytest
-from player_page import BLUE
+from player_page import BLUE, demo_notebook
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 pytestmark = pytest.mark.browser
@@ -42,15 +42,6 @@ _GEOMETRY = """([blank, cell]) => {
 }"""
 
 
-def _notebook() -> object:
-    nb = nbformat.v4.new_notebook()
-    nb.metadata["kernelspec"] = {
-        "name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python",
-    }  # fmt: skip
-    nb.cells = [nbformat.v4.new_code_cell(SOURCE)]
-    return nb
-
-
 def _run_until_the_quiz_shows(page: object) -> None:
     """Run All until the quiz is on screen; a run dropped by a just-connected kernel (or a
     "model not found" widget) is retried, at most three times, as a learner would."""
@@ -79,7 +70,7 @@ def _fill(blank: object, text: str) -> None:
 
 
 def test_quiz_tab_follows_the_backward_pass_hints_the_two_paths_and_turns_y_blue(jupyterlab, page):
-    nbformat.write(_notebook(), jupyterlab.root / "quiz_demo.ipynb")
+    nbformat.write(demo_notebook(SOURCE), jupyterlab.root / "quiz_demo.ipynb")
     jupyterlab.start_kernel("quiz_demo.ipynb")
     p = page.page
     p.goto(jupyterlab.notebook_url("quiz_demo.ipynb"))
