@@ -31,6 +31,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from autograd_viz.viz.static import static_text
+
 __all__ = ["SlidesError", "save_slides", "slides_html"]
 
 VENDOR = Path(__file__).with_name("vendor")
@@ -257,42 +259,8 @@ def _katex_css() -> str:
     return re.sub(r"src:url\(fonts/([\w-]+\.woff2)\)[^;}]*", font, css)
 
 
-_DECK_CSS = """
-:root{--avz-ink:#1a1a1a;--avz-muted:#4d4d4d;--avz-paper:#fff;--avz-rule:#d0d0d0}
-html,body{background:var(--avz-paper)}
-.reveal{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;font-size:30px;
-  color:var(--avz-ink)}
-.reveal .slides{text-align:left}
-.reveal .slides section{height:100%;overflow-y:auto}
-.reveal h1{font-size:1.8em;margin:0 0 .4em}.reveal h2{font-size:1.4em;margin:0 0 .4em}
-.reveal h3{font-size:1.15em}
-.reveal p,.reveal li{line-height:1.35}
-.reveal a{color:var(--avz-link, #0B5C8E)}
-.reveal pre.avz-code,.reveal pre.avz-out{font-size:.62em;line-height:1.3;margin:.3em 0;
-  padding:.4em .6em;background:var(--avz-code, #F5F5F5);border-left:4px solid var(--avz-rule);
-  white-space:pre-wrap;box-shadow:none;width:auto}
-.reveal pre.avz-out{background:none}
-.reveal pre.avz-error{border-left-color:var(--avz-error, #D55E00)}
-.reveal .avz-svg svg,.reveal img.avz-img{max-width:100%;height:auto;max-height:60vh}
-.reveal .avz-html{font-size:.8em}
-.reveal .avz-html table{font-size:.8em}
-.reveal iframe.avz-inline{background:var(--avz-paper)}
-.reveal .avz-widget-note{color:var(--avz-muted);font-style:italic;font-size:.7em}
-.reveal .controls,.reveal .progress{color:var(--avz-link, #0B5C8E)}
-"""
-
-_DECK_JS = """
-Reveal.initialize({hash:true,center:false,width:1280,height:800,margin:0.03,
-  transition:"none",controlsTutorial:false});
-renderMathInElement(document.querySelector(".reveal .slides"),{delimiters:[
-  {left:"$$",right:"$$",display:true},{left:"\\\\[",right:"\\\\]",display:true},
-  {left:"$",right:"$",display:false},{left:"\\\\(",right:"\\\\)",display:false}],
-  throwOnError:false,ignoredClasses:["avz-code","avz-out"]});
-// a player on a slide not yet shown measured 0 when it loaded: size it when its slide shows
-function fitPlayers(){document.querySelectorAll(".reveal .present iframe.avz-inline")
-  .forEach(function(f){if(f.onload)f.onload.call(f);});}
-Reveal.on("ready",fitPlayers);Reveal.on("slidechanged",fitPlayers);
-"""
+_DECK_CSS = static_text("deck.css")  # package data: viz/static/deck.css, deck.js
+_DECK_JS = static_text("deck.js")
 
 
 def _page(title: str, sections: str) -> str:
