@@ -1,4 +1,4 @@
-"""Package data: the CSS and JavaScript of the player widget and the standalone page.
+"""Package data: the CSS and JavaScript of the player, the standalone page, the quiz, the deck.
 
 Kept as real .css and .js files, so they can be linted, diffed and read on their own;
 `static_text(name)` reads one from the installed package.
