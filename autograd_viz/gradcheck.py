@@ -8,7 +8,8 @@ prints as a table, so tests and notebooks use the same check.
 Inputs given as a mapping bind to `f`'s parameters by name; a list binds by
 position. Where the check cannot give a fair verdict it says why instead of a
 bare FAIL: a probe x ± h outside `f`'s domain is refused with an `h` that works,
-and an input at a kink (ReLU at 0) is reported as not differentiable there.
+an input at a kink (ReLU at 0) is reported as not differentiable there, and an input
+on the edge of the domain (sqrt at 0), where no h works, as one-sided.
 """
 
 from __future__ import annotations
@@ -32,7 +33,9 @@ class GradRow:
     """One input's analytic and numerical gradient and how far apart they are.
 
     `kink` is true when the slopes left and right of the input differ (f is not
-    differentiable there); `note` says in words what a failing row means.
+    differentiable there); `edge` when f is defined on one side of the input only (sqrt
+    at 0), so no step h gives a two-sided slope and `numeric` is the one-sided one;
+    `note` says in words what a failing row means.
     """
 
     name: str
@@ -43,11 +46,12 @@ class GradRow:
     ok: bool
     note: str = ""
     kink: bool = False
+    edge: bool = False
 
     @property
     def verdict(self) -> str:
-        """`ok`, `FAIL`, or `kink` (no single slope to compare with)."""
-        return "ok" if self.ok else "kink" if self.kink else "FAIL"
+        """`ok`, `FAIL`, `kink` (no single slope to compare with) or `edge` (one side only)."""
+        return "ok" if self.ok else "kink" if self.kink else "edge" if self.edge else "FAIL"
 
 
 @dataclass(frozen=True)
@@ -88,7 +92,7 @@ class GradReport:
         failing = [r for r in self.rows if not r.ok]
         if not failing:
             verdict = "all gradients match"
-        elif all(r.kink for r in failing):
+        elif all(r.kink or r.edge for r in failing):
             verdict = "NOT DIFFERENTIABLE at these inputs: no single slope to compare"
         else:
             verdict = "SOME GRADIENTS DO NOT MATCH"
@@ -291,6 +295,58 @@ class _Probe:
             )
         return False, ""
 
+    def edge_row(self, name: str, i: int, h: float, f0: float, analytic: float) -> GradRow | None:
+        """A row for an input on the edge of f's domain (sqrt at 0): no h/10^k (k = 0..8)
+        keeps both probes inside, so a smaller h cannot help. None if one does."""
+        if self.slope(i, h) is not None or self.smaller_h(i, h, analytic)[0] is not None:
+            return None
+        tiny = h / 10**8
+        side = next((s for s in (1, -1) if not isinstance(self.at(i, s * tiny), str)), 0)
+        x = f"{name} = {self.values[i]:g}"
+        if side == 0:
+            return GradRow(name, analytic, math.nan, math.nan, math.nan, False, (
+                f"f is defined at {x} but at neither {name} + h nor {name} − h for any h tried "
+                f"({h:g} down to {tiny:g}), so it has no slope here; check at another point"
+            ), edge=True)  # fmt: skip
+        slopes = []  # one-sided slopes (f(x ± step) − f(x)) / ±step, where f is defined
+        for step in (h, tiny):
+            y = self.at(i, side * step)
+            if not isinstance(y, str):
+                slopes.append((step, (y - f0) / (side * step)))
+        numeric = slopes[0][1]
+        where, missing = ("right", "−") if side > 0 else ("left", "+")
+        seen = ", ".join(f"{s:.6g} at h = {step:g}" for step, s in slopes)
+        infinite = not math.isfinite(analytic) or abs(slopes[-1][1]) > 2 * abs(numeric)
+        verdict = (
+            f"it grows without bound as h shrinks: the derivative is infinite here (backprop "
+            f"gives {analytic:.6g})"
+            if infinite
+            else f"backprop gives {analytic:.6g}"
+        )
+        point = self._inside(i, h, side)
+        advice = "check at a point inside the domain" + (
+            f", e.g. {name} = {point:g}" if point is not None else ""
+        )
+        abs_error = abs(analytic - numeric)
+        rel_error = math.inf if math.isinf(abs_error) else abs_error / max(abs(numeric), 1e-12)
+        return GradRow(
+            name, analytic, numeric, abs_error, rel_error, False,
+            f"{x} is on the edge of f's domain: f is undefined at {name} {missing} h for every "
+            f"h tried ({h:g} down to {tiny:g}), so a smaller h cannot help and f has only a "
+            f"slope from the {where}: {seen}; {verdict}. Not differentiable here: {advice}",
+            edge=True,
+        )  # fmt: skip
+
+    def _inside(self, i: int, h: float, side: int) -> float | None:
+        """A nearby point, on the side where f is defined, whose probes ± h both stay inside."""
+        for distance in (0.1, 1.0, 0.01, 0.001):
+            shift = side * distance
+            if not isinstance(self.at(i, shift + h), str) and not isinstance(
+                self.at(i, shift - h), str
+            ):
+                return self.values[i] + shift
+        return None
+
 
 def _domain_error(
     probe: _Probe, names: list[str], i: int, h: float, step: float, why: str, analytic: float
@@ -357,6 +413,12 @@ def gradcheck(
     for i, (name, leaf) in enumerate(zip(names, leaves)):
         analytic = float(leaf.grad)
         up, down = probe.at(i, h), probe.at(i, -h)
+        edge = None
+        if isinstance(up, str) or isinstance(down, str):
+            edge = probe.edge_row(name, i, h, out.data, analytic)
+        if edge is not None:  # a smaller h cannot help: say so in the report, as for a kink
+            rows.append(edge)
+            continue
         for step, y in ((h, up), (-h, down)):
             if isinstance(y, str):
                 raise _domain_error(probe, names, i, h, step, y, analytic)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 
 import pytest
@@ -175,3 +176,25 @@ def test_a_tolerance_that_no_slope_could_meet_is_refused(tol):
 def test_inputs_that_are_not_plain_numbers_are_explained(inputs, message):
     with pytest.raises((TypeError, ValueError), match=message):
         gradcheck(lambda x: x * x, inputs)
+
+
+def test_an_input_on_the_edge_of_the_domain_is_reported_one_sided_not_cured_by_a_smaller_h():
+    # sqrt at 0: f is undefined left of 0 at every h, so "pass a smaller h" can never help.
+    report = gradcheck(lambda a: a**0.5, [0.0])
+    row = report["x1"]
+    assert not report.ok and row.edge and not row.kink and row.verdict == "edge"
+    assert row.analytic == math.inf and row.numeric == pytest.approx(1000)  # from the right
+    text = str(report)
+    assert "NOT DIFFERENTIABLE at these inputs" in text and "FAIL" not in text
+    assert "smaller h cannot help" in row.note and "derivative is infinite" in row.note
+    assert "pass a smaller h" not in text
+    point = float(re.search(r"e\.g\. x1 = ([0-9.e+-]+)", row.note).group(1))
+    assert gradcheck(lambda a: a**0.5, [point]).ok  # following the advice works
+
+
+def test_an_edge_input_leaves_the_other_inputs_checked():
+    report = gradcheck(lambda a, b: a**0.5 * b + b, {"a": 0.0, "b": 2.0})
+    assert report["a"].verdict == "edge" and report["b"].ok
+    assert "slope from the right" in report["a"].note
+    mirrored = gradcheck(lambda a: (-a) ** 0.5, [0.0])["x1"]
+    assert mirrored.edge and "slope from the left" in mirrored.note and "x1 = -0.1" in mirrored.note
