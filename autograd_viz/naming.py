@@ -4,16 +4,18 @@
 (`v2`, `v6`) are correct and hard to follow: `∂f/∂v6 = v8`. So a value without a label is
 named by its expression while that stays short — `a · b`, `tanh(a · b)`, `exp(c)`, `d⁻¹`;
 a product with a reciprocal reads as the division the learner wrote (`v5 / d`) and a
-product with −1 as the negation (`−b`, from `a - b`) — and
-by its number (`v5`) when the expression would be longer than `MAX_LENGTH` characters, or
-when the name is already taken. A neuron's output is named after its neuron (`L2.n1`), a
-constant by its value. Drawings, equations, the player and quizzes all use these names.
+product with −1 as the negation (`−b`, from `a - b`) — and by its number (`v5`) when the
+expression would be longer than `MAX_LENGTH` characters, or when the name is taken. The
+output, whose name starts every line of the backward pass, keeps its expression only up to
+`ROOT_LENGTH` characters (`a · b`), else it is `out`. A neuron's output is named after its
+neuron (`L2.n1`), a constant by its value. Drawings, equations, the player and quizzes all
+use these names.
 
     >>> from autograd_viz import Value
     >>> from autograd_viz.graph import snapshot
     >>> a, b = Value(2.0, label="a"), Value(-3.0, label="b")
     >>> [e.text for e in expression_names(snapshot((a * b).tanh() / b))]
-    ['a', 'b', 'a · b', 'tanh(a · b)', 'b⁻¹', 'tanh(a · b) / b']
+    ['a', 'b', 'a · b', 'tanh(a · b)', 'b⁻¹', 'out']
 """
 
 from __future__ import annotations
@@ -22,9 +24,10 @@ from autograd_viz._equations import ATOM, PRODUCT, Eq, latex_name, negated, num,
 from autograd_viz.graph import Graph, Node
 from autograd_viz.ops import Args, describe
 
-__all__ = ["MAX_LENGTH", "expression_names"]
+__all__ = ["MAX_LENGTH", "ROOT_LENGTH", "expression_names"]
 
 MAX_LENGTH = 16  # characters: `tanh(a · b) / d` fits, a whole neuron's sum does not
+ROOT_LENGTH = 8  # the output's name starts every ∂out/∂… line: longer than this, it is `out`
 
 
 def expression_names(graph: Graph, digits: int = 4) -> list[Eq]:
@@ -40,6 +43,9 @@ def expression_names(graph: Graph, digits: int = 4) -> list[Eq]:
             name = Eq(node.tag, latex_name(node.tag))
         else:
             name = _expression(graph, node, names, digits)
+            long = name is None or len(name.text) > ROOT_LENGTH
+            if node is graph.root and long and not node.is_leaf:  # it starts every ∂out/∂… line
+                name = Eq("out", r"\mathrm{out}")
             if name is None or name.text in taken:
                 name = Eq(f"v{node.index}", f"v_{{{node.index}}}")
         if not node.label and node.role != "const":

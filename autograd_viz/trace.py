@@ -76,7 +76,7 @@ def node_names(root: object) -> list[str]:
     >>> from autograd_viz import Value
     >>> x, y = Value(2.0, label="x"), Value(3.0, label="y")
     >>> node_names((x + y) * 2)
-    ['x', 'y', 'x + y', '2', '(x + y) · 2']
+    ['x', 'y', 'x + y', '2', 'out']
     """
     return [e.text for e in _names(snapshot(root), 4)]
 

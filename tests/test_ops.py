@@ -80,7 +80,7 @@ def test_a_new_operation_without_a_row_traces_by_number_only(monkeypatch):
     monkeypatch.setattr(Value, "softsign", _softsign, raising=False)
     x = Value(1.0, label="x")
     y = x.softsign()
-    assert derivation(y, "backward") == "∂softsign(x)/∂softsign(x) = 1\n∂softsign(x)/∂x = 0.25"
+    assert derivation(y, "backward") == "∂out/∂out = 1\n∂out/∂x = 0.25"  # the output: `out`
     assert not describe("softsign").known
     assert "label=<softsign>" in to_dot(y)  # drawn by its op string
     assert len(Frames(y)) == 4
