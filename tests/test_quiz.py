@@ -106,8 +106,33 @@ def test_a_leaf_a_collapsed_drawing_and_a_network_are_refused_with_advice():
     with pytest.raises(QuizError, match="collapse"):
         quiz(sum_times_y(), collapse="neuron")
     big = MLP(2, [4, 4, 1], seed=0)([1.0, -1.0])
-    with pytest.raises(QuizError, match=r"104 values.*grads=\['x', 'y'\]"):
+    with pytest.raises(QuizError, match=r"more than 60 values.*raise max_nodes"):
         quiz(big)
+
+
+def test_a_big_graph_is_refused_before_it_is_read(monkeypatch):
+    x = Value(0.5, label="x")
+    for _ in range(100_000):
+        x = x * 1.0000001
+    reads = []
+    parents = Value.parents
+    monkeypatch.setattr(Value, "parents", property(lambda v: reads.append(v) or parents.fget(v)))
+    with pytest.raises(QuizError, match=r"more than 60 values .*before any work"):
+        quiz(x)
+    assert len(reads) <= 61  # not the 100,001 values behind x
+
+
+def test_following_the_size_advice_quizzes_a_network_with_a_blank_on_every_weight():
+    big = MLP(2, [4, 4, 1], seed=0)([1.0, -1.0])
+    q = quiz(big, max_nodes=200)  # "raise max_nodes"
+    weights = [n.index for n in q._graph.nodes if n.role == "param"]
+    assert len(q.blanks) == 104 and len(weights) == 37
+    assert {(i, "grad") for i in weights} <= set(q._cells)  # drawn as rounded boxes
+    one = MLP(2, [4, 4, 1], seed=0).layers[0].neurons[0]([1.0, -1.0])
+    small = quiz(one)  # "one neuron's output": its 3 weights and every operation, not 1 and -1
+    assert {b.node for b in small.blanks} == {
+        n.index for n in small._graph.nodes if n.role != "const"
+    } and small.left == 8
 
 
 def test_the_teacher_switch_reveals_and_hides_quiz_answers():

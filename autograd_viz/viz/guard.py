@@ -17,7 +17,7 @@ from __future__ import annotations
 from autograd_viz.engine import Value
 from autograd_viz.graph import _read, _read_operands
 
-__all__ = ["check_size"]
+__all__ = ["check_size", "read_within"]
 
 
 def check_size(root: object, max_nodes: int) -> dict[int, tuple[object, ...]]:
@@ -73,3 +73,32 @@ def _too_large(max_nodes: int, neurons: bool):
         "sub-expression (an intermediate Value), build it with autograd_viz.nn and pass "
         "collapse='neuron' or 'layer', or raise max_nodes (slow and hard to read)."
     )
+
+
+def read_within(root: object, max_nodes: int) -> dict[int, tuple[object, ...]] | None:
+    """The operands of every value behind `root`, by `id`, for `graph.snapshot(root,
+    read=...)`; None as soon as more than `max_nodes` values are found (counting stops
+    there). For a viewer that draws every value, with no box to collapse a neuron into
+    (the quiz puts a blank on each): it counts through neurons, unlike `check_size`.
+
+    >>> x = Value(0.5)
+    >>> for _ in range(1_000):
+    ...     x = x.tanh()
+    >>> read_within(x, 60) is None, len(read_within(x, 1_001))
+    (True, 1001)
+    """
+    read: dict[int, tuple[object, ...]] = {}
+    if not isinstance(root, Value):
+        return read  # a snapshot or another engine's graph is counted once it is read
+    seen = {id(root)}
+    stack = [root]
+    while stack:
+        v = stack.pop()
+        operands = read[id(v)] = _read_operands(v)
+        for p in operands:
+            if id(p) not in seen:
+                if len(seen) >= max_nodes:
+                    return None
+                seen.add(id(p))
+                stack.append(p)
+    return read

@@ -35,6 +35,7 @@ from autograd_viz.graph import GraphError, snapshot
 from autograd_viz.naming import expression_names
 from autograd_viz.trace import Step, node_names, trace
 from autograd_viz.viz.frames import Frames
+from autograd_viz.viz.guard import read_within
 from autograd_viz.viz.static import static_text
 
 __all__ = ["Quiz", "QuizError", "quiz"]
@@ -48,6 +49,14 @@ _CSS = f"<style>{static_text('quiz.css')}</style>"
 
 class QuizError(ValueError):
     """The quiz cannot be built for this graph with these options (the message says why)."""
+
+
+def _too_many(count: str, max_nodes: int, when: str = "") -> QuizError:
+    return QuizError(
+        f"this graph has {count} values (max_nodes={max_nodes}): a quiz draws every "
+        f"value with a blank, too many to fill in by hand{when}. Quiz a sub-expression (an "
+        "intermediate Value, e.g. one neuron's output), or raise max_nodes."
+    )
 
 
 @dataclass
@@ -101,8 +110,17 @@ class Quiz(widgets.VBox):
         max_nodes: int = DEFAULT_MAX_NODES,
         **draw_options: Any,
     ) -> None:
+        if isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes < 1:
+            raise QuizError(f"max_nodes must be a positive int, got {max_nodes!r}")
+        if draw_options.get("collapse") is not None:
+            raise QuizError("a quiz puts a blank on every value, so it draws every value: "
+                            "leave out collapse=")  # fmt: skip
+        read = read_within(root, max_nodes)  # refuse a big graph before reading all of it
+        if read is None:
+            raise _too_many(f"more than {max_nodes}", max_nodes,
+                            " (counting stopped there, before any work)")  # fmt: skip
         try:
-            graph = snapshot(root)  # the one walk of the user's graph
+            graph = snapshot(root, read=read)  # the one walk of the user's graph
         except GraphError:
             raise TypeError(f"quiz() needs a Value (an expression's output), got "
                             f"{type(root).__name__}: {root!r}. "
@@ -112,18 +130,9 @@ class Quiz(widgets.VBox):
                 f"nothing to quiz: {root!r} is a leaf. Build an expression first, "
                 "e.g. z = (x + y) * y, then quiz(z)."
             )
-        if isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes < 1:
-            raise QuizError(f"max_nodes must be a positive int, got {max_nodes!r}")
-        if draw_options.get("collapse") is not None:
-            raise QuizError("a quiz puts a blank on every value, so it draws every value: "
-                            "leave out collapse=")  # fmt: skip
         order = graph.nodes
         if len(order) > max_nodes:
-            raise QuizError(
-                f"this graph has {len(order)} values, more than max_nodes={max_nodes}: too many "
-                "blanks to fill in by hand. Quiz a sub-expression (an intermediate Value), ask "
-                "for a few gradients by name (grads=['x', 'y']), or raise max_nodes."
-            )
+            raise _too_many(str(len(order)), max_nodes)
         self.digits = digits
         self._order = order
         self._graph = graph
@@ -534,6 +543,8 @@ def _close(value: float, answer: float, digits: int) -> bool:
 
 _NODE = re.compile(r'<g id="v(\d+)" class="node[^"]*">(.*?)</g>\s*(?=<!--|</g>)', re.S)
 _POLYGON = re.compile(r'<polygon ([^>]*?)points="([^"]+)"')
+_PATH = re.compile(r'<path [^>]*?d="M([^"]+)"')  # a weight's rounded box (nn.Parameter)
+_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 _TEXT_X = re.compile(r'<text id="v(\d+)-(data|grad)"[^>]*? x="([-\d.]+)"')
 _TRANSFORM = re.compile(
     r'class="graph" transform="scale\(([-\d.]+) [-\d.]+\) rotate\(0\) '
@@ -572,6 +583,9 @@ def _cell_boxes(svg: str) -> dict[tuple[int, str], tuple[float, float, float, fl
                 rules.append(box[0])
             else:
                 shapes.append(box)
+        for d in _PATH.findall(body):  # its corners' control points stay inside the box
+            xs, ys = (list(map(float, _NUMBER.findall(d)))[k::2] for k in (0, 1))
+            shapes.append((min(xs), min(ys), max(xs), max(ys)))
         if not shapes:
             continue
         _left, top, right, bottom = min(shapes, key=lambda b: (b[2] - b[0]) * (b[3] - b[1]))
