@@ -35,8 +35,12 @@ def check_size(root: object, max_nodes: int) -> dict[int, tuple[object, ...]]:
     autograd_viz.viz.render.GraphTooLargeError: this graph has more than 500 values...
     """
     read: dict[int, tuple[object, ...]] = {}
-    if not isinstance(root, Value) or type(max_nodes) is not int:
-        return read  # a snapshot is counted where it is drawn; a bad max_nodes is refused there
+    if type(max_nodes) is not int:
+        return read  # a bad max_nodes is refused where the options are checked
+    if not isinstance(root, Value):
+        if _foreign_beyond(root, max_nodes):
+            raise _too_large(max_nodes, False)
+        return read  # a snapshot is counted where it is drawn
     seen = {id(root)}
     stack = [root]
     visible = 0
@@ -55,6 +59,25 @@ def check_size(root: object, max_nodes: int) -> dict[int, tuple[object, ...]]:
                 seen.add(id(p))
                 stack.append(p)
     return read
+
+
+def _foreign_beyond(root: object, max_nodes: int) -> bool:
+    """Whether another engine's graph (micrograd's, a learner's class) has more than
+    `max_nodes` values, counting no further than that."""
+    from autograd_viz.foreign import _raw_operands, is_graph  # lazily: only for other engines
+
+    if not is_graph(root):
+        return False  # not a graph at all: the snapshot says what is wrong
+    seen = {id(root)}
+    stack = [root]
+    while stack:
+        for p in _raw_operands(stack.pop())[0]:
+            if id(p) not in seen:
+                if len(seen) >= max_nodes:
+                    return True
+                seen.add(id(p))
+                stack.append(p)
+    return False
 
 
 def _too_large(max_nodes: int, neurons: bool):

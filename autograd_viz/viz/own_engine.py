@@ -13,19 +13,18 @@ numbers, with the same sentence beside the step where it happens.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from autograd_viz.engine import Value
 from autograd_viz.graph import Graph, snapshot
 from autograd_viz.ops import describe
 from autograd_viz.own_engine import ForeignSnapshot, foreign_snapshot
 from autograd_viz.viz import dot as _dot
+from autograd_viz.viz.guard import check_size
+from autograd_viz.viz.options import DrawOptions
 from autograd_viz.viz.palette import COLORS
 from autograd_viz.viz.render import Drawing
 from autograd_viz.viz.render import draw as _draw
-
-if TYPE_CHECKING:
-    from autograd_viz.viz.options import DrawOptions
 
 __all__ = ["WRONG_COLOR", "WRONG_FILL", "animate", "draw", "snapshot_any"]
 
@@ -55,8 +54,11 @@ def draw(root: object, options: DrawOptions | None = None, /, *, check: bool | N
     >>> draw((x + y) * y)  # doctest: +SKIP
     <Drawing of 4 values, 2 operations: .source is the DOT, .svg() the picture>
     """
+    if isinstance(root, (Value, Graph)):
+        return _draw(root, options, **changes)  # ours: render's size guard reads it first
+    check_size(root, DrawOptions.of(options, **changes).max_nodes)  # before reading it all
     graph = snapshot_any(root, check=False)
-    drawing = _draw(graph, options, **changes)  # its size guard refuses before any check
+    drawing = _draw(graph, options, **changes)
     holds_grads = any(n.grad != 0 for n in graph.nodes)
     if isinstance(graph, ForeignSnapshot) and (check or (check is None and holds_grads)):
         drawing = _draw(graph.checked(), options, **changes)  # the DOT again, now marked
@@ -68,15 +70,18 @@ def animate(root: object, *, check: bool = True, **options: Any):
     own engine, the numbers are the ones *their* `_backward` closures produced, and (with
     `check`) the step where a rule goes wrong says so. Options are
     `autograd_viz.viz.player.Player`'s."""
+    from autograd_viz.viz.inline import animate as _player  # the widget, or the widget-free one
     from autograd_viz.viz.player import DEFAULT_MAX_FRAMES  # lazily: ipywidgets
 
+    if isinstance(root, (Value, Graph)):
+        return _player(root, **options)  # ours: the player's size guard reads it first
+    most = options.get("max_nodes", DrawOptions.max_nodes)
+    check_size(root, DrawOptions.of(None, max_nodes=most).max_nodes)  # before reading it all
     graph = snapshot_any(root, check=False)
     limit = options.get("max_frames", DEFAULT_MAX_FRAMES)
     limit = limit if type(limit) is int else DEFAULT_MAX_FRAMES  # Player says what is wrong
     if check and isinstance(graph, ForeignSnapshot) and len(graph) <= limit:
         graph = graph.checked()  # a graph with more values than frames is refused unchecked
-    from autograd_viz.viz.inline import animate as _player  # the widget, or the widget-free one
-
     return _player(graph, **options)
 
 

@@ -1,0 +1,70 @@
+"""The public entry points as a new user meets them: a big graph of any engine is refused
+before it is read, whichever door it comes in by (`autograd_viz.draw` / `animate` as well
+as `Value.draw` / `animate`), and the advice in the refusal works when followed."""
+
+from __future__ import annotations
+
+import pytest
+
+import autograd_viz
+from autograd_viz import Value
+from autograd_viz.viz.render import GraphTooLargeError
+
+micrograd = pytest.importorskip("micrograd.engine")
+
+
+def _chain(make, n: int):
+    x = make(0.5)
+    for _ in range(n):
+        x = x * 1.0000001
+    return x
+
+
+@pytest.fixture
+def parents_read(monkeypatch) -> list:
+    reads: list = []
+    parents = Value.parents
+    monkeypatch.setattr(Value, "parents", property(lambda v: reads.append(v) or parents.fget(v)))
+    return reads
+
+
+@pytest.mark.parametrize("entry", ["draw", "animate"])
+def test_the_top_level_entry_points_refuse_a_big_graph_of_ours_before_reading_it(
+    entry, parents_read
+):
+    root = _chain(Value, 20_000)
+    parents_read.clear()
+    with pytest.raises(GraphTooLargeError, match="before any work"):
+        getattr(autograd_viz, entry)(root)
+    assert len(parents_read) <= 501  # not the 40,001 values behind root
+
+
+@pytest.mark.parametrize("entry", ["draw", "animate"])
+def test_a_big_micrograd_graph_is_refused_before_it_is_read(entry, monkeypatch):
+    import autograd_viz.own_engine
+
+    def read_all(*args, **kwargs):
+        raise AssertionError("the whole graph was read before the size check")
+
+    monkeypatch.setattr(autograd_viz.own_engine, "read_graph", read_all)
+    root = _chain(micrograd.Value, 5_000)
+    with pytest.raises(GraphTooLargeError, match=r"more than 500 values.*raise max_nodes"):
+        getattr(autograd_viz, entry)(root)
+
+
+def test_raising_max_nodes_as_advised_draws_a_micrograd_chain():
+    root = _chain(micrograd.Value, 300)  # 601 values
+    with pytest.raises(GraphTooLargeError):
+        autograd_viz.draw(root)
+    drawing = autograd_viz.draw(root, max_nodes=700)
+    assert drawing.source.count("->") > 600
+
+
+def test_a_bad_max_nodes_is_refused_before_a_micrograd_graph_is_read(monkeypatch):
+    import autograd_viz.own_engine
+
+    monkeypatch.setattr(autograd_viz.own_engine, "read_graph", None)  # any read would fail
+    root = _chain(micrograd.Value, 10)
+    for entry in (autograd_viz.draw, autograd_viz.animate):
+        with pytest.raises(ValueError, match="max_nodes must be a positive int, got 'x'"):
+            entry(root, max_nodes="x")
