@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from mathjax import mathjax_errors
 
 from autograd_viz import MLP, Value
 from autograd_viz.graph import snapshot
@@ -116,3 +117,12 @@ def test_the_size_guards_advice_works_when_followed():
         player = loss.animate(**{key: value})  # following the advice works
         assert player.n_frames <= 400
         player.close()
+
+
+def test_every_neuron_frames_latex_typesets_in_mathjax(chromium, tmp_path):
+    corpus = [s.latex for s in neuron_steps(_loss([16, 16, 1]))]  # long sums: "… (16 terms)"
+    corpus += [s.latex for s in neuron_steps(_loss([3, 1]))]
+    tanh = (MLP(2, [2, 1], act="tanh", linear_output=True, seed=1)([0.5, -2.0]) - 1.0) ** 2
+    corpus += [s.latex for s in neuron_steps(tanh)]
+    bad = mathjax_errors(chromium, tmp_path, corpus)
+    assert not bad, bad

@@ -3,16 +3,15 @@ formatting, and — on random graphs — gradients identical to the engine's bac
 
 from __future__ import annotations
 
-import html
 import math
 import re
 import unicodedata
-from pathlib import Path
 
 import pytest
 from examples import sum_times_y
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from mathjax import mathjax_errors
 from ops import expressions
 
 from autograd_viz import MLP, Value
@@ -518,8 +517,6 @@ def test_a_long_chain_traces_without_recursion_or_quadratic_memory():
 
 # ---- the LaTeX really typesets ----------------------------------------------------------
 
-MATHJAX = Path(__file__).parent / "browser" / "node_modules" / "mathjax" / "MathJax.js"
-
 
 def _latex_corpus() -> list[str]:
     x, w = Value(0.5, label="x"), Value(-1.5, label="w_1")
@@ -531,28 +528,7 @@ def _latex_corpus() -> list[str]:
 
 
 def test_every_latex_form_typesets_in_mathjax_without_errors(chromium, tmp_path):
-    if not MATHJAX.exists():
-        pytest.fail(f"{MATHJAX} is missing: run `npm ci --prefix tests/browser`")
-    corpus = _latex_corpus()
-    body = "".join(f"<p>\\({html.escape(latex)}\\)</p>" for latex in corpus)
-    page_file = tmp_path / "latex.html"
-    page_file.write_text(
-        "<!doctype html><html><head><script type='text/x-mathjax-config'>"
-        "MathJax.Hub.Config({TeX: {noErrors: {disabled: true}, noUndefined: {disabled: true}}});"
-        "MathJax.Hub.Register.StartupHook('End', function () { window.avzTypeset = true; });"
-        f"</script><script src='{MATHJAX.as_uri()}?config=TeX-AMS_SVG'></script></head>"
-        f"<body>{body}</body></html>",
-        encoding="utf-8",
-    )
-    page = chromium.new_page()
-    try:
-        page.goto(page_file.as_uri())
-        page.wait_for_function("() => window.avzTypeset === true", timeout=60_000)
-        mathml = page.evaluate("() => MathJax.Hub.getAllJax().map(j => j.root.toMathML(''))")
-    finally:
-        page.close()
-    assert len(mathml) == len(corpus)
-    bad = [latex for latex, m in zip(corpus, mathml) if "merror" in m]
+    bad = mathjax_errors(chromium, tmp_path, _latex_corpus())
     assert not bad, bad
 
 
