@@ -34,7 +34,8 @@ def _slide_types(path: Path) -> list[str]:
 
 
 SLIDE_DECKS = sorted(
-    p for p in (ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb")
+    p
+    for p in (ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb")
     if {"slide", "subslide"} & set(_slide_types(p))
 )
 
@@ -49,8 +50,11 @@ def lab_on_copies(tmp_path_factory) -> Iterator[LabServer]:
     for path in SLIDE_DECKS:
         shutil.copy(path, root / path.name)
     jupyter = Path(sys.executable).with_name("jupyter")
-    server = start_lab([str(jupyter), "lab", "--allow-root", f"--ServerApp.root_dir={root}"],
-                       root, tmp_path_factory.mktemp("lab-home"))
+    server = start_lab(
+        [str(jupyter), "lab", "--allow-root", f"--ServerApp.root_dir={root}"],
+        root,
+        tmp_path_factory.mktemp("lab-home"),
+    )
     try:
         yield server
     finally:
