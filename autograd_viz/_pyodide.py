@@ -19,14 +19,18 @@ from autograd_viz.engine import Value
 
 __all__ = ["free_graphs_flat", "setup"]
 
-_dying: list[tuple[Value | None, Value | None]] = []
+_dying: list[Value | None] = []
 _freeing = False
 
 
 def _free_flat(node: Value) -> None:
-    """Value's finalizer under Pyodide: queue the operands instead of freeing them inside."""
+    """Value's finalizer under Pyodide: queue the operands instead of freeing them inside.
+
+    No tuples: Python keeps freed small tuples for reuse, which would look like memory kept.
+    """
     global _freeing
-    _dying.append((node._a, node._b))
+    _dying.append(node._a)
+    _dying.append(node._b)
     node._a = node._b = None
     if _freeing:  # an outer call is emptying the queue: it will free these too
         return
