@@ -181,6 +181,11 @@ class MLP(Module):
         seed: int | random.Random | None = None,
     ) -> None:
         _check_act(act)
+        if isinstance(nouts, (int, float, str)):
+            raise TypeError(
+                f"MLP needs a list of layer sizes (the last is the number of outputs), got "
+                f"{nouts!r}; e.g. MLP({nin!r}, [{nouts!r}]) for one layer, or MLP(2, [4, 4, 1])"
+            )
         if not nouts:
             raise ValueError("MLP needs at least one layer size, e.g. MLP(2, [4, 4, 1])")
         rng = _rng(seed)

@@ -153,3 +153,9 @@ def test_reprs_read_like_the_architecture():
         "MLP of [Layer of [ReLUNeuron(2), ReLUNeuron(2)], Layer of [LinearNeuron(2)]]"
     )
     assert repr(Neuron(3, act="sigmoid", seed=0)) == "SigmoidNeuron(3)"
+
+
+def test_one_layer_size_given_as_a_number_is_explained_with_the_list_to_write():
+    with pytest.raises(TypeError, match=r"list of layer sizes.*MLP\(2, \[4\]\)"):
+        MLP(2, 4)
+    assert len(MLP(2, [4]).layers[0].neurons) == 4  # what the message says to write
