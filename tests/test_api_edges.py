@@ -68,3 +68,13 @@ def test_a_bad_max_nodes_is_refused_before_a_micrograd_graph_is_read(monkeypatch
     for entry in (autograd_viz.draw, autograd_viz.animate):
         with pytest.raises(ValueError, match="max_nodes must be a positive int, got 'x'"):
             entry(root, max_nodes="x")
+
+
+@pytest.mark.parametrize(("xs", "ys"), [([[0, 0], [0, 1], [1, 0], [1, 1]], [0, 1]), ([], [])])
+def test_training_view_refuses_points_and_targets_that_do_not_pair_up(xs, ys):
+    from autograd_viz import MLP
+    from autograd_viz.viz.training import TrainingView
+
+    # zip() in the decision-boundary plot dropped the unpaired points without a word
+    with pytest.raises(ValueError, match=rf"got {len(xs)} points and {len(ys)} targets"):
+        TrainingView(MLP(2, [4, 1], seed=0), xs, ys, steps=2, show=False)

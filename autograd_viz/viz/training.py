@@ -155,6 +155,11 @@ class TrainingView:
             raise ValueError(f"steps is the number of training steps (>= 1), got {steps!r}")
         if isinstance(every, bool) or not isinstance(every, int) or every < 1:
             raise ValueError(f"every is a number of steps (>= 1), got {every!r}")
+        if not len(xs) or len(xs) != len(ys):  # zip would drop the unpaired ones unseen
+            raise ValueError(
+                f"xs and ys pair up, one target per point: got {len(xs)} points and {len(ys)} "
+                "targets. Pass both lists whole, e.g. xs=[[0, 0], [0, 1]], ys=[0, 1]"
+            )
         self.model, self.xs, self.ys = model, xs, ys
         self.steps, self.sample, self.every, self.loss, self.title = (
             steps,
