@@ -44,6 +44,12 @@ def as_float(data: object) -> float:
         hint = " A Value holds one number; make one Value per element."
     elif isinstance(data, ValueProtocols):
         hint = " It is a Value already: use it as it is, or Value(v.data) for a new input."
+    elif hasattr(data, "data") and hasattr(data, "grad"):  # a node of another engine
+        kind = f"{type(data).__module__}.{type(data).__qualname__}"
+        hint = (
+            f" It is a value of another engine ({kind}): one expression uses one engine, "
+            "so build every input with the same Value class (autograd_viz.draw draws either)."
+        )
     raise TypeError(
         f"Value() needs a real number (int, float or numpy scalar), "
         f"got {type(data).__name__}: {data!r}.{hint}"

@@ -213,16 +213,26 @@ def _read_inputs(inputs: object) -> tuple[list[str], list[float], bool]:
     return names, [_number(n, v) for n, v in zip(names, values)], False
 
 
-def _check_binding(f: Callable[..., Value], names: list[str]) -> None:
-    """Refuse a mapping whose names are not f's parameters, before f runs."""
+def _check_binding(f: Callable[..., Value], names: list[str], by_name: bool = True) -> None:
+    """Refuse inputs that do not fit f's parameters (names of a mapping, or how many in a
+    list), before f runs."""
     try:
         signature = inspect.signature(f)
     except (TypeError, ValueError):  # a builtin without a signature: let the call say
         return
+    params = ", ".join(signature.parameters)
+    if not by_name:
+        try:
+            signature.bind(*names)
+        except TypeError as err:
+            raise TypeError(
+                f"gradcheck: {len(names)} input(s) given but f takes ({params}): {err}. A list "
+                "binds by position: give one number per parameter"
+            ) from None
+        return
     try:
         signature.bind(**dict.fromkeys(names, 0.0))
     except TypeError as err:
-        params = ", ".join(signature.parameters)
         raise TypeError(
             f"gradcheck: the inputs are named {names} but f takes ({params}): {err}. A dict binds "
             "by name, so name each input after one of f's parameters (or pass a list to bind "
@@ -385,6 +395,11 @@ def gradcheck(
     >>> report.ok
     True
     """
+    if not callable(f):
+        raise TypeError(
+            f"gradcheck: f must be a function of the inputs, got {type(f).__name__}: {f!r}; "
+            "e.g. gradcheck(lambda a, b: a * b, [2.0, 3.0])"
+        )
     names, values, by_name = _read_inputs(inputs)
     if not values:
         raise ValueError("gradcheck needs at least one input")
@@ -396,8 +411,7 @@ def gradcheck(
             "with tol <= 0 no numerical slope could ever match"
         )
     keyword_names = names if by_name else None
-    if by_name:
-        _check_binding(f, names)
+    _check_binding(f, names, by_name)
 
     leaves = [_leaf(engine, v, n) for n, v in zip(names, values)]
     out = _output(_call(f, keyword_names, leaves), engine)
@@ -406,8 +420,14 @@ def gradcheck(
             f"gradcheck: f = {out.data} at these inputs; there is no slope to measure. "
             "Choose inputs where f is finite"
         )
-    out.backward()
-
+    try:
+        out.backward()
+    except (ArithmeticError, ValueError) as err:  # a learner's rule with no value here
+        raise GradcheckError(
+            f"gradcheck: backward() raised {type(err).__name__}: {err}, at these inputs "
+            f"({', '.join(f'{n} = {v:g}' for n, v in zip(names, values))}): a local "
+            "derivative has no finite value here (x**0.5 at 0). Choose inputs inside f's domain"
+        ) from err
     probe = _Probe(f, keyword_names, values, tol, engine)
     rows = []
     for i, (name, leaf) in enumerate(zip(names, leaves)):

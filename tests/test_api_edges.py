@@ -78,3 +78,8 @@ def test_training_view_refuses_points_and_targets_that_do_not_pair_up(xs, ys):
     # zip() in the decision-boundary plot dropped the unpaired points without a word
     with pytest.raises(ValueError, match=rf"got {len(xs)} points and {len(ys)} targets"):
         TrainingView(MLP(2, [4, 1], seed=0), xs, ys, steps=2, show=False)
+
+
+def test_mixing_our_value_with_another_engines_names_the_other_engine():
+    with pytest.raises(TypeError, match=r"another engine \(micrograd\.engine\.Value\).*one engine"):
+        Value(1.0) * micrograd.Value(2.0)

@@ -198,3 +198,18 @@ def test_an_edge_input_leaves_the_other_inputs_checked():
     assert "slope from the right" in report["a"].note
     mirrored = gradcheck(lambda a: (-a) ** 0.5, [0.0])["x1"]
     assert mirrored.edge and "slope from the left" in mirrored.note and "x1 = -0.1" in mirrored.note
+
+
+def test_a_function_that_is_not_callable_or_takes_other_inputs_is_explained():
+    with pytest.raises(TypeError, match=r"f must be a function of the inputs, got int"):
+        gradcheck(3, [1.0])
+    with pytest.raises(TypeError, match=r"1 input\(s\) given but f takes \(a, b\)"):
+        gradcheck(lambda a, b: a * b, [1.0])
+    assert gradcheck(lambda a, b=2: a * b, [1.0]).ok  # a default fills the rest
+    assert gradcheck(lambda *xs: xs[0] * xs[1], [1.0, 2.0]).ok
+
+
+def test_a_learners_backward_that_raises_at_the_input_is_a_gradcheck_error():
+    mg = pytest.importorskip("micrograd.engine")
+    with pytest.raises(GradcheckError, match=r"backward\(\) raised ZeroDivisionError.*x1 = 0"):
+        gradcheck(lambda a: a**0.5, [0.0], engine=mg.Value)  # micrograd: 0.0 ** -0.5
