@@ -83,3 +83,57 @@ def test_training_view_refuses_points_and_targets_that_do_not_pair_up(xs, ys):
 def test_mixing_our_value_with_another_engines_names_the_other_engine():
     with pytest.raises(TypeError, match=r"another engine \(micrograd\.engine\.Value\).*one engine"):
         Value(1.0) * micrograd.Value(2.0)
+
+
+@pytest.mark.parametrize(
+    ("bad", "error", "message"),
+    [
+        (5, TypeError, "needs a file path .* got int: 5"),
+        ("{tmp}/missing/z.{ext}", FileNotFoundError, "folder .*missing' does not exist"),
+        ("{tmp}", IsADirectoryError, "is a folder; give a file name in it"),
+    ],
+)
+@pytest.mark.parametrize("export", ["save_html", "save_svg_animation", "save_gif"])
+def test_an_export_path_that_cannot_be_written_is_refused_before_the_work(
+    export, bad, error, message, tmp_path, monkeypatch
+):
+    from autograd_viz.viz import animation, page
+    from autograd_viz.viz import export as exports
+
+    def no_work(*args, **kwargs):
+        raise AssertionError("the animation was made before the path was checked")
+
+    for module in (page, animation):
+        monkeypatch.setattr(module, "frames_of", no_work)
+    ext = {"save_html": "html", "save_svg_animation": "svg", "save_gif": "gif"}[export]
+    path = bad.format(tmp=tmp_path, ext=ext) if isinstance(bad, str) else bad
+    x = Value(2.0, label="x")
+    with pytest.raises(error, match=message):
+        getattr(exports, export)(x * x, path)
+
+
+def test_save_html_to_a_file_that_is_not_html_is_refused(tmp_path):
+    from autograd_viz.viz.export import save_html
+
+    x = Value(2.0, label="x")
+    with pytest.raises(ValueError, match=r"save_html needs a path ending in \.html or \.htm"):
+        save_html(x * x, tmp_path / "z.svg")  # an HTML page in a .svg file shows nothing
+    assert save_html(x * x, tmp_path / "z.html").read_text().startswith("<!")
+
+
+def test_a_drawing_and_a_filmstrip_explain_a_missing_folder(tmp_path):
+    from autograd_viz.viz.export import filmstrip
+
+    x = Value(2.0, label="x")
+    for save in ((x * x).draw().save, filmstrip(x * x).save):
+        with pytest.raises(FileNotFoundError, match=r"does not exist; create it first"):
+            save(tmp_path / "missing" / "z.svg")
+
+
+def test_save_slides_says_a_missing_notebook_is_missing(tmp_path):
+    from autograd_viz.viz.slides import SlidesError, save_slides
+
+    with pytest.raises(SlidesError, match=r"nope\.ipynb does not exist"):
+        save_slides(tmp_path / "nope.ipynb")
+    with pytest.raises(SlidesError, match=r"needs the path of a notebook .* got Value"):
+        save_slides(Value(1.0))

@@ -74,7 +74,7 @@ def test_a_notebook_without_slide_metadata_is_refused_with_what_to_do(tmp_path):
 
 
 def test_a_path_that_is_not_a_notebook_is_refused(tmp_path):
-    with pytest.raises(SlidesError, match="not a notebook"):
+    with pytest.raises(SlidesError, match=r"missing\.ipynb does not exist"):
         save_slides(tmp_path / "missing.ipynb")
     (tmp_path / "notes.txt").write_text("hi")
     with pytest.raises(SlidesError, match="not a notebook"):

@@ -17,6 +17,7 @@ from typing import Any
 
 from autograd_viz.viz.compose import Captions, Source, frame_size, frames_of, nested, renamed
 from autograd_viz.viz.frames import Frames
+from autograd_viz.viz.outpath import output_path
 from autograd_viz.viz.palette import resolve
 
 __all__ = ["ExportError", "save_gif", "save_svg_animation", "svg_animation"]
@@ -136,9 +137,7 @@ def svg_animation(
 
 def save_svg_animation(source: Source, path: str | Path, **options: Any) -> Path:
     """Write `svg_animation(source, **options)` to `path` (an .svg file) and return the path."""
-    path = Path(path)
-    if path.suffix.lower() != ".svg":
-        raise ValueError(f"an SVG animation needs a path ending in .svg, got {str(path)!r}")
+    path = output_path(path, "save_svg_animation", (".svg",))  # before the work
     path.write_text(svg_animation(source, **options), encoding="utf-8")
     return path
 
@@ -173,9 +172,7 @@ def save_gif(
     >>> save_gif(x * x, os.path.join(tempfile.mkdtemp(), "square.gif")).suffix
     '.gif'
     """
-    path = Path(path)
-    if path.suffix.lower() != ".gif":
-        raise ValueError(f"save_gif needs a path ending in .gif, got {str(path)!r}")
+    path = output_path(path, "save_gif", (".gif",))  # before the work
     if isinstance(width, bool) or not isinstance(width, int) or not 100 <= width <= 4000:
         raise ValueError(f"width must be a whole number of pixels from 100 to 4000, got {width!r}")
     _check_seconds(seconds_per_step)

@@ -10,6 +10,7 @@ from typing import Any
 
 from autograd_viz.viz.compose import Captions, Source, frame_size, frames_of, nested, renamed
 from autograd_viz.viz.frames import Frames
+from autograd_viz.viz.outpath import output_path
 from autograd_viz.viz.palette import var
 
 __all__ = ["Filmstrip", "filmstrip"]
@@ -75,7 +76,7 @@ class Filmstrip:
 
     def save(self, path: str | Path) -> Path:
         """Write the filmstrip to `path`: .html (a printable page) or .svg."""
-        path = Path(path)
+        path = output_path(path, "Filmstrip.save")
         suffix = path.suffix.lower()
         if suffix == ".html":
             path.write_text(self.html(), encoding="utf-8")

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from autograd_viz.viz.compose import Source, frames_of
+from autograd_viz.viz.outpath import output_path
 from autograd_viz.viz.static import static_text
 from autograd_viz.viz.svg import MIN_FIT_TEXT, fitted_text_px, width_px
 
@@ -129,6 +130,6 @@ def save_html(source: Source, path: str | Path, **options: Any) -> Path:
     >>> out.suffix
     '.html'
     """
-    path = Path(path)
+    path = output_path(path, "save_html", (".html", ".htm"))  # before the work
     path.write_text(standalone_html(source, **options), encoding="utf-8")
     return path

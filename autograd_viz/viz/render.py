@@ -46,6 +46,7 @@ from autograd_viz.viz.dot import (
 from autograd_viz.viz.guard import check_size
 from autograd_viz.viz.layout import GraphvizError, GraphvizNotFoundError, svg_from_dot
 from autograd_viz.viz.options import COLLAPSE_MODES, RANKDIRS, STATES, DrawOptions
+from autograd_viz.viz.outpath import output_path
 from autograd_viz.viz.svg import MIN_FIT_TEXT, fitted_text_px
 
 __all__ = [
@@ -343,7 +344,7 @@ class Drawing:
 
         `dpi` sets the resolution of a PNG. Returns the path written.
         """
-        path = Path(path).expanduser()
+        path = output_path(path, "Drawing.save")
         suffix = path.suffix.lower()
         if suffix == ".svg":
             path.write_text(self.svg(), encoding="utf-8")

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from autograd_viz.viz.outpath import output_path
 from autograd_viz.viz.static import static_text
 
 __all__ = ["SlidesError", "save_slides", "slides_html"]
@@ -58,8 +59,13 @@ def save_slides(
     `path` defaults to the notebook's name with `.slides.html`, beside it. `timeout` is
     seconds per cell. Returns the path written.
     """
+    if not isinstance(notebook, (str, os.PathLike)):
+        raise SlidesError(
+            f"save_slides needs the path of a notebook (.ipynb), got {type(notebook).__name__}"
+        )
     notebook = Path(notebook)
-    out = Path(path) if path is not None else notebook.with_suffix(".slides.html")
+    out = notebook.with_suffix(".slides.html") if path is None else path
+    out = output_path(out, "save_slides", (".html", ".htm"))  # before the notebook runs
     out.write_text(slides_html(notebook, timeout=timeout), encoding="utf-8")
     return out
 
@@ -82,6 +88,8 @@ def _read(path: Path) -> Any:
         raise SlidesError(
             "slides need nbformat and nbclient: pip install 'autograd-viz[lab]'"
         ) from error
+    if path.suffix == ".ipynb" and not path.exists():
+        raise SlidesError(f"{path} does not exist; pass the path of a notebook that does")
     if path.suffix != ".ipynb" or not path.is_file():
         raise SlidesError(f"{path} is not a notebook file (.ipynb); pass the notebook's path")
     nb = nbformat.read(path, as_version=4)
