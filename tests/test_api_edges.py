@@ -137,3 +137,20 @@ def test_save_slides_says_a_missing_notebook_is_missing(tmp_path):
         save_slides(tmp_path / "nope.ipynb")
     with pytest.raises(SlidesError, match=r"needs the path of a notebook .* got Value"):
         save_slides(Value(1.0))
+
+
+def test_a_quiz_whose_answer_no_one_can_type_is_refused_with_the_blanks_that_remain():
+    import re
+
+    from autograd_viz import quiz
+    from autograd_viz.viz.quiz import QuizError
+
+    x, n = Value(2.0, label="x"), Value(float("nan"), label="n")
+    w = n * x
+    w.label = "w"
+    with pytest.raises(QuizError, match=r"∂w/∂x = nan: a quiz needs finite numbers") as info:
+        quiz(w)  # a nan blank: the answer box reads only numbers, so it could never be filled
+    advice = re.search(r"quiz\(root, (.*)\)$", str(info.value)).group(1)
+    assert advice == "grads=['w', 'n']"
+    q = quiz(w, grads=["w", "n"])  # following the advice
+    assert q.submit("∂w/∂w", "1") and q.submit("∂w/∂n", "2") and q.left == 0

@@ -152,6 +152,7 @@ class Quiz(widgets.VBox):
         asked_grads = self._pick(grads, "grads", grad_order)
         if not asked_values and not asked_grads:
             raise QuizError("nothing to fill in: pass grads=True or values=True (or names)")
+        self._refuse_unanswerable(asked_values, asked_grads)
         self._cells = _cell_boxes(self._frames.base_svg)
 
         self.blanks: list[_Blank] = []
@@ -266,6 +267,28 @@ class Quiz(widgets.VBox):
         )
 
     # ---- building ------------------------------------------------------------
+
+    def _refuse_unanswerable(self, asked_values: list[int], asked_grads: list[int]) -> None:
+        """A blank whose answer is nan or inf can never be filled in: no one types it."""
+        data = {i: self._order[i].data for i in asked_values}
+        grad = {i: self._grads[i] for i in asked_grads}
+        bad = [f"{self._names[i]} = {x}" for i, x in data.items() if not math.isfinite(x)] + [
+            f"{self._partial(self._root_name, self._names[i])} = {x}"
+            for i, x in grad.items()
+            if not math.isfinite(x)
+        ]
+        if not bad:
+            return
+        keep = []
+        for option, asked in (("values", data), ("grads", grad)):
+            names = [self._names[i] for i, x in asked.items() if math.isfinite(x)]
+            if names:
+                keep.append(f"{option}={names!r}")
+        raise QuizError(
+            f"no one can type the answer to {', '.join(bad)}: a quiz needs finite numbers. "
+            "Quiz it at inputs where every value is finite"
+            + (f", or ask only for the others: quiz(root, {', '.join(keep)})" if keep else "")
+        )
 
     def _pick(self, choice: bool | Iterable[str], option: str, candidates: list[int]) -> list[int]:
         if choice is True:
