@@ -325,7 +325,7 @@ def read_graph(root: object) -> ForeignGraph:
     return ForeignGraph(
         nodes=tuple(order),
         operands=operands,
-        ops=tuple(ops[id(node)] for node in order),
+        ops=tuple(_fit_arity(ops[id(node)], len(ordered[id(node)])) for node in order),
         labels=tuple(_label(node) for node in order),
         data=tuple(data[id(node)] for node in order),
         grads=tuple(_number(node, "grad", node) for node in order),
@@ -367,6 +367,22 @@ def _op_text(node: object) -> str:
     if found is None or found[1] is None:
         return ""
     return str(found[1])
+
+
+_CALLED = {"+": "sum", "*": "product", "-": "difference", "/": "quotient", "**": "power"}
+
+
+def _fit_arity(op: str, n_operands: int) -> str:
+    """An op the kit writes between two operands (`a + b`) but met with another number of
+    them (a learner's "+" over three values) is written as a call instead, `sum(a, b, c)`,
+    with its derivatives by number: no equation is built from the wrong operands."""
+    from autograd_viz.foreign_ops import canonical_op
+
+    text = op.strip()
+    if text.startswith("**") and text != "**" and n_operands > 1:  # "**2" of two values
+        return "power"
+    name = canonical_op(op, n_operands) if n_operands else None
+    return _CALLED[name] if name in _CALLED and n_operands != 2 else op
 
 
 def _label(node: object) -> str:

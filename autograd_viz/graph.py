@@ -39,6 +39,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from types import SimpleNamespace
 from typing import Any, NamedTuple
 
 from autograd_viz._text import clean_label
@@ -137,8 +138,12 @@ class Graph:
             return ()
         # _read is the one reader of nodes; this is the one writer of stand-ins for them
         operands = [Value(self.nodes[p].data) for p in node.operands]
-        out = Value(node.data, node.op or "?", rule, *operands)
-        out._arg = node.exponent
+        if len(operands) > 2:  # another engine's n-ary node (a learner's sum of three):
+            parents = tuple(operands)  # its replayed rule reads only parents and grad
+            out = SimpleNamespace(data=node.data, op=node.op, parents=parents, _arg=node.exponent)
+        else:
+            out = Value(node.data, node.op or "?", rule, *operands)
+            out._arg = node.exponent
         out.grad = grad
         rule(out)
         return tuple(v.grad for v in operands)

@@ -154,3 +154,25 @@ def test_a_quiz_whose_answer_no_one_can_type_is_refused_with_the_blanks_that_rem
     assert advice == "grads=['w', 'n']"
     q = quiz(w, grads=["w", "n"])  # following the advice
     assert q.submit("∂w/∂w", "1") and q.submit("∂w/∂n", "2") and q.left == 0
+
+
+class _Node:
+    """A learner's node class whose ops do not always have the operands the kit expects."""
+
+    def __init__(self, data, prev=(), op=""):
+        self.data, self.grad, self._prev, self._op = data, 0.0, tuple(prev), op
+        self._backward = lambda: None
+
+
+@pytest.mark.parametrize(
+    ("op", "n", "written"),
+    [("+", 3, "sum"), ("add", 1, "sum"), ("*", 3, "product"), ("**2", 2, "power")],
+)
+def test_an_own_engine_op_with_other_than_two_operands_is_written_as_a_call(op, n, written):
+    from autograd_viz.trace import trace
+
+    root = _Node(6.0, [_Node(float(i + 1)) for i in range(n)], op)
+    assert autograd_viz.draw(root).svg().startswith("<svg")  # was TypeError deep in ops.py
+    forward = [s.text for s in trace(root, "forward")]
+    assert any(f"{written}(" in text for text in forward), forward
+    assert autograd_viz.animate(root).n_frames > 0
