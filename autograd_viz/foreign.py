@@ -137,6 +137,12 @@ def _not_a_graph(obj: object, where: str = "") -> NotAGraphError:
         hint = " A plain number has no graph: build it from Values, e.g. Value(2.0) * Value(3.0)."
     elif isinstance(obj, dict):
         hint = " A dict is not read as a node: the kit reads attributes, not keys."
+    elif isinstance(obj, (list, tuple)) and obj and all(is_graph(v) for v in obj):
+        hint = (
+            f" It holds {len(obj)} graph outputs (a Layer, or an MLP with several outputs, "
+            "returns one per neuron): draw one of them, e.g. out[0], or one Value made from "
+            "all of them, e.g. a loss."
+        )
     return NotAGraphError(
         f"{where}a {kind} ({_short_repr(obj)}) is not a computation graph: {found}. "
         f"{LOOKS_FOR}.{hint}"

@@ -176,3 +176,14 @@ def test_an_own_engine_op_with_other_than_two_operands_is_written_as_a_call(op, 
     forward = [s.text for s in trace(root, "forward")]
     assert any(f"{written}(" in text for text in forward), forward
     assert autograd_viz.animate(root).n_frames > 0
+
+
+def test_a_layers_list_of_outputs_is_explained_with_what_to_draw_instead():
+    from autograd_viz import Layer
+    from autograd_viz.foreign import NotAGraphError
+
+    out = Layer(2, 3, seed=0)([1.0, 2.0])
+    for entry in (autograd_viz.draw, autograd_viz.animate):
+        with pytest.raises(NotAGraphError, match=r"3 graph outputs .* e\.g\. out\[0\]"):
+            entry(out)
+    assert autograd_viz.draw(out[0]).svg().startswith("<svg")  # following the advice
