@@ -187,3 +187,23 @@ def test_a_layers_list_of_outputs_is_explained_with_what_to_draw_instead():
         with pytest.raises(NotAGraphError, match=r"3 graph outputs .* e\.g\. out\[0\]"):
             entry(out)
     assert autograd_viz.draw(out[0]).svg().startswith("<svg")  # following the advice
+
+
+def test_an_animation_too_large_to_save_offers_only_what_fits_and_the_offer_works():
+    import re
+
+    from autograd_viz import MLP
+    from autograd_viz.viz.player import AnimationTooLargeError
+
+    loss = (MLP(2, [24, 24, 1], seed=0)([1.0, -1.0]) - 1.0) ** 2
+    with pytest.raises(AnimationTooLargeError, match="MB of SVG") as info:
+        loss.animate(by="neuron")  # offered collapse='neuron', which by='neuron' refuses
+    message = str(info.value)
+    assert "collapse=" not in message and "by='neuron'" not in message, message
+    phase = re.search(r"phase='(\w+)' \(\d+ frames\)", message).group(1)
+    assert loss.animate(by="neuron", phase=phase).n_frames > 0  # following the advice
+
+    wide = (MLP(2, [64, 64, 1], seed=0)([1.0, -1.0]) - 1.0) ** 2
+    with pytest.raises(AnimationTooLargeError, match=r"at most \d+ frames fit") as info:
+        wide.animate(by="neuron")  # said "or by='neuron'", which it already was
+    assert "by='neuron'" not in str(info.value) and "phase=" not in str(info.value)

@@ -281,8 +281,7 @@ class Player(widgets.VBox):
             raise AnimationTooLargeError(
                 f"the {n} frames add up to {total / 1e6:.0f} MB of SVG (the limit is "
                 f"{DEFAULT_MAX_BYTES // 1_000_000} MB); a notebook that large is slow to open. "
-                "Animate a smaller graph, one phase, or collapse='neuron'; use .draw() for a "
-                "single static picture."
+                + _bytes_advice(frames, DEFAULT_MAX_BYTES * n // total)
             )
         # One Layout and one Style shared by every frame: a frame is then one widget model,
         # not three, which halves both the build time and the saved notebook state.
@@ -327,13 +326,14 @@ class Player(widgets.VBox):
                 "frame is a whole drawing saved in the notebook. "
                 + frame_advice(frames.graph, phase, frames.by, self.max_frames)
             )
-        estimate = n * (_PAGE_PER_DOT_BYTE * len(frames.source) + _PAGE_OVERHEAD)
-        if estimate > DEFAULT_MAX_BYTES:
+        per_frame = _PAGE_PER_DOT_BYTE * len(frames.source) + _PAGE_OVERHEAD
+        if n * per_frame > DEFAULT_MAX_BYTES:
+            fit = DEFAULT_MAX_BYTES // per_frame
             raise AnimationTooLargeError(
-                f"the {n} frames would add up to at least {estimate / 1e6:.0f} MB of SVG (the "
-                f"limit is {DEFAULT_MAX_BYTES // 1_000_000} MB); a notebook that large is slow "
-                "to open. Animate a smaller graph, one phase, or by='neuron' for a network; use "
-                ".draw() for a single static picture."
+                f"the {n} frames would add up to at least {n * per_frame / 1e6:.0f} MB of SVG "
+                f"(the limit is {DEFAULT_MAX_BYTES // 1_000_000} MB): each frame of this "
+                f"drawing is ~{per_frame / 1e3:.0f} KB, so at most {fit} frames fit, and a "
+                f"notebook that large is slow to open. {_bytes_advice(frames, fit)}"
             )
 
     def _check_step(self, number: object) -> int:
@@ -435,3 +435,29 @@ def _graph(root: object, read: dict | None = None):
             "expression first, e.g. z = (x + y) * y, then call z.animate()."
         )
     return graph
+
+
+def _bytes_advice(frames: Frames, fit: int) -> str:
+    """What to do about an animation too large to save, offering only what would fit: one
+    phase, one frame per neuron; else a smaller graph or one static drawing."""
+    from autograd_viz.viz.network import count_neuron_steps, has_neurons
+
+    offers = []
+    graph, by = frames.graph, frames.by
+    if frames.phase == "both":
+        if by == "neuron":
+            forward = count_neuron_steps(graph, "forward")
+        else:
+            forward = sum(1 for node in graph.nodes if not node.is_leaf) + 1
+        counts = {"forward": forward, "backward": len(frames.steps) - forward}
+        phase = min(counts, key=counts.__getitem__)
+        if counts[phase] <= fit:
+            offers.append(f"animate one phase: phase={phase!r} ({counts[phase]} frames)")
+    if by != "neuron" and has_neurons(graph):
+        offers.append("animate it one frame per neuron: by='neuron'")
+    offers.append(
+        "animate a smaller graph (a sub-expression, or a smaller network), or use .draw() "
+        "for one static picture"
+    )
+    text = ". Or ".join(offers) + "."
+    return text[0].upper() + text[1:]
