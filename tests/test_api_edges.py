@@ -207,3 +207,18 @@ def test_an_animation_too_large_to_save_offers_only_what_fits_and_the_offer_work
     with pytest.raises(AnimationTooLargeError, match=r"at most \d+ frames fit") as info:
         wide.animate(by="neuron")  # said "or by='neuron'", which it already was
     assert "by='neuron'" not in str(info.value) and "phase=" not in str(info.value)
+
+
+def test_a_weights_blanks_sit_on_its_rounded_boxs_cells():
+    from autograd_viz import quiz
+    from autograd_viz.nn import Neuron
+
+    out = Neuron(2, seed=0)([Value(1.0, label="a"), Value(-1.0, label="b")])
+    q = quiz(out, values=True)
+    weights = [n.index for n in q._graph.nodes if n.role == "param"]
+    assert len(weights) == 3  # w1, w2, b: drawn as rounded boxes (<path>), not polygons
+    for i in weights:
+        data, grad = q._cells[(i, "data")], q._cells[(i, "grad")]
+        for _left, _top, width, height in (data, grad):
+            assert width > 30 and 20 < height < 40
+        assert data[0] + data[2] == pytest.approx(grad[0]) and data[1] == grad[1]

@@ -606,9 +606,9 @@ def _cell_boxes(svg: str) -> dict[tuple[int, str], tuple[float, float, float, fl
                 rules.append(box[0])
             else:
                 shapes.append(box)
-        for d in _PATH.findall(body):  # its corners' control points stay inside the box
-            xs, ys = (list(map(float, _NUMBER.findall(d)))[k::2] for k in (0, 1))
-            shapes.append((min(xs), min(ys), max(xs), max(ys)))
+        for d in [] if shapes else _PATH.findall(body):  # a weight: a rounded box, whose
+            xs, ys = (list(map(float, _NUMBER.findall(d)))[k::2] for k in (0, 1))  # corners'
+            shapes.append((min(xs), min(ys), max(xs), max(ys)))  # control points stay inside
         if not shapes:
             continue
         _left, top, right, bottom = min(shapes, key=lambda b: (b[2] - b[0]) * (b[3] - b[1]))
