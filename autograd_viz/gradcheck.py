@@ -157,6 +157,19 @@ def _output(out: object, engine: Callable[[float], object] | None = None) -> Val
     return out
 
 
+def _check_engine(engine: object) -> None:
+    """`engine` must make nodes of a graph from numbers (the learner's Value class)."""
+    from autograd_viz.foreign import is_graph
+
+    made = engine(1.0) if callable(engine) else None
+    if not is_graph(made):
+        raise TypeError(
+            f"gradcheck: engine must be your Value class, called with a number to make an "
+            f"input (a node with data, grad and _prev), got {engine!r}; e.g. "
+            "from micrograd.engine import Value; gradcheck(f, [2.0], engine=Value)"
+        )
+
+
 def _leaf(engine: Callable[[float], object] | None, x: float, name: str) -> object:
     """An input of the check: our Value, or one of the learner's own class, labelled."""
     if engine is None:
@@ -410,8 +423,16 @@ def gradcheck(
             f"gradcheck: tol must be a positive number (e.g. 1e-5), got {tol!r}; "
             "with tol <= 0 no numerical slope could ever match"
         )
+    for name, x in zip(names, values):
+        if x + h == x or x - h == x:  # the probes would not move: a slope of 0, a false FAIL
+            raise ValueError(
+                f"gradcheck: h = {h:g} is too small to move input {name!r} = {x:g} (x + h == x "
+                f"in floating point); pass a larger h, e.g. h={max(1e-6, abs(x) * 1e-6):g}"
+            )
     keyword_names = names if by_name else None
     _check_binding(f, names, by_name)
+    if engine is not None:
+        _check_engine(engine)
 
     leaves = [_leaf(engine, v, n) for n, v in zip(names, values)]
     out = _output(_call(f, keyword_names, leaves), engine)

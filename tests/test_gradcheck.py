@@ -213,3 +213,19 @@ def test_a_learners_backward_that_raises_at_the_input_is_a_gradcheck_error():
     mg = pytest.importorskip("micrograd.engine")
     with pytest.raises(GradcheckError, match=r"backward\(\) raised ZeroDivisionError.*x1 = 0"):
         gradcheck(lambda a: a**0.5, [0.0], engine=mg.Value)  # micrograd: 0.0 ** -0.5
+
+
+def test_an_h_too_small_to_move_the_input_is_refused_not_reported_as_a_wrong_gradient():
+    # 1e12 + 1e-6 == 1e12 in floating point: the slope measured 0, a FAIL that blamed backprop
+    with pytest.raises(ValueError, match=r"h = 1e-06 is too small to move input 'x1' = 1e\+12"):
+        gradcheck(lambda a: a * a, [1e12])
+    with pytest.raises(ValueError, match=r"e\.g\. h=1e\+06") as info:
+        gradcheck(lambda a: a * a, [1e12])
+    suggested = float(re.search(r"h=([0-9.e+-]+)$", str(info.value)).group(1))
+    assert gradcheck(lambda a: a * a, [1e12], h=suggested).ok  # following the advice works
+
+
+def test_an_engine_that_is_not_a_value_class_is_explained():
+    for engine in (float, "micrograd"):
+        with pytest.raises(TypeError, match="engine must be your Value class"):
+            gradcheck(lambda a: a * a, [1.0], engine=engine)
