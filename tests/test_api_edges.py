@@ -222,3 +222,12 @@ def test_a_weights_blanks_sit_on_its_rounded_boxs_cells():
         for _left, _top, width, height in (data, grad):
             assert width > 30 and 20 < height < 40
         assert data[0] + data[2] == pytest.approx(grad[0]) and data[1] == grad[1]
+
+
+def test_training_view_explains_a_model_that_cannot_be_called():
+    from autograd_viz import MLP
+    from autograd_viz.viz.training import TrainingView
+
+    net = MLP(2, [4, 1], seed=0)
+    with pytest.raises(TypeError, match=r"needs the model to call on each point .* got list"):
+        TrainingView(net.parameters(), [[0, 0]], [0], steps=2, show=False)

@@ -155,6 +155,11 @@ class TrainingView:
             raise ValueError(f"steps is the number of training steps (>= 1), got {steps!r}")
         if isinstance(every, bool) or not isinstance(every, int) or every < 1:
             raise ValueError(f"every is a number of steps (>= 1), got {every!r}")
+        if not callable(model):
+            raise TypeError(
+                f"TrainingView needs the model to call on each point (e.g. an MLP), got "
+                f"{type(model).__name__}: {str(model)[:60]}"
+            )
         if not len(xs) or len(xs) != len(ys):  # zip would drop the unpaired ones unseen
             raise ValueError(
                 f"xs and ys pair up, one target per point: got {len(xs)} points and {len(ys)} "
