@@ -170,6 +170,24 @@ _SAVED_DRAWINGS_JS = """async () => {
   return false;
 }"""
 
+# The first player on the page: its visible step, then again after a click on Next ▶ (which
+# asks the kernel, so this is the widget round trip through Pyodide). null: no player.
+_PLAYER_NEXT_JS = """async () => {
+  const player = window.jupyterapp.shell.currentWidget.node.querySelector('.agv-player');
+  if (!player) return null;
+  player.scrollIntoView();
+  const shown = () => {
+    const frame = [...player.querySelectorAll('.agv-frame-body')]
+      .find((f) => f.getClientRects().length > 0);
+    return frame ? frame.dataset.step : null;
+  };
+  const before = shown();
+  [...player.querySelectorAll('button')].find((b) => b.textContent.includes('Next')).click();
+  for (let i = 0; i < 100 && shown() === before; i++)
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  return [before, shown()];
+}"""
+
 # Clear outputs, comment out what needs the CDN, and Run All: JupyterLab's own commands.
 _RUN_ALL_JS = """async (patches) => {
   const app = window.jupyterapp;
@@ -452,6 +470,7 @@ def test_a_drawing_in_the_importing_cell_waits_for_graphviz_wasm(fresh):
 def test_notebook_runs_in_the_browser_offline(fresh, notebook):
     read, patches = run_notebook(fresh, notebook)
     overflow = fresh.page.evaluate(_OVERFLOW_JS)
+    steps = fresh.page.evaluate(_PLAYER_NEXT_JS)
     if patches:
         warnings.warn(
             f"{notebook}: cells {sorted(patches)} ran with their numpy/matplotlib statements "
@@ -467,3 +486,5 @@ def test_notebook_runs_in_the_browser_offline(fresh, notebook):
     )
     assert overflow["measured"] or not drawn, f"{notebook}: no node of its drawings was measured"
     assert not overflow["bad"], f"{notebook}: labels outside their boxes: {overflow['bad'][:10]}"
+    if steps is not None:  # Next ▶ goes one step on
+        assert steps[0] and steps[1] == str(int(steps[0]) + 1), f"{notebook}: player {steps}"
