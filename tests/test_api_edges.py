@@ -231,3 +231,18 @@ def test_training_view_explains_a_model_that_cannot_be_called():
     net = MLP(2, [4, 1], seed=0)
     with pytest.raises(TypeError, match=r"needs the model to call on each point .* got list"):
         TrainingView(net.parameters(), [[0, 0]], [0], steps=2, show=False)
+
+
+@pytest.mark.parametrize("widgets", [True, False])
+def test_projector_must_be_true_or_false_not_any_truthy_text(widgets):
+    x = Value(2.0, label="x")
+    with pytest.raises(ValueError, match="projector must be True or False, got 'no'"):
+        (x * x).animate(projector="no", widgets=widgets)  # bool("no") switched it on
+
+
+def test_save_html_projector_must_be_true_or_false(tmp_path):
+    from autograd_viz.viz.export import save_html
+
+    x = Value(2.0, label="x")
+    with pytest.raises(ValueError, match="projector must be True or False, got 1"):
+        save_html(x * x, tmp_path / "z.html", projector=1)

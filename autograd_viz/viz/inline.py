@@ -93,10 +93,12 @@ class InlinePlayer:
         if height is not None and (isinstance(height, bool) or not isinstance(height, int)
                                    or not 100 <= height <= 10_000):  # fmt: skip
             raise ValueError(f"height is in CSS pixels (100 to 10000), got {height!r}")
+        if not isinstance(projector, bool):  # "no" would be true: projector mode, unasked
+            raise ValueError(f"projector must be True or False, got {projector!r}")
         page_options = {k: options.pop(k) for k in ("title", "interval") if k in options}
         self.root = root
         self.frames = Frames(root, phase=phase, **options)
-        self.projector = bool(projector)
+        self.projector = projector
         self.page = standalone_html(self.frames, projector=self.projector, **page_options)
         self.height = height
 

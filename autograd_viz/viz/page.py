@@ -46,6 +46,8 @@ def standalone_html(
     >>> "<script" in page and "http" not in page.split("<svg", 1)[0]
     True
     """
+    if not isinstance(projector, bool):  # "no" would be true: projector mode, unasked
+        raise ValueError(f"projector must be True or False, got {projector!r}")
     frames = frames_of(source, phase, draw_options)
     if not (isinstance(interval, (int, float)) and 0.05 <= interval <= 60):
         raise ValueError(f"interval must be seconds between 0.05 and 60, got {interval!r}")

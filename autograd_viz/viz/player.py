@@ -114,6 +114,8 @@ class Player(widgets.VBox):
             raise PlayerError(f"max_frames must be a positive int, got {max_frames!r}")
         if isinstance(history, bool) or not isinstance(history, int) or history < 0:
             raise PlayerError(f"history is a number of lines (0 or more), got {history!r}")
+        if not isinstance(projector, bool):  # "no" would be true: projector mode, unasked
+            raise PlayerError(f"projector must be True or False, got {projector!r}")
         self.history = history
         self.root = root
         self.graph = graph  # the one read of the user's graph; every frame comes from it
