@@ -357,7 +357,9 @@ class Exercise:
                 raise ExerciseError(f"an answer must be a finite number, got {a!r}")
         if check is not None and not callable(check):
             raise ExerciseError("check= must be a function taking the typed text, returning bool")
-        if tol is not None and not (tol >= 0 and math.isfinite(tol)):
+        if tol is not None and (
+            isinstance(tol, bool) or not isinstance(tol, (int, float)) or not 0 <= tol < math.inf
+        ):
             raise ExerciseError(f"tol must be a finite number >= 0 (or None), got {tol!r}")
         self.question = question
         self.answer = answer
@@ -455,6 +457,13 @@ class Exercise:
         >>> Exercise("2 · 3 = ?", answer=6).submit("2*3")
         True
         """
+        if isinstance(text, (int, float)) and not isinstance(text, bool):
+            text = repr(text)  # submit(6) reads as the learner typing 6
+        if not isinstance(text, str):
+            raise ExerciseError(
+                f"submit() takes the text a learner would type, got {type(text).__name__}: "
+                f"{text!r}; e.g. submit('6') or submit('2*3')"
+            )
         self.input.value = text
         return self._show_verdict(text)
 

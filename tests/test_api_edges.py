@@ -246,3 +246,15 @@ def test_save_html_projector_must_be_true_or_false(tmp_path):
     x = Value(2.0, label="x")
     with pytest.raises(ValueError, match="projector must be True or False, got 1"):
         save_html(x * x, tmp_path / "z.html", projector=1)
+
+
+def test_an_exercise_reads_a_number_submitted_as_typed_and_explains_bad_options():
+    from autograd_viz.exercises import Exercise, ExerciseError
+
+    exercise = Exercise("∂z/∂y = ?", 8.0)
+    assert exercise.submit(8) and exercise.submit(8.0)  # was a TraitError from ipywidgets
+    assert not exercise.submit(5)
+    with pytest.raises(ExerciseError, match=r"submit\(\) takes the text a learner would type"):
+        exercise.submit(None)
+    with pytest.raises(ExerciseError, match="tol must be a finite number >= 0"):
+        Exercise("q?", 3.0, tol="0.1")  # was TypeError: '>=' not supported
