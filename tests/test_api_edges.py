@@ -258,3 +258,16 @@ def test_an_exercise_reads_a_number_submitted_as_typed_and_explains_bad_options(
         exercise.submit(None)
     with pytest.raises(ExerciseError, match="tol must be a finite number >= 0"):
         Exercise("q?", 3.0, tol="0.1")  # was TypeError: '>=' not supported
+
+
+def test_a_quiz_reads_a_number_submitted_as_typed():
+    from autograd_viz import quiz
+    from autograd_viz.viz.quiz import QuizError
+
+    x, y = Value(2.0, label="x"), Value(3.0, label="y")
+    z = (x + y) * y
+    z.label = "z"
+    q = quiz(z)
+    assert q.submit("∂z/∂y", 8) and q.left == 3  # was a TraitError from ipywidgets
+    with pytest.raises(QuizError, match=r"submit\(\) takes the text a learner would type"):
+        q.submit("∂z/∂x", None)

@@ -219,6 +219,13 @@ class Quiz(widgets.VBox):
         False
         """
         blank = self._blank(label)
+        if isinstance(text, (int, float)) and not isinstance(text, bool):
+            text = repr(text)  # submit("∂z/∂y", 8) reads as the learner typing 8
+        if not isinstance(text, str):
+            raise QuizError(
+                f"submit() takes the text a learner would type, got {type(text).__name__}: "
+                f"{text!r}; e.g. submit({label!r}, '8')"
+            )
         blank.widget.value = text  # the observer checks it, as for typed text
         return blank.solved
 
