@@ -271,3 +271,17 @@ def test_a_quiz_reads_a_number_submitted_as_typed():
     assert q.submit("∂z/∂y", 8) and q.left == 3  # was a TraitError from ipywidgets
     with pytest.raises(QuizError, match=r"submit\(\) takes the text a learner would type"):
         q.submit("∂z/∂x", None)
+
+
+@pytest.mark.parametrize("dpi", [-1, 0, 100_000, "300", True])
+def test_a_pngs_dpi_out_of_range_is_refused_before_dot_runs(dpi, tmp_path, monkeypatch):
+    from autograd_viz.viz import layout
+
+    def no_dot(*args, **kwargs):
+        raise AssertionError("dot ran before dpi was checked")
+
+    x = Value(2.0, label="x")
+    drawing = (x * x).draw()
+    monkeypatch.setattr(layout, "run_dot", no_dot)
+    with pytest.raises(ValueError, match="dpi is the PNG's dots per inch, from 10 to 1200"):
+        drawing.save(tmp_path / "g.png", dpi=dpi)

@@ -345,6 +345,11 @@ class Drawing:
         `dpi` sets the resolution of a PNG. Returns the path written.
         """
         path = output_path(path, "Drawing.save")
+        if isinstance(dpi, bool) or not isinstance(dpi, (int, float)) or not 10 <= dpi <= 1200:
+            raise ValueError(  # dot took 30 s over dpi=-1 and wrote a picture anyway
+                f"dpi is the PNG's dots per inch, from 10 to 1200 (144 by default; 300 for "
+                f"print), got {dpi!r}"
+            )
         suffix = path.suffix.lower()
         if suffix == ".svg":
             path.write_text(self.svg(), encoding="utf-8")
