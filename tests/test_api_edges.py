@@ -285,3 +285,12 @@ def test_a_pngs_dpi_out_of_range_is_refused_before_dot_runs(dpi, tmp_path, monke
     monkeypatch.setattr(layout, "run_dot", no_dot)
     with pytest.raises(ValueError, match="dpi is the PNG's dots per inch, from 10 to 1200"):
         drawing.save(tmp_path / "g.png", dpi=dpi)
+
+
+def test_a_quiz_on_a_big_micrograd_graph_is_refused_before_it_is_read(monkeypatch):
+    import autograd_viz.own_engine
+    from autograd_viz.viz.quiz import QuizError
+
+    monkeypatch.setattr(autograd_viz.own_engine, "read_graph", None)  # any read would fail
+    with pytest.raises(QuizError, match=r"more than 60 values .*before any work"):
+        autograd_viz.quiz(_chain(micrograd.Value, 5_000))

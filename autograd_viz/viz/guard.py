@@ -111,8 +111,8 @@ def read_within(root: object, max_nodes: int) -> dict[int, tuple[object, ...]] |
     (True, 1001)
     """
     read: dict[int, tuple[object, ...]] = {}
-    if not isinstance(root, Value):
-        return read  # a snapshot or another engine's graph is counted once it is read
+    if not isinstance(root, Value):  # another engine's graph: counted, then read once
+        return None if _foreign_beyond(root, max_nodes) else read
     seen = {id(root)}
     stack = [root]
     while stack:
