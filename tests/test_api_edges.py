@@ -294,3 +294,19 @@ def test_a_quiz_on_a_big_micrograd_graph_is_refused_before_it_is_read(monkeypatc
     monkeypatch.setattr(autograd_viz.own_engine, "read_graph", None)  # any read would fail
     with pytest.raises(QuizError, match=r"more than 60 values .*before any work"):
         autograd_viz.quiz(_chain(micrograd.Value, 5_000))
+
+
+def test_the_too_many_frames_advice_offers_no_phase_that_is_then_too_large_to_save():
+    from autograd_viz import MLP
+    from autograd_viz.viz.player import AnimationTooLargeError
+
+    net = MLP(2, [4, 4, 1], seed=26)
+    points = [([0, 0], 0), ([0, 1], 1), ([1, 0], 1), ([1, 1], 0)]
+    loss = sum(((net(x) - y) ** 2 for x, y in points), Value(0.0))  # XOR's whole loss
+    with pytest.raises(AnimationTooLargeError, match="more than max_frames=400") as info:
+        loss.animate()
+    advice = str(info.value)
+    # phase='forward' (273 frames) then failed on the 30 MB size limit (108 MB)
+    assert "phase='forward'" not in advice
+    assert "animate(by='neuron') makes 105 frames" in advice
+    assert loss.animate(by="neuron").n_frames == 105  # following the advice works

@@ -81,9 +81,12 @@ def steps_for(
     return trace(graph, phase, digits=digits, notation=notation)
 
 
-def frame_advice(graph: Graph, phase: str, by: str, max_frames: int) -> str:
+def frame_advice(
+    graph: Graph, phase: str, by: str, max_frames: int, *, fit: int | None = None
+) -> str:
     """What to do about an animation with more frames than `max_frames`, offering only what
     works: one frame per neuron (for an `nn` network), the forward pass alone, a smaller graph.
+    `fit`: how many frames of this drawing fit in the player's size limit, if fewer.
 
     >>> from autograd_viz.nn import MLP
     >>> loss = (MLP(2, [16, 16, 1], seed=0)([1.0, -1.0]) - 1.0) ** 2
@@ -97,7 +100,7 @@ def frame_advice(graph: Graph, phase: str, by: str, max_frames: int) -> str:
             offers.append(f"animate it one frame per neuron: animate(by='neuron') makes {n} frames")
     if by == "operation" and phase == "both":
         forward = sum(1 for node in graph.nodes if not node.is_leaf) + 1
-        if forward <= max_frames:
+        if forward <= min(max_frames, fit or max_frames):  # within both limits
             offers.append(f"animate the forward pass alone: phase='forward' ({forward} frames)")
     offers.append("animate a smaller graph (a sub-expression), or raise max_frames")
     text = ". Or ".join(offers) + "."

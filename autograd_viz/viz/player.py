@@ -322,13 +322,14 @@ class Player(widgets.VBox):
                 "nothing to animate: the graph has no operations. Build an expression first, "
                 "e.g. z = (x + y) * y, then call z.animate()."
             )
+        per_frame = _PAGE_PER_DOT_BYTE * len(frames.source) + _PAGE_OVERHEAD
         if n > self.max_frames:
+            fit = DEFAULT_MAX_BYTES // per_frame  # a phase offered must fit this too
             raise AnimationTooLargeError(
                 f"{n} frames (phase={phase!r}) is more than max_frames={self.max_frames}; each "
                 "frame is a whole drawing saved in the notebook. "
-                + frame_advice(frames.graph, phase, frames.by, self.max_frames)
+                + frame_advice(frames.graph, phase, frames.by, self.max_frames, fit=fit)
             )
-        per_frame = _PAGE_PER_DOT_BYTE * len(frames.source) + _PAGE_OVERHEAD
         if n * per_frame > DEFAULT_MAX_BYTES:
             fit = DEFAULT_MAX_BYTES // per_frame
             raise AnimationTooLargeError(
