@@ -120,11 +120,29 @@ class Browser:
         self.context.close()
 
     def open(self, notebook: str) -> None:
-        self.page.goto(f"{self.site}/lab/index.html?path={notebook}")
+        # Start from an empty workspace (`reset`), then open the notebook with JupyterLab's own
+        # command: otherwise JupyterLab restores every notebook this page opened before, each
+        # starting its own Pyodide kernel (CI saw the 9th notebook time out behind 8 of them).
+        # `reset` drops other URL parameters, so `?path=` cannot be used with it.
+        self.page.goto(f"{self.site}/lab/index.html?reset")
+        self.page.wait_for_function(_APP_READY_JS, timeout=120_000)
+        self.page.evaluate(
+            "(path) => { window.jupyterapp.commands.execute('docmanager:open', {path}); }", notebook
+        )
         self.page.wait_for_function(_NOTEBOOK_READY_JS, arg=notebook, timeout=120_000)
+        documents = self.page.evaluate(
+            "() => [...window.jupyterapp.shell.widgets('main')].filter((w) => w.context).length"
+        )
+        assert documents == 1, f"{notebook}: {documents} documents open, expected only this one"
 
 
 # ---------------------------------------------------------------- driving JupyterLab
+
+# The app has restored its (reset, empty) workspace: the launcher is on show.
+_APP_READY_JS = """() => {
+  const app = window.jupyterapp;
+  return !!(app && !location.search.includes('reset') && app.shell.currentWidget);
+}"""
 
 _NOTEBOOK_READY_JS = """(name) => {
   const app = window.jupyterapp;
