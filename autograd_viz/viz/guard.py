@@ -14,6 +14,8 @@ might shrink, passes on to the snapshot and the exact check in `render`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from autograd_viz.engine import Value
 from autograd_viz.graph import _read, _read_operands
 
@@ -68,16 +70,27 @@ def _foreign_beyond(root: object, max_nodes: int) -> bool:
 
     if not is_graph(root):
         return False  # not a graph at all: the snapshot says what is wrong
+    return _read_up_to(root, max_nodes, lambda v: _raw_operands(v)[0]) is None
+
+
+def _read_up_to(
+    root: object, max_nodes: int, operands_of: Callable[[object], tuple[object, ...]]
+) -> dict[int, tuple[object, ...]] | None:
+    """Every value's operands behind `root`, by `id`, read with `operands_of`; None as soon as
+    more than `max_nodes` values are found (the walk stops there)."""
+    read: dict[int, tuple[object, ...]] = {}
     seen = {id(root)}
     stack = [root]
     while stack:
-        for p in _raw_operands(stack.pop())[0]:
+        v = stack.pop()
+        operands = read[id(v)] = operands_of(v)
+        for p in operands:
             if id(p) not in seen:
                 if len(seen) >= max_nodes:
-                    return True
+                    return None
                 seen.add(id(p))
                 stack.append(p)
-    return False
+    return read
 
 
 def _too_large(max_nodes: int, neurons: bool):
@@ -110,18 +123,6 @@ def read_within(root: object, max_nodes: int) -> dict[int, tuple[object, ...]] |
     >>> read_within(x, 60) is None, len(read_within(x, 1_001))
     (True, 1001)
     """
-    read: dict[int, tuple[object, ...]] = {}
     if not isinstance(root, Value):  # another engine's graph: counted, then read once
-        return None if _foreign_beyond(root, max_nodes) else read
-    seen = {id(root)}
-    stack = [root]
-    while stack:
-        v = stack.pop()
-        operands = read[id(v)] = _read_operands(v)
-        for p in operands:
-            if id(p) not in seen:
-                if len(seen) >= max_nodes:
-                    return None
-                seen.add(id(p))
-                stack.append(p)
-    return read
+        return None if _foreign_beyond(root, max_nodes) else {}
+    return _read_up_to(root, max_nodes, _read_operands)
