@@ -49,15 +49,16 @@ _READ_PLAYER = """
 """
 
 
-def demo_notebook(source: str = DEMO_SOURCE) -> object:
-    """A one-cell notebook running `source` (by default: the blog's z = (x + y)·y in a player)."""
+def demo_notebook(*sources: str) -> object:
+    """A notebook with one code cell per source (by default one: the blog's z = (x + y)·y in a
+    player)."""
     import nbformat
 
     nb = nbformat.v4.new_notebook()
     nb.metadata["kernelspec"] = {
         "name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python",
     }  # fmt: skip
-    nb.cells = [nbformat.v4.new_code_cell(source)]
+    nb.cells = [nbformat.v4.new_code_cell(source) for source in sources or (DEMO_SOURCE,)]
     return nb
 
 

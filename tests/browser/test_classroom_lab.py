@@ -23,6 +23,7 @@ import re
 import nbformat
 import pytest
 from classroom_page import contrast, worst
+from player_page import demo_notebook
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 pytestmark = pytest.mark.browser
@@ -57,15 +58,6 @@ PLAYERS = ".jp-OutputArea-output .agv-player"
 THEMES = ["JupyterLab Light", "JupyterLab Dark", "JupyterLab Dark High Contrast"]
 
 
-def _notebook() -> object:
-    nb = nbformat.v4.new_notebook()
-    nb.metadata["kernelspec"] = {
-        "name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python",
-    }  # fmt: skip
-    nb.cells = [nbformat.v4.new_code_cell(source) for source in CELLS]
-    return nb
-
-
 def _run_all(page: object) -> None:
     """Run > Run All Cells until all four players are on screen (a run right after the page
     loads may be dropped, as tests/browser/test_player_browser.py explains)."""
@@ -91,7 +83,7 @@ def _run_all(page: object) -> None:
 @pytest.fixture(scope="module")
 def classroom(jupyterlab, browser, tmp_path_factory):
     """The notebook run in JupyterLab at 1280×720, file browser closed; (page, screenshot dir)."""
-    nbformat.write(_notebook(), jupyterlab.root / NOTEBOOK)
+    nbformat.write(demo_notebook(*CELLS), jupyterlab.root / NOTEBOOK)
     jupyterlab.start_kernel(NOTEBOOK)
     shots = tmp_path_factory.mktemp("classroom_screenshots")
     context = browser.new_context(viewport={"width": 1280, "height": 720})

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import nbformat
 import pytest
+from player_page import demo_notebook
 
 from autograd_viz import MLP, Value
 from autograd_viz.render import draw
@@ -45,17 +46,8 @@ _OVERFLOWS = """
 """
 
 
-def _notebook() -> object:
-    nb = nbformat.v4.new_notebook()
-    nb.metadata["kernelspec"] = {
-        "name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python",
-    }  # fmt: skip
-    nb.cells = [nbformat.v4.new_code_cell(src) for src in _CELLS]
-    return nb
-
-
 def test_drawings_show_inline_in_jupyterlab_and_labels_inject_nothing(jupyterlab, page):
-    nbformat.write(_notebook(), jupyterlab.root / "draw_demo.ipynb")
+    nbformat.write(demo_notebook(*_CELLS), jupyterlab.root / "draw_demo.ipynb")
     jupyterlab.start_kernel("draw_demo.ipynb")  # the page joins a running kernel: Run All runs
     p = page.page
     dialogs: list[str] = []

@@ -227,21 +227,23 @@ def start_session(server: LabServer, notebook: str) -> None:
     urllib.request.urlopen(request, timeout=120).close()
 
 
-def _wait_for_connected_kernel(server: LabServer, page, timeout_s: float) -> None:
-    """Until the server reports a kernel with the page connected and idle, and the page agrees.
-
-    The toolbar's indicator says idle before the kernel's websocket is up; cells run then
-    are only cleared, never executed.
-    """
+def wait_for_server_kernel(server: LabServer, timeout_s: float) -> None:
+    """Until the server reports a kernel with a page connected and idle (the page's own
+    indicator says idle before the kernel's websocket is up; cells run then are only cleared,
+    never executed). Any frontend: Notebook 7 has no JupyterLab status bar to read."""
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         with urllib.request.urlopen(f"{server.url}/api/kernels?token={server.token}") as resp:
             kernels = json.load(resp)
         if any(k["connections"] > 0 and k["execution_state"] == "idle" for k in kernels):
-            break
+            return
         time.sleep(0.3)
-    else:
-        raise AssertionError(f"no kernel connected and idle within {timeout_s}s: {kernels}")
+    raise AssertionError(f"no kernel connected and idle within {timeout_s}s: {kernels}")
+
+
+def _wait_for_connected_kernel(server: LabServer, page, timeout_s: float) -> None:
+    """Until the server reports a kernel with the page connected and idle, and the page agrees."""
+    wait_for_server_kernel(server, timeout_s)
     page.wait_for_function(
         "() => /\\|\\s*Idle/.test((document.querySelector('#jp-main-statusbar') || {}).innerText)",
         timeout=int(timeout_s * 1000),

@@ -9,15 +9,12 @@ An exercise renders and checks an answer. A screenshot is saved in the test's fo
 
 from __future__ import annotations
 
-import json
 import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import nbformat
 import pytest
-from test_lab_smoke import _run_all, start_lab, start_session, stop_lab
+from test_lab_smoke import _run_all, start_lab, start_session, stop_lab, wait_for_server_kernel
 
 NOTEBOOK = "nb7_player.ipynb"
 CELLS = [
@@ -49,19 +46,6 @@ def notebook7(tmp_path_factory):
         stop_lab(server)
 
 
-def _wait_for_connected_kernel(server, timeout_s: float = 120) -> None:
-    """Until the server reports the page's kernel connected and idle (Notebook 7 has no
-    JupyterLab status bar to read)."""
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        with urllib.request.urlopen(f"{server.url}/api/kernels?token={server.token}") as resp:
-            kernels = json.load(resp)
-        if any(k["connections"] > 0 and k["execution_state"] == "idle" for k in kernels):
-            return
-        time.sleep(0.3)
-    raise AssertionError(f"no kernel connected and idle within {timeout_s}s: {kernels}")
-
-
 def _step(player) -> int:
     return int(player.locator(".agv-frame-body").first.get_attribute("data-step"))
 
@@ -74,7 +58,7 @@ def test_player_and_exercise_work_in_notebook_7(notebook7, chromium, tmp_path: P
         page.goto(f"{notebook7.url}/notebooks/{NOTEBOOK}?token={notebook7.token}")
         page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=120_000)
         assert page.locator("#jp-top-panel, .jp-NotebookPanel").count()
-        _wait_for_connected_kernel(notebook7)
+        wait_for_server_kernel(notebook7, 120)
         page.wait_for_timeout(1000)  # the widget manager attaches to the kernel's connection
         _run_all(page)
         player = page.locator(".jp-OutputArea-output .agv-player").first
