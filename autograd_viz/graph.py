@@ -163,6 +163,32 @@ class Graph:
         return f"<Graph of {len(self.nodes)} values, root {self.root.name!r}>"
 
 
+def snapshot_for(
+    caller: str,
+    root: object,
+    *,
+    read: dict[int, tuple[object, ...]] | None = None,
+    error: type[Exception] = TypeError,
+    needs: str = "a Value",
+) -> Graph:
+    """`snapshot(root, read=read)` for a public entry point: what is not a graph raises `error`
+    naming `caller` (the function the learner called) and what the kit looks for in a graph.
+
+    >>> snapshot_for("draw()", 2.5)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    TypeError: draw() needs a Value, got float: 2.5. ...
+    """
+    try:
+        return snapshot(root, read=read)
+    except GraphError:
+        from autograd_viz.foreign import LOOKS_FOR  # lazily: only on the error path
+
+        raise error(
+            f"{caller} needs {needs}, got {type(root).__name__}: {root!r}. {LOOKS_FOR}."
+        ) from None
+
+
 def snapshot(root: object, *, read: dict[int, tuple[object, ...]] | None = None) -> Graph:
     """Read the graph that ends at `root` once, into a `Graph` (see the module docstring).
 

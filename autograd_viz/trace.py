@@ -44,8 +44,7 @@ from autograd_viz._equations import (
     times,
 )
 from autograd_viz._numbers import format_number
-from autograd_viz.foreign import LOOKS_FOR
-from autograd_viz.graph import Graph, GraphError, Node, snapshot
+from autograd_viz.graph import Graph, Node, snapshot, snapshot_for
 from autograd_viz.naming import expression_names
 from autograd_viz.ops import Args, Op, describe
 
@@ -195,12 +194,7 @@ def trace(
     ∂z/∂y (via the sum) = ∂z/∂s · ∂s/∂y = 3 · 1 = 3
     ∂z/∂y = 5 + 3 = 8
     """
-    try:
-        graph = snapshot(root)
-    except GraphError:
-        raise TraceError(
-            f"trace() needs a Value, got {type(root).__name__}: {root!r}. {LOOKS_FOR}."
-        ) from None
+    graph = snapshot_for("trace()", root, error=TraceError)
     check_phase(phase)
     if isinstance(digits, bool) or not isinstance(digits, int) or digits < 1:
         raise TraceError(f"digits must be a whole number >= 1, got {digits!r}")

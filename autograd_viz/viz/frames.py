@@ -26,8 +26,7 @@ import re
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from autograd_viz.foreign import LOOKS_FOR
-from autograd_viz.graph import Graph, GraphError, snapshot
+from autograd_viz.graph import Graph, snapshot_for
 from autograd_viz.trace import Step, check_phase, trace
 from autograd_viz.viz import layout, render, svg
 from autograd_viz.viz.collapse import collapse_view
@@ -142,12 +141,7 @@ class Frames:
         **draw_options: Any,
     ) -> None:
         read = check_size(root, draw_options.get("max_nodes", DrawOptions.max_nodes))
-        try:
-            graph = snapshot(root, read=read)  # the one walk of the user's graph
-        except GraphError:
-            raise TypeError(
-                f"Frames needs a Value, got {type(root).__name__}: {root!r}. {LOOKS_FOR}."
-            ) from None
+        graph = snapshot_for("Frames", root, read=read)  # the one walk of the user's graph
         check_phase(phase)
         for option in ("states", "show_grad"):
             if option in draw_options:

@@ -19,8 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from autograd_viz._numbers import format_number
-from autograd_viz.foreign import LOOKS_FOR
-from autograd_viz.graph import Graph, GraphError, Node, snapshot
+from autograd_viz.graph import Graph, Node, snapshot, snapshot_for
 from autograd_viz.naming import expression_names
 from autograd_viz.trace import Step, TraceError, check_phase, trace
 from autograd_viz.viz.collapse import collapse_view, has_neurons
@@ -139,12 +138,7 @@ def neuron_steps(root: object, phase: str = "both", *, digits: int = 4) -> list[
     >>> len(steps), steps[1].text.split(" = ")[0]
     (25, 'L1.n1')
     """
-    try:
-        graph = snapshot(root)  # the one walk of the user's graph
-    except GraphError:
-        raise TraceError(
-            f"neuron_steps() needs a Value, got {type(root).__name__}: {root!r}. {LOOKS_FOR}."
-        ) from None
+    graph = snapshot_for("neuron_steps()", root, error=TraceError)  # the one walk of the graph
     check_phase(phase)
     order = graph.nodes
     if not has_neurons(graph):

@@ -30,8 +30,7 @@ import ipywidgets as widgets
 from autograd_viz._equations import Eq, partial
 from autograd_viz._numbers import format_number
 from autograd_viz.exercises import AnswerParseError, _registry, parse_number
-from autograd_viz.foreign import LOOKS_FOR
-from autograd_viz.graph import GraphError, snapshot
+from autograd_viz.graph import snapshot_for
 from autograd_viz.naming import expression_names
 from autograd_viz.trace import Step, node_names, trace
 from autograd_viz.viz.frames import Frames
@@ -119,12 +118,8 @@ class Quiz(widgets.VBox):
         if read is None:
             raise _too_many(f"more than {max_nodes}", max_nodes,
                             " (counting stopped there, before any work)")  # fmt: skip
-        try:
-            graph = snapshot(root, read=read)  # the one walk of the user's graph
-        except GraphError:
-            raise TypeError(f"quiz() needs a Value (an expression's output), got "
-                            f"{type(root).__name__}: {root!r}. "
-                            f"{LOOKS_FOR}.") from None  # fmt: skip
+        # the one walk of the user's graph
+        graph = snapshot_for("quiz()", root, read=read, needs="a Value (an expression's output)")
         if graph.root.is_leaf:
             raise QuizError(
                 f"nothing to quiz: {root!r} is a leaf. Build an expression first, "

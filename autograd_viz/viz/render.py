@@ -28,8 +28,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from autograd_viz.foreign import LOOKS_FOR
-from autograd_viz.graph import Graph, GraphError, snapshot
+from autograd_viz.graph import Graph, snapshot_for
 from autograd_viz.naming import expression_names
 from autograd_viz.ops import describe
 from autograd_viz.viz import dot as _dot
@@ -89,12 +88,7 @@ def roles(root: object) -> list[str]:
 
 
 def _graph(root: object, caller: str, read: dict | None = None) -> Graph:
-    try:
-        return snapshot(root, read=read)
-    except GraphError:
-        raise TypeError(
-            f"{caller}() needs a Value, got {type(root).__name__}: {root!r}. {LOOKS_FOR}."
-        ) from None
+    return snapshot_for(f"{caller}()", root, read=read)
 
 
 # ---- DOT ------------------------------------------------------------------------
