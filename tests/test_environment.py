@@ -21,7 +21,6 @@ ROOT = Path(__file__).resolve().parents[1]
 
 # pip name → conda-forge name, where they differ.
 PIP_TO_CONDA = {
-    "jupyterlab-rise": "jupyterlab_rise",
     "torch": "pytorch",
 }
 # Needed by CI only, not by anyone running or checking the notebooks, so not in environment.yml.
