@@ -117,7 +117,8 @@ class Quiz(widgets.VBox):
         digits: significant digits of the numbers shown (an answer written to the digits
             the drawing shows is right).
         max_nodes: refuse a graph with more values than this (a quiz is a hand derivation).
-        **draw_options: drawing options such as `rankdir="TB"` or `font_size=16`.
+        **draw_options: `rankdir`, `font_size`, `legend`, `timeout` (as for `draw`) and
+            `notation` (of the step equations); the quiz sets the others itself.
     """
 
     def __init__(
