@@ -335,7 +335,8 @@ def _short(a: object) -> str:
 
 
 def _normalise_text(text: str) -> str:
-    return " ".join(text.strip().casefold().split())
+    """A word answer as compared: no invisible characters or direction marks, any case."""
+    return " ".join(text.translate(_INVISIBLE).strip().casefold().split())
 
 
 def _format_answer(answer: object) -> str:

@@ -396,6 +396,10 @@ def test_direction_marks_and_digits_of_any_script_read_as_the_number(text, expec
     assert parse_number(text) == expected
 
 
+def test_a_word_answer_typed_after_a_direction_mark_is_the_word():
+    assert Exercise("Which order?", answer="reverse").submit("\u200freverse\u200e")
+
+
 def test_numpy_numbers_are_answers_like_any_other():
     np = pytest.importorskip("numpy")
     assert Exercise("q", answer=np.int64(3)).submit("3")
