@@ -20,6 +20,7 @@ the graph whole:
 from __future__ import annotations
 
 import copy
+import math
 import numbers
 from typing import Any
 
@@ -36,7 +37,10 @@ def is_real(x: object) -> bool:
 def as_float(data: object) -> float:
     """Accept real numbers (int, float, bool, numpy scalars); refuse anything else clearly."""
     if is_real(data):
-        return float(data)
+        try:
+            return float(data)
+        except OverflowError:  # an int (or Fraction) past the largest float, ~1.8e308
+            raise _too_large(data) from None
     hint = ""
     if isinstance(data, str):
         hint = f" Convert it first, e.g. Value(float({data!r}))."
@@ -53,6 +57,18 @@ def as_float(data: object) -> float:
     raise TypeError(
         f"Value() needs a real number (int, float or numpy scalar), "
         f"got {type(data).__name__}: {data!r}.{hint}"
+    )
+
+
+def _too_large(number: object) -> OverflowError:
+    """Python's "int too large to convert to float", saying how large and what to write."""
+    size = ""
+    if isinstance(number, numbers.Integral):  # digits from the bit length: str() stops at 4300
+        size = f" (an int of about {int(abs(int(number)).bit_length() * math.log10(2)) + 1} digits)"
+    return OverflowError(
+        f"{type(number).__name__} too large for a float{size}: the largest float is about "
+        "1.8e308. Scale the number down (work in other units, or with its log), or write "
+        "float('inf') if you mean infinity"
     )
 
 

@@ -28,7 +28,8 @@ The numeric rules, the same in forward and backward (tests pin each one):
 * Errors only where the maths has no real answer, with a message naming the
   operation and the operand: log of a value <= 0 (ValueError), division by zero
   and 0 to a negative power (ZeroDivisionError), a negative base to a fractional
-  power or to a Value exponent (ValueError).
+  power or to a Value exponent (ValueError). An infinite or nan exponent is no
+  fraction: `Value(-2) ** inf` is inf, as IEEE (and Python's floats) say.
 * Any real number can be an operand or exponent: int, float, Fraction, numpy
   scalars, and bools as 1 and 0 (`x * (x.data > 0)`).
 * A Value never turns silently into a plain number (that would cut the graph):
@@ -156,12 +157,12 @@ class Value(ValueProtocols):
             return self._pow_value(other)
         if not is_real(other):
             raise TypeError(f"** needs a number or a Value as exponent, got {type(other).__name__}")
-        n = float(other)
+        n = as_float(other)
         if self.data == 0 and n < 0:
             raise ZeroDivisionError(
                 f"{self!r} ** {other}: zero cannot be raised to a negative power"
             )
-        if self.data < 0 and not n.is_integer():
+        if self.data < 0 and math.isfinite(n) and not n.is_integer():  # ±inf, nan: IEEE's
             raise ValueError(
                 f"{self!r} ** {other}: a negative base with a fractional exponent "
                 "is not a real number"

@@ -158,15 +158,39 @@ def _output(out: object, engine: Callable[[float], object] | None = None) -> Val
 
 
 def _check_engine(engine: object) -> None:
-    """`engine` must make nodes of a graph from numbers (the learner's Value class)."""
+    """`engine` must make nodes of a graph from numbers (the learner's Value class), nodes
+    with a `backward()` to check; anything else is refused before f runs."""
     from autograd_viz.foreign import is_graph
 
-    made = engine(1.0) if callable(engine) else None
+    name = getattr(engine, "__name__", repr(engine))
+    usage = "e.g. from micrograd.engine import Value; gradcheck(f, [2.0], engine=Value)"
+    library = (getattr(engine, "__module__", "") or "").split(".")[0]
+    if library in ("numpy", "torch"):  # array libraries: not a scalar engine's Value class
+        extra = (
+            " (for PyTorch, torch.autograd.gradcheck checks tensors)" if library == "torch" else ""
+        )
+        raise TypeError(
+            f"gradcheck: engine={library}.{name} is an array type, not a scalar engine; "
+            f"engine= takes your own micrograd-style Value class{extra}; {usage}"
+        )
+    try:
+        made = engine(1.0) if callable(engine) else None
+    except Exception as err:  # the class cannot be built from one number
+        raise TypeError(
+            f"gradcheck: engine must be your Value class, called with a number to make an "
+            f"input, but {name}(1.0) raised {type(err).__name__}: {err}; {usage}"
+        ) from None
     if not is_graph(made):
         raise TypeError(
             f"gradcheck: engine must be your Value class, called with a number to make an "
-            f"input (a node with data, grad and _prev), got {engine!r}; e.g. "
-            "from micrograd.engine import Value; gradcheck(f, [2.0], engine=Value)"
+            f"input (a node with data, grad and _prev), got {engine!r}; {usage}"
+        )
+    if not callable(getattr(made, "backward", None)):
+        raise TypeError(
+            f"gradcheck: your {name} nodes have no backward() method, and gradcheck compares "
+            f"the gradients backward() gives with central differences; add backward() to "
+            f"{name} first (a topological sort of the graph, then each node's _backward in "
+            f"reverse order)"
         )
 
 
@@ -293,30 +317,54 @@ class _Probe:
                 inside = inside or h / 10**k
         return inside, False
 
-    def kink_note(self, i: int, h: float, f0: float, analytic: float) -> tuple[bool, str]:
-        """Explain a failing row: a kink (one-sided slopes differ at every h) or an h too large."""
+    def kink_note(
+        self, name: str, i: int, h: float, f0: float, analytic: float
+    ) -> tuple[bool, str]:
+        """Explain a failing row: an h too large (a smaller one agrees), a kink (one-sided
+        slopes differ at every h), or a point within h of where f is undefined (1/x near 0)."""
+        finer, agrees = self.smaller_h(i, h, analytic)
+        hole = self._hole(name, i, h)
+        if agrees:  # before the kink test: near a pole the one-sided slopes differ too
+            return False, (
+                f"f curves sharply here, so h = {h:g} is too coarse: with h={finer:g} "
+                "the slopes match" + (f". {hole}" if hole else "")
+            )
         gaps, sides = [], []
         for step in (h, h / 10):
             up, down = self.at(i, step), self.at(i, -step)
             if isinstance(up, str) or isinstance(down, str):
-                return False, ""
+                break
             left, right = (f0 - down) / step, (up - f0) / step
             gaps.append(abs(right - left))
             sides.append((left, right))
-        left, right = sides[0]
-        if gaps[0] > self.tol * max(1.0, abs(left), abs(right)) and gaps[1] > 0.5 * gaps[0]:
-            return True, (  # the one-sided slopes do not close up as h shrinks: a corner
-                f"not differentiable here: the slope is {left:.6g} from the left and "
-                f"{right:.6g} from the right, so no single gradient exists (backprop gives "
-                f"{analytic:.6g}); check at a point away from the kink"
-            )
-        finer, agrees = self.smaller_h(i, h, analytic)
-        if agrees:
+        if len(gaps) == 2:
+            left, right = sides[0]
+            if gaps[0] > self.tol * max(1.0, abs(left), abs(right)) and gaps[1] > 0.5 * gaps[0]:
+                return True, (  # the one-sided slopes do not close up as h shrinks: a corner
+                    f"not differentiable here: the slope is {left:.6g} from the left and "
+                    f"{right:.6g} from the right, so no single gradient exists (backprop gives "
+                    f"{analytic:.6g}); check at a point away from the kink"
+                )
+        if hole:
             return False, (
-                f"f curves sharply here, so h = {h:g} is too coarse: with h={finer:g} "
-                "the slopes match"
+                f"{hole}, and no h tried ({h:g} down to {h / 10**8:g}) gives slopes that match: "
+                f"the numerical slope is not reliable this close to it; check at a point "
+                f"farther from it"
             )
         return False, ""
+
+    def _hole(self, name: str, i: int, h: float) -> str:
+        """Where f cannot be evaluated within h of input i (a pole, 1/x at 0), in words, or ""."""
+        for k in range(9):
+            for sign, step in (("+", h / 10**k), ("−", -h / 10**k)):
+                why = self.at(i, step)
+                if isinstance(why, str):
+                    return (
+                        f"f is undefined at {name} {sign} {abs(step):g} = "
+                        f"{self.values[i] + step:g} ({why.split(':')[0]}), within h of {name} = "
+                        f"{self.values[i]:g}: the probes straddle a point where f has no value"
+                    )
+        return ""
 
     def edge_row(self, name: str, i: int, h: float, f0: float, analytic: float) -> GradRow | None:
         """A row for an input on the edge of f's domain (sqrt at 0): no h/10^k (k = 0..8)
@@ -467,6 +515,6 @@ def gradcheck(
         abs_error = abs(analytic - numeric)
         rel_error = abs_error / max(abs(analytic), abs(numeric), 1e-12)
         ok = probe.agrees(analytic, numeric)
-        kink, note = (False, "") if ok else probe.kink_note(i, h, out.data, analytic)
+        kink, note = (False, "") if ok else probe.kink_note(name, i, h, out.data, analytic)
         rows.append(GradRow(name, analytic, numeric, abs_error, rel_error, ok, note, kink))
     return GradReport(tuple(rows), tol)

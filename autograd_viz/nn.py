@@ -16,8 +16,9 @@ model never disturbs anyone else's random numbers.
 
 from __future__ import annotations
 
+import operator
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from autograd_viz.engine import Operand, Value
 
@@ -65,7 +66,47 @@ def _rng(seed: int | random.Random | None):
     """A private generator for a seed; the global `random` module when there is none."""
     if seed is None or seed is random or isinstance(seed, random.Random):
         return random if seed is None else seed
+    if not isinstance(seed, (bool, int, float, str, bytes, bytearray)):
+        try:  # numpy's integers (np.int64(3)) are whole numbers too
+            seed = operator.index(seed)
+        except TypeError:
+            raise TypeError(
+                f"seed must be a whole number (or a random.Random), got "
+                f"{type(seed).__name__}: {seed!r}; e.g. seed=0"
+            ) from None
     return random.Random(seed)
+
+
+def _count(value: object, what: str, example: str) -> int:
+    """A size (inputs, neurons): a positive whole number, numpy's integers included."""
+    if isinstance(value, (bool, float, str)):  # would read as 1, or not a count at all
+        raise TypeError(f"{what} must be a positive int, got {value!r}; e.g. {example}")
+    try:
+        n = operator.index(value)
+    except TypeError:
+        raise TypeError(
+            f"{what} must be a positive int, got {type(value).__name__}: {value!r}; e.g. {example}"
+        ) from None
+    return n
+
+
+def _inputs(owner: str, x: object, n: int) -> list[Operand]:
+    """The inputs of a call, as a list of n numbers or Values: one number, a string, or the
+    wrong count is refused with the call to write."""
+    example = f"model([{', '.join(f'{i + 1}.0' for i in range(n))}])"
+    if isinstance(x, (str, bytes)) or not isinstance(x, Iterable):
+        one = "the string" if isinstance(x, (str, bytes)) else f"one {type(x).__name__}"
+        raise TypeError(
+            f"{owner} expects a list of {n} inputs (numbers or Values), got {one} {x!r}; "
+            f"call it with a list, e.g. {example}"
+            if n > 1
+            else f"{owner} expects a list of 1 input (a number or Value), got {one} {x!r}; "
+            f"wrap it in a list: model([{x!r}])"
+        )
+    x = list(x)
+    if len(x) != n:
+        raise ValueError(f"{owner} expects {n} inputs, got {len(x)}")
+    return x
 
 
 class Neuron(Module):
@@ -88,7 +129,8 @@ class Neuron(Module):
         name: str = "n",
     ) -> None:
         act = _act(act, nonlin)
-        if not isinstance(nin, int) or nin < 1:
+        nin = _count(nin, "Neuron's nin (its number of inputs)", "Neuron(2)")
+        if nin < 1:
             raise ValueError(f"Neuron needs nin >= 1 inputs, got {nin!r}")
         rng = _rng(seed)
         self.name = name
@@ -106,8 +148,7 @@ class Neuron(Module):
         self.act = (self.act or "relu") if value else None
 
     def __call__(self, x: Sequence[Operand]) -> Value:
-        if len(x) != len(self.w):
-            raise ValueError(f"{self.name} expects {len(self.w)} inputs, got {len(x)}")
+        x = _inputs(self.name, x, len(self.w))
         total = sum((wi * xi for wi, xi in zip(self.w, x)), self.b)
         act = _check_act(self.act)
         out = total if act is None else getattr(total, act)()
@@ -138,7 +179,8 @@ class Layer(Module):
         name: str = "L",
     ) -> None:
         act = _act(act, nonlin)
-        if not isinstance(nout, int) or nout < 1:
+        nout = _count(nout, "Layer's nout (its number of neurons)", "Layer(2, 3)")
+        if nout < 1:
             raise ValueError(f"Layer needs nout >= 1 neurons, got {nout!r}")
         rng = _rng(seed)
         self.name = name
@@ -147,6 +189,7 @@ class Layer(Module):
         ]
 
     def __call__(self, x: Sequence[Operand]) -> Value | list[Value]:
+        x = _inputs(self.name, x, len(self.neurons[0].w))
         out = [n(x) for n in self.neurons]
         return out[0] if len(out) == 1 else out
 
@@ -181,13 +224,8 @@ class MLP(Module):
         seed: int | random.Random | None = None,
     ) -> None:
         _check_act(act)
-        if isinstance(nouts, (int, float, str)):
-            raise TypeError(
-                f"MLP needs a list of layer sizes (the last is the number of outputs), got "
-                f"{nouts!r}; e.g. MLP({nin!r}, [{nouts!r}]) for one layer, or MLP(2, [4, 4, 1])"
-            )
-        if not nouts:
-            raise ValueError("MLP needs at least one layer size, e.g. MLP(2, [4, 4, 1])")
+        nin = _count(nin, "MLP's nin (its number of inputs)", "MLP(2, [4, 4, 1])")
+        nouts = _sizes(nin, nouts)
         rng = _rng(seed)
         sizes = [nin, *nouts]
         last = len(nouts) - 1
@@ -204,8 +242,7 @@ class MLP(Module):
         ]
 
     def __call__(self, x: Sequence[Operand]) -> Value | list[Value]:
-        if len(x) != self.nin:
-            raise ValueError(f"MLP expects {self.nin} inputs, got {len(x)}")
+        x = _inputs("MLP", x, self.nin)
         # Named inputs make drawings readable: x1, x2, ...
         x = [v if isinstance(v, Value) else Value(v, label=f"x{i + 1}") for i, v in enumerate(x)]
         for layer in self.layers:
@@ -218,3 +255,31 @@ class MLP(Module):
 
     def __repr__(self) -> str:
         return f"MLP of [{', '.join(str(layer) for layer in self.layers)}]"
+
+
+def _sizes(nin: int, nouts: object) -> list[int]:
+    """MLP's layer sizes as a list of positive ints (a numpy array of them will do)."""
+    usage = "MLP sizes must be a list of positive ints like [4, 1] (the last is the outputs)"
+    if isinstance(nouts, (str, bytes)):
+        raise TypeError(f"{usage}; got the string {nouts!r}: write the numbers, e.g. "
+                        f"MLP({nin}, [4, 1])")  # fmt: skip
+    if not isinstance(nouts, Iterable):
+        one = nouts if isinstance(nouts, (int, float)) else 4
+        raise TypeError(f"MLP needs a list of layer sizes (the last is the number of outputs), "
+                        f"got {nouts!r}; e.g. MLP({nin}, [{one!r}]) for one layer, or "
+                        "MLP(2, [4, 4, 1])")  # fmt: skip
+    sizes = list(nouts)
+    if not sizes:
+        raise ValueError("MLP needs at least one layer size, e.g. MLP(2, [4, 4, 1])")
+    counts = []
+    for n in sizes:
+        try:  # numpy's integers (np.int64(4)) are whole numbers too; bools and floats are not
+            k = None if isinstance(n, (bool, float, str)) else operator.index(n)
+        except TypeError:
+            k = None
+        if k is None:
+            raise TypeError(f"{usage}; got {n!r} in {nouts!r}")
+        if k < 1:
+            raise ValueError(f"{usage}; got {n!r} in {nouts!r}")
+        counts.append(k)
+    return counts

@@ -166,8 +166,16 @@ class _Line:
 # ---- the walk -------------------------------------------------------------------------
 
 
+MAX_NODES = 500  # as for a drawing: past this a derivation is too long to read
+
+
 def trace(
-    root: object, phase: str = "both", *, digits: int = 4, notation: str = "blog"
+    root: object,
+    phase: str = "both",
+    *,
+    digits: int = 4,
+    notation: str = "blog",
+    max_nodes: int = MAX_NODES,
 ) -> list[Step]:
     """The forward and/or backward pass of `root`'s graph as an ordered list of `Step`s.
 
@@ -177,7 +185,9 @@ def trace(
     `notation` is "blog" (one line per edge, the chain rule written out, as below) or
     "adjoint" (each operation's local partials first, then each contribution to the
     adjoints: `s̄ = z̄ · ∂z/∂s = 1 · 3 = 3`, `ȳ = ȳ_mul + ȳ_add = 5 + 3 = 8`).
-    The graph is only read: no `.grad` changes.
+    The graph is only read: no `.grad` changes. A graph with more than `max_nodes` values
+    is refused with GraphTooLargeError before it is read (counting stops at the limit), as
+    `draw()` refuses it: a derivation that long is not read, and would take minutes.
 
     >>> from autograd_viz import Value
     >>> x, y = Value(2.0, label="x"), Value(3.0, label="y")
@@ -194,7 +204,7 @@ def trace(
     ∂z/∂y (via the sum) = ∂z/∂s · ∂s/∂y = 3 · 1 = 3
     ∂z/∂y = 5 + 3 = 8
     """
-    graph = snapshot_for("trace()", root, error=TraceError)
+    graph = snapshot_for("trace()", root, read=_counted(root, max_nodes), error=TraceError)
     check_phase(phase)
     if isinstance(digits, bool) or not isinstance(digits, int) or digits < 1:
         raise TraceError(f"digits must be a whole number >= 1, got {digits!r}")
@@ -209,6 +219,29 @@ def trace(
         backward, grads = _Backward(graph, names, digits, notation).lines()
         lines += backward
     return _steps(graph, lines, phase, grads)
+
+
+def _counted(root: object, max_nodes: int) -> dict[int, tuple[object, ...]] | None:
+    """The operands of every value behind `root` (for the snapshot), after counting them with
+    the viewers' guard: more than `max_nodes` raises GraphTooLargeError, before any work."""
+    if isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes < 1:
+        raise TraceError(f"max_nodes must be a positive int, got {max_nodes!r}")
+    if isinstance(root, Graph):
+        return None  # a snapshot: its viewer counted it where it was taken
+    from autograd_viz.viz.guard import read_within  # lazily: the viewers' one bounded walk
+
+    read = read_within(root, max_nodes)
+    if read is not None:
+        return read or None  # another engine's graph is read by its own snapshot
+    from autograd_viz.viz.render import GraphTooLargeError
+
+    raise GraphTooLargeError(
+        f"trace(): this graph has more than {max_nodes} values (max_nodes={max_nodes}), too "
+        "many to read as one derivation (counting stopped there, before any work). Trace "
+        "less: a sub-expression (an intermediate Value, e.g. one neuron's output), or raise "
+        "max_nodes (slow, and too long to read). For a network built with autograd_viz.nn, "
+        "draw it collapsed instead: root.draw(collapse='neuron')."
+    )
 
 
 _LIST_AT_MOST = 8  # inputs or parameters named one by one in the first step
@@ -514,9 +547,16 @@ def _steps(graph: Graph, lines: list[_Line], phase: str, grads: list[float]) -> 
 
 
 def derivation(
-    root: object, phase: str = "both", *, digits: int = 4, notation: str = "blog"
+    root: object,
+    phase: str = "both",
+    *,
+    digits: int = 4,
+    notation: str = "blog",
+    max_nodes: int = MAX_NODES,
 ) -> str:
     """The whole derivation as text, one step per line, for `print()` in a notebook.
+
+    A graph with more than `max_nodes` values is refused first, as by `trace`.
 
     >>> from autograd_viz import Value
     >>> a = Value(2.0, label="a")
@@ -526,12 +566,13 @@ def derivation(
     ∂(a · a)/∂a (via the product, operand 2) = a = 2
     ∂(a · a)/∂a = 2 + 2 = 4
     """
-    steps = trace(root, phase, digits=digits, notation=notation)
+    steps = trace(root, phase, digits=digits, notation=notation, max_nodes=max_nodes)
     return "\n".join(step.text for step in steps)
 
 
 __all__ = [
     "KINDS",
+    "MAX_NODES",
     "NOTATIONS",
     "PHASES",
     "Step",

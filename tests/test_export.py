@@ -351,3 +351,46 @@ def test_the_docstring_examples_hold(name):
 
     result = doctest.testmod(importlib.import_module(f"autograd_viz.viz.{name}"))
     assert result.attempted > 0 and result.failed == 0
+
+
+@pytest.mark.parametrize(
+    ("steps", "message"),
+    [
+        ("all", r"steps is a list of frame indices, e\.g\. steps=\[0, 2, -1\], or None \(all "
+                r"frames\); got the string 'all'"),
+        (3, r"got int: 3; for one frame, steps=\[3\]"),
+        ([True, 1], r"got True in \[True, 1\]"),
+        ([0.0], r"got 0\.0 in \[0\.0\]"),
+    ],
+)  # fmt: skip
+def test_filmstrip_steps_of_the_wrong_kind_are_refused_before_the_layout(
+    steps, message, monkeypatch
+):
+    # steps='all' said "step 'a' does not exist" after laying the graph out
+    import autograd_viz.viz.filmstrip as strip_mod
+
+    def no_work(*args, **kwargs):
+        raise AssertionError("the frames were made before steps was checked")
+
+    monkeypatch.setattr(strip_mod, "frames_of", no_work)
+    with pytest.raises(TypeError, match=message):
+        filmstrip(sum_times_y(), steps=steps)
+
+
+def test_filmstrip_takes_numpys_integers_as_steps():
+    assert filmstrip(sum_times_y(), steps=np.array([0, -1])).indices == [0, 8]
+
+
+@pytest.mark.parametrize("seconds", [True, False, "1", float("nan"), 0.01, 61])
+def test_seconds_per_step_must_be_a_number_of_seconds(seconds, tmp_path):
+    # True was accepted as one second
+    message = r"seconds_per_step must be a number of seconds between 0\.05 and 60, got"
+    with pytest.raises(ValueError, match=message):
+        svg_animation(Frames(sum_times_y()), seconds_per_step=seconds)
+    with pytest.raises(ValueError, match=message):
+        save_gif(sum_times_y(), tmp_path / "a.gif", seconds_per_step=seconds)
+
+
+def test_seconds_per_step_may_be_a_numpy_number():
+    svg = svg_animation(Frames(sum_times_y()), seconds_per_step=np.float64(2.0))
+    assert "animation-delay:2s" in svg

@@ -229,3 +229,55 @@ def test_an_engine_that_is_not_a_value_class_is_explained():
     for engine in (float, "micrograd"):
         with pytest.raises(TypeError, match="engine must be your Value class"):
             gradcheck(lambda a: a * a, [1.0], engine=engine)
+
+
+def test_a_probe_landing_on_a_pole_is_explained_not_a_bare_fail():
+    # 1/a at 1e-7 with h = 1e-6: the h/10 probe lands on a = 0, where 1/a has no value. The
+    # report used to say FAIL with no note (at 5e-7, where no probe lands on 0, it had one).
+    for x in (1e-7, -1e-7):
+        report = gradcheck(lambda a: 1 / a, [x])
+        note = report["x1"].note
+        assert not report.ok and not report["x1"].kink
+        assert "too coarse" in note and note in str(report)
+        assert "undefined at x1" in note and "= 0 (ZeroDivisionError)" in note
+        suggested = float(re.search(r"h=([0-9.e+-]+)", note).group(1))
+        assert gradcheck(lambda a: 1 / a, [x], h=suggested).ok  # following the advice works
+
+
+def test_a_point_near_a_pole_is_not_called_a_kink():
+    # at 2e-7 the one-sided slopes differ at h and h/10 (the probes straddle the pole at 0),
+    # which was reported as "not differentiable here"; 1/a is differentiable at 2e-7
+    row = gradcheck(lambda a: 1 / a, [2e-7])["x1"]
+    assert not row.kink and row.verdict == "FAIL" and "too coarse" in row.note
+
+
+class _NoBackward:
+    """A micrograd-style node a learner has not yet given backward()."""
+
+    def __init__(self, data, _children=()):
+        self.data, self.grad, self._prev = data, 0.0, tuple(_children)
+
+    def __mul__(self, other):
+        return _NoBackward(self.data * other.data, (self, other))
+
+
+def test_an_engine_without_backward_is_told_to_add_it():
+    with pytest.raises(TypeError, match=r"your _NoBackward nodes have no backward\(\) method"):
+        gradcheck(lambda a: a * a, [2.0], engine=_NoBackward)
+
+
+@pytest.mark.parametrize("module", ["numpy", "torch"])
+def test_an_array_type_as_engine_is_refused_by_name(module):
+    lib = pytest.importorskip(module)
+    engine = lib.ndarray if module == "numpy" else lib.Tensor
+    with pytest.raises(TypeError, match=rf"engine={module}\.\w+ is an array type, not a scalar"):
+        gradcheck(lambda a: a * a, [2.0], engine=engine)
+
+
+def test_an_engine_that_cannot_be_built_from_a_number_says_what_it_raised():
+    class NeedsTwo:
+        def __init__(self, data, grad):
+            self.data = data
+
+    with pytest.raises(TypeError, match=r"NeedsTwo\(1\.0\) raised TypeError"):
+        gradcheck(lambda a: a * a, [2.0], engine=NeedsTwo)

@@ -159,3 +159,78 @@ def test_one_layer_size_given_as_a_number_is_explained_with_the_list_to_write():
     with pytest.raises(TypeError, match=r"list of layer sizes.*MLP\(2, \[4\]\)"):
         MLP(2, 4)
     assert len(MLP(2, [4]).layers[0].neurons) == 4  # what the message says to write
+
+
+# ---- numpy numbers and other near misses: accepted where unambiguous, else explained -------
+
+
+def test_numpy_sizes_and_seeds_build_the_same_model_as_ints():
+    np = pytest.importorskip("numpy")
+    expected = [p.data for p in MLP(2, [4, 1], seed=3).parameters()]
+    for model in (
+        MLP(2, [np.int64(4), 1], seed=3),
+        MLP(2, np.array([4, 1]), seed=3),
+        MLP(np.int64(2), (4, 1), seed=np.int64(3)),
+    ):
+        assert [p.data for p in model.parameters()] == expected
+    assert len(Layer(2, np.int64(3), seed=0).neurons) == 3
+
+
+@pytest.mark.parametrize(
+    ("sizes", "error", "message"),
+    [
+        ("41", TypeError, r"MLP sizes must be a list of positive ints like \[4, 1\] .*"
+                          r"got the string '41': write the numbers, e.g. MLP\(2, \[4, 1\]\)"),
+        ([4.0, 1], TypeError, r"sizes must be a list of positive ints .*got 4\.0 in \[4\.0, 1\]"),
+        ([True, 1], TypeError, r"got True in \[True, 1\]"),
+        ([[4], 1], TypeError, r"got \[4\] in"),
+        ([4, 0], ValueError, r"sizes must be a list of positive ints .*got 0 in \[4, 0\]"),
+    ],
+)  # fmt: skip
+def test_layer_sizes_that_are_not_positive_ints_are_explained(sizes, error, message):
+    with pytest.raises(error, match=message):
+        MLP(2, sizes)
+
+
+def test_the_string_41_is_not_answered_with_a_list_holding_the_string():
+    with pytest.raises(TypeError) as info:
+        MLP(2, "41")
+    assert "['41']" not in str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("model", "message"),
+    [
+        (lambda: MLP(2, [4, 1], seed=0), r"MLP expects a list of 2 inputs \(numbers or Values\), "
+                                         r"got one float 1\.0; .*e\.g\. model\(\[1\.0, 2\.0\]\)"),
+        (lambda: MLP(1, [1], seed=0), r"got one float 1\.0; wrap it in a list: model\(\[1\.0\]\)"),
+        (lambda: Neuron(2, seed=0), r"n expects a list of 2 inputs"),
+        (lambda: Layer(2, 3, seed=0), r"L expects a list of 2 inputs"),
+    ],
+)  # fmt: skip
+def test_calling_a_model_with_one_number_says_to_pass_a_list(model, message):
+    with pytest.raises(TypeError, match=message) as info:
+        model()(1.0)
+    assert "has no len()" not in str(info.value)
+
+
+def test_a_string_as_inputs_is_refused_and_any_iterable_of_numbers_works():
+    with pytest.raises(TypeError, match=r"got the string 'ab'"):
+        MLP(2, [1], seed=0)("ab")
+    model = MLP(2, [1], seed=0)
+    assert model(x for x in (1.0, 2.0)).data == model([1.0, 2.0]).data
+
+
+@pytest.mark.parametrize(
+    ("make", "message"),
+    [
+        (lambda: MLP(2, [4, 1], seed=[1]), r"seed must be a whole number .*got list: \[1\]"),
+        (lambda: MLP(2.0, [4, 1]), r"MLP's nin \(its number of inputs\) must be a positive int, "
+                                   r"got 2\.0"),
+        (lambda: Neuron("2"), r"Neuron's nin .* must be a positive int, got '2'"),
+        (lambda: Layer(2, 3.0), r"Layer's nout .* must be a positive int, got 3\.0"),
+    ],
+)  # fmt: skip
+def test_counts_and_seeds_of_the_wrong_kind_are_type_errors(make, message):
+    with pytest.raises(TypeError, match=message):
+        make()

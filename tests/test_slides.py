@@ -93,3 +93,48 @@ def test_vendored_copies_are_the_pinned_versions():
         stamp = (VENDOR / folder / "VERSION").read_text(encoding="utf-8").split()
         assert stamp == [name, version, integrity]
         assert (VENDOR / folder / "LICENSE").is_file()
+
+
+def test_a_cell_that_runs_too_long_names_the_cell_and_the_timeout(tmp_path):
+    # nbclient's own CellTimeoutError (a TimeoutError) came through raw
+    cells = [("md", "slide", "# Slow"), ("code", "slide", "x = 1"), ("code", "slide", ""),
+             ("code", "slide", "import time; time.sleep(60)")]  # fmt: skip
+    path = _notebook(tmp_path / "slow.ipynb", cells)
+    with pytest.raises(SlidesError) as info:
+        save_slides(path, timeout=2)
+    message = str(info.value)
+    assert message.startswith("slow.ipynb: cell 4 (`import time; time.sleep(60)`) ran longer than")
+    assert "timeout=2 seconds" in message and "pass a longer timeout=" in message
+
+
+def test_an_error_message_has_no_terminal_colour_codes(tmp_path):
+    path = _notebook(tmp_path / "broken.ipynb", [("code", "slide", "1 / 0")])
+    with pytest.raises(SlidesError) as info:
+        save_slides(path)
+    assert "ZeroDivisionError" in str(info.value) and "\x1b[" not in str(info.value)
+
+
+@pytest.mark.parametrize("timeout", [0, -5, float("nan"), True, "600"])
+def test_a_timeout_no_cell_could_meet_is_refused_before_the_notebook_runs(tmp_path, timeout):
+    path = _notebook(tmp_path / "deck.ipynb", [("code", "slide", "1 / 0")])  # would fail if run
+    with pytest.raises(SlidesError, match=r"timeout is the seconds each cell may run, a number "
+                                          r"> 0 \(or None for no limit\)"):  # fmt: skip
+        save_slides(path, timeout=timeout)
+
+
+def test_an_upper_case_ipynb_suffix_is_a_notebook(tmp_path):
+    path = _notebook(tmp_path / "Deck.IPYNB", [("md", "slide", "# Shout")])
+    assert "Shout" in save_slides(path, tmp_path / "deck.html").read_text()
+
+
+@pytest.mark.parametrize(
+    ("content", "what"),
+    [("hello", "is not JSON"), ("{}", "is not a notebook"), ("[1]", "is not a notebook")],
+)
+def test_a_file_that_is_not_a_notebook_inside_is_a_slides_error(tmp_path, content, what):
+    # nbformat's NotJSONError, a jsonschema ValidationError or an AttributeError came through
+    path = tmp_path / "fake.ipynb"
+    path.write_text(content)
+    expected = rf"^fake\.ipynb {what}, so it cannot be made into slides .*saved by Jupyter"
+    with pytest.raises(SlidesError, match=expected):
+        save_slides(path)

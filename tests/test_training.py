@@ -90,3 +90,27 @@ def test_notebook_07_saves_the_loss_curve_the_boundary_and_the_marked_dead_units
     assert len(dead) >= 2  # the dead seed-24 network, and seed 15 after training
     progress = [o for o in outputs if "IntProgress" in str(o.get("data", {}).get("text/plain"))]
     assert len(progress) == 2
+
+
+@pytest.mark.parametrize(
+    ("model", "xs", "message"),
+    [
+        (MLP(2, [4, 2], seed=0), XS, r"colours the plane by the model's one output .* this "
+                                     r"model returns 2 values; give it one output"),
+        (MLP(1, [4, 1], seed=0), [[0.0], [1.0]], r"this model takes 1 input; train a model "
+                                                 r"with two inputs, e.g. MLP\(2, \[4, 4, 1\]\)"),
+        (MLP(3, [4, 1], seed=0), [[0.0, 0.0, 0.0]], r"this model takes 3 inputs"),
+        (lambda x: x[0] * 2.0, [[0.0]], r"every point in xs has two numbers \(x1, x2\); "
+                                        r"xs\[0\] is \[0\.0\]"),
+    ],
+)  # fmt: skip
+def test_a_model_the_view_cannot_picture_is_refused_before_anything_is_shown(model, xs, message):
+    # these failed only when the plots were drawn: 'list' object has no attribute 'data',
+    # IndexError: list index out of range, MLP expects 3 inputs, got 2
+    with pytest.raises(ValueError, match=message):
+        TrainingView(model, xs, [0.0] * len(xs), steps=2, show=False)
+
+
+def test_a_bad_sample_is_refused_by_the_view_itself():
+    with pytest.raises(IndexError, match=r"sample must be an index into xs \(0\.\.3\)"):
+        TrainingView(MLP(2, [1], seed=0), XS, YS, steps=2, sample=4, show=False)

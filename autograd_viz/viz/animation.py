@@ -10,6 +10,7 @@ Slides, which cannot play SVG; it alone needs the optional `cairosvg`.
 from __future__ import annotations
 
 import io
+import numbers
 import re
 import sys
 from pathlib import Path
@@ -51,8 +52,13 @@ def _document(body: str, width: float, height: float, caption_size: float, head:
 
 
 def _check_seconds(seconds_per_step: float) -> None:
-    if not (isinstance(seconds_per_step, (int, float)) and 0.05 <= seconds_per_step <= 60):
-        raise ValueError(f"seconds_per_step must be between 0.05 and 60, got {seconds_per_step!r}")
+    """A number of seconds from 0.05 to 60 (numpy's numbers too); True is no number of seconds."""
+    s = seconds_per_step
+    if isinstance(s, bool) or not isinstance(s, numbers.Real) or not 0.05 <= s <= 60:
+        raise ValueError(
+            f"seconds_per_step must be a number of seconds between 0.05 and 60, got {s!r}; "
+            "e.g. seconds_per_step=1.5"
+        )
 
 
 _ELEMENT = re.compile(r'<g id="[^"]+" class="(?:node|edge)\b[^"]*">.*?\n</g>', re.S)
@@ -95,8 +101,8 @@ def svg_animation(
     >>> svg_animation(x * x).count(" of 6 — ")  # a caption for each of the 6 steps
     6
     """
+    _check_seconds(seconds_per_step)  # before the work
     frames = frames_of(source, phase, draw_options)
-    _check_seconds(seconds_per_step)
     n = len(frames)
     width, height = frame_size(frames.base_svg)
     static, versions = _versions([frames.frame_svg(k) for k in range(n)])

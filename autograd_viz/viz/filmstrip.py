@@ -4,7 +4,8 @@ printable HTML page (one frame per cell, never split across pages) or as one SVG
 from __future__ import annotations
 
 import html
-from collections.abc import Sequence
+import operator
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -115,16 +116,35 @@ def filmstrip(
     >>> strip.indices
     [0, 2, 8]
     """
-    frames = frames_of(source, phase, draw_options)
     if isinstance(columns, bool) or not isinstance(columns, int) or columns < 1:
         raise ValueError(f"columns must be a positive whole number, got {columns!r}")
+    chosen = None if steps is None else _step_list(steps)  # before the work
+    frames = frames_of(source, phase, draw_options)
     n = len(frames)
-    chosen = list(range(n)) if steps is None else list(steps)
-    if not chosen:
-        raise ValueError("steps is empty: pass the frame indices to show, or None for all")
     indices = []
-    for k in chosen:
-        if isinstance(k, bool) or not isinstance(k, int) or not -n <= k < n:
+    for k in range(n) if chosen is None else chosen:
+        if not -n <= k < n:
             raise IndexError(f"step {k!r} does not exist; frames are 0..{n - 1} (or -{n}..-1)")
         indices.append(k % n)
     return Filmstrip(frames, indices, columns)
+
+
+def _step_list(steps: object) -> list[int]:
+    """`steps` as a list of whole numbers (numpy's too), or a TypeError saying what to pass."""
+    usage = "steps is a list of frame indices, e.g. steps=[0, 2, -1], or None (all frames)"
+    if isinstance(steps, (str, bytes)):
+        raise TypeError(f"{usage}; got the string {steps!r}")
+    if not isinstance(steps, Iterable):
+        one = f"; for one frame, steps=[{steps!r}]" if isinstance(steps, int) else ""
+        raise TypeError(f"{usage}; got {type(steps).__name__}: {steps!r}{one}")
+    chosen = []
+    for k in steps:
+        try:  # bools are no frame numbers, though Python counts them as 1 and 0
+            chosen.append(None if isinstance(k, (bool, float)) else operator.index(k))
+        except TypeError:
+            chosen.append(None)
+        if chosen[-1] is None:
+            raise TypeError(f"{usage}; got {k!r} in {steps!r}")
+    if not chosen:
+        raise ValueError("steps is empty: pass the frame indices to show, or None for all")
+    return chosen

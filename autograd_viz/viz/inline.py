@@ -41,10 +41,11 @@ class FrontendError(ValueError):
 def widgets_render() -> bool:
     """Whether ipywidgets 8 widgets can be expected to render where this kernel runs.
 
-    `AUTOGRAD_VIZ_WIDGETS=1` or `=0` decides if set. Otherwise False in Google Colab (its
-    widget manager is not ipywidgets 8's) and True everywhere else: JupyterLab 4 and
-    Notebook 7 render widgets, and a kernel cannot see whether a VS Code window has a
-    working widget manager (set the variable to 0 there if players show nothing).
+    `AUTOGRAD_VIZ_WIDGETS=1` or `=0` decides if set (true/false, yes/no, on/off too, in any
+    case). Otherwise False in Google Colab (its widget manager is not ipywidgets 8's) and
+    True everywhere else: JupyterLab 4 and Notebook 7 render widgets, and a kernel cannot
+    see whether a VS Code window has a working widget manager (set the variable to 0 there
+    if players show nothing).
     """
     setting = os.environ.get(WIDGETS_ENV, "").strip().lower()
     if setting in _YES:
@@ -54,7 +55,8 @@ def widgets_render() -> bool:
     if setting:
         raise FrontendError(
             f"{WIDGETS_ENV}={os.environ[WIDGETS_ENV]!r} is not understood: set it to 1 "
-            "(widgets) or 0 (the widget-free player), or unset it to let autograd_viz choose"
+            "(widgets) or 0 (the widget-free player) — true/false, yes/no and on/off work too, "
+            "in any case — or unset it to let autograd_viz choose"
         )
     return "google.colab" not in sys.modules
 
@@ -149,7 +151,8 @@ def animate(root: Value, *, widgets: bool | None = None, **options: Any) -> Any:
     options.pop("max_frames", None)
     speed = options.pop("speed", None)
     if speed is not None:
-        if isinstance(speed, bool) or not isinstance(speed, (int, float)) or not speed > 0:
-            raise ValueError(f"speed is in steps per second and must be > 0, got {speed!r}")
+        from autograd_viz.viz.options import check_speed
+
+        speed = check_speed(speed)
         options["interval"] = min(60.0, max(0.05, 1 / speed))
     return InlinePlayer(root, **options)

@@ -22,13 +22,15 @@ hand them on as one `DrawOptions`, so an option added here reaches all of them.
 from __future__ import annotations
 
 import dataclasses
+import math
+import numbers
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from autograd_viz.viz.entry import unknown_option
 
-__all__ = ["COLLAPSE_MODES", "RANKDIRS", "STATES", "DrawOptions"]
+__all__ = ["COLLAPSE_MODES", "RANKDIRS", "STATES", "DrawOptions", "check_speed"]
 
 RANKDIRS = ("LR", "RL", "TB", "BT")
 COLLAPSE_MODES = (None, "neuron", "layer")
@@ -91,3 +93,26 @@ class DrawOptions:
         t = self.timeout
         if isinstance(t, bool) or not isinstance(t, (int, float)) or not t > 0:
             raise ValueError(f"timeout must be a number of seconds > 0, got {t!r}")
+
+
+SLOWEST = 1 / 60  # steps per second: one step a minute, the longest any player waits
+
+
+def check_speed(speed: object, error: type[Exception] = ValueError) -> float:
+    """A player's `speed` (steps per second) as a float: any real number (numpy's too) from
+    one step a minute up; faster than the player can go plays as fast as it goes.
+
+    >>> check_speed(2)
+    2.0
+    >>> check_speed(1e-320)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: speed is in steps per second, at least 1/60 (one step a minute); got 1e-320...
+    """
+    usage = "speed is in steps per second, at least 1/60 (one step a minute)"
+    if isinstance(speed, bool) or not isinstance(speed, numbers.Real):
+        raise error(f"{usage}; got {type(speed).__name__}: {speed!r}. Pass a number, e.g. speed=2")
+    value = float(speed)
+    if math.isnan(value) or value < SLOWEST:
+        raise error(f"{usage}; got {speed!r}. E.g. speed=0.5 for a step every 2 seconds")
+    return value

@@ -35,7 +35,7 @@ from autograd_viz.trace import Step, check_phase
 from autograd_viz.viz.frames import Frames
 from autograd_viz.viz.guard import check_size
 from autograd_viz.viz.network import frame_advice
-from autograd_viz.viz.options import DrawOptions
+from autograd_viz.viz.options import DrawOptions, check_speed
 from autograd_viz.viz.static import static_text
 from autograd_viz.viz.svg import MIN_FIT_TEXT, fitted_text_px, width_px
 
@@ -108,8 +108,7 @@ class Player(widgets.VBox):
         read = check_size(root, draw_options.get("max_nodes", DrawOptions.max_nodes))
         graph = _graph(root, read)
         check_phase(phase)
-        if not isinstance(speed, (int, float)) or isinstance(speed, bool) or not speed > 0:
-            raise PlayerError(f"speed is in steps per second and must be > 0, got {speed!r}")
+        speed = check_speed(speed, PlayerError)
         if isinstance(max_frames, bool) or not isinstance(max_frames, int) or max_frames < 1:
             raise PlayerError(f"max_frames must be a positive int, got {max_frames!r}")
         if isinstance(history, bool) or not isinstance(history, int) or history < 0:
@@ -389,8 +388,7 @@ def _frame_page(frames: Frames, index: int, earlier: Sequence[Step], history: in
     )
     room = history - len(earlier)
     pad = (
-        f'<div class="agv-history-pad" style="height: {1.4 * room:g}em" aria-hidden="true">'
-        "</div>"
+        f'<div class="agv-history-pad" style="height: {1.4 * room:g}em" aria-hidden="true"></div>'
         if room
         else ""
     )

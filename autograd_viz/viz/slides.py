@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import base64
 import html
+import numbers
 import os
 import re
 from dataclasses import dataclass, field
@@ -64,6 +65,7 @@ def save_slides(
             f"save_slides needs the path of a notebook (.ipynb), got {type(notebook).__name__}"
         )
     notebook = Path(notebook)
+    _check_timeout(timeout)
     out = notebook.with_suffix(".slides.html") if path is None else path
     out = output_path(out, "save_slides", (".html", ".htm"))  # before the notebook runs
     out.write_text(slides_html(notebook, timeout=timeout), encoding="utf-8")
@@ -72,6 +74,7 @@ def save_slides(
 
 def slides_html(notebook: str | Path, *, timeout: float = 600) -> str:
     """The reveal.js page `save_slides` writes, as a string."""
+    _check_timeout(timeout)
     nb = _read(Path(notebook))
     _execute(nb, Path(notebook), timeout)
     title = _title(nb) or Path(notebook).stem.replace("_", " ")
@@ -79,6 +82,20 @@ def slides_html(notebook: str | Path, *, timeout: float = 600) -> str:
 
 
 # ---- reading and running ----------------------------------------------------------------
+
+_ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")  # a terminal's colour codes, in a traceback
+
+
+def _check_timeout(timeout: object) -> None:
+    """Seconds each cell may run: a number > 0, or None for no limit (nbclient's 0 would
+    fail every cell at once)."""
+    if timeout is None:
+        return
+    if isinstance(timeout, bool) or not isinstance(timeout, numbers.Real) or not timeout > 0:
+        raise SlidesError(
+            f"timeout is the seconds each cell may run, a number > 0 (or None for no limit); "
+            f"got {timeout!r}. E.g. timeout=600"
+        )
 
 
 def _read(path: Path) -> Any:
@@ -88,11 +105,21 @@ def _read(path: Path) -> Any:
         raise SlidesError(
             "slides need nbformat and nbclient: pip install 'autograd-viz[lab]'"
         ) from error
-    if path.suffix == ".ipynb" and not path.exists():
+    suffix = path.suffix.lower()  # Windows and macOS users may have saved NOTES.IPYNB
+    if suffix == ".ipynb" and not path.exists():
         raise SlidesError(f"{path} does not exist; pass the path of a notebook that does")
-    if path.suffix != ".ipynb" or not path.is_file():
+    if suffix != ".ipynb" or not path.is_file():
         raise SlidesError(f"{path} is not a notebook file (.ipynb); pass the notebook's path")
-    nb = nbformat.read(path, as_version=4)
+    try:
+        nb = nbformat.read(path, as_version=4)
+    except OSError:
+        raise
+    except Exception as error:  # not JSON, or JSON that is no notebook: nbformat's many kinds
+        what = "is not JSON" if type(error).__name__ == "NotJSONError" else "is not a notebook"
+        raise SlidesError(
+            f"{path.name} {what}, so it cannot be made into slides ({type(error).__name__}: "
+            f"{str(error)[:200]}); pass a notebook saved by Jupyter"
+        ) from None
     kinds = [_kind(cell) for cell in nb.cells]
     if not {"slide", "subslide"} & set(kinds):
         raise SlidesError(
@@ -108,7 +135,7 @@ def _read(path: Path) -> Any:
 def _execute(nb: Any, path: Path, timeout: float) -> None:
     """Run every cell in a fresh kernel in the notebook's folder, widgets off."""
     from nbclient import NotebookClient
-    from nbclient.exceptions import CellExecutionError
+    from nbclient.exceptions import CellExecutionError, CellTimeoutError
 
     from autograd_viz.viz.inline import WIDGETS_ENV
 
@@ -118,11 +145,28 @@ def _execute(nb: Any, path: Path, timeout: float) -> None:
     )  # fmt: skip
     try:
         client.execute(env={**os.environ, WIDGETS_ENV: "0"})
+    except CellTimeoutError:
+        raise SlidesError(
+            f"{path.name}: {_timed_out(nb)} ran longer than timeout={timeout:g} seconds while "
+            "making its slides; pass a longer timeout= (seconds per cell, None for no limit), "
+            "or make the cell quicker"
+        ) from None
     except CellExecutionError as error:
         raise SlidesError(
             f"{path.name} stopped with an error while making its slides; fix the notebook "
-            f"so that Run All works, then try again:\n{error}"
+            f"so that Run All works, then try again:\n{_ANSI.sub('', str(error))}"
         ) from error
+
+
+def _timed_out(nb: Any) -> str:
+    """The cell nbclient was running when time ran out, as "cell 4 (`first line`)": the last
+    code cell the kernel has numbered (it numbers a cell as it starts running it)."""
+    started = [i for i, c in enumerate(nb.cells) if c.cell_type == "code"
+               and c.get("execution_count") is not None]  # fmt: skip
+    if not started:
+        return "a cell"
+    first = nb.cells[started[-1]].source.strip().splitlines()[0][:60]
+    return f"cell {started[-1] + 1} (`{first}`)"
 
 
 def _kind(cell: Any) -> str:

@@ -165,6 +165,7 @@ class TrainingView:
                 f"xs and ys pair up, one target per point: got {len(xs)} points and {len(ys)} "
                 "targets. Pass both lists whole, e.g. xs=[[0, 0], [0, 1]], ys=[0, 1]"
             )
+        _check_two_inputs_one_output(model, xs, sample)
         self.model, self.xs, self.ys = model, xs, ys
         self.steps, self.sample, self.every, self.loss, self.title = (
             steps,
@@ -229,6 +230,33 @@ class TrainingView:
             fig.suptitle(self.title)
         fig.tight_layout()
         return fig
+
+
+def _check_two_inputs_one_output(model: Callable[..., Any], xs: Sequence[Any], sample: int) -> None:
+    """Refuse, before anything is shown, a model the view cannot picture: the decision
+    boundary is a map of the plane (two inputs) coloured by one output."""
+    if isinstance(sample, bool) or not isinstance(sample, int) or not 0 <= sample < len(xs):
+        raise IndexError(f"sample must be an index into xs (0..{len(xs) - 1}), got {sample!r}")
+    nin = getattr(model, "nin", None)
+    if isinstance(nin, int) and nin != 2:
+        raise ValueError(
+            f"TrainingView draws the decision boundary of a two-input model over the plane, "
+            f"and this model takes {nin} input{'s' * (nin != 1)}; train a model with two "
+            "inputs, e.g. MLP(2, [4, 4, 1]), or for this one plot the losses yourself"
+        )
+    for i, x in enumerate(xs):
+        if isinstance(x, (str, bytes)) or not hasattr(x, "__len__") or len(x) != 2:
+            raise ValueError(
+                f"TrainingView plots each point on the plane, so every point in xs has two "
+                f"numbers (x1, x2); xs[{i}] is {x!r}. Pass e.g. xs=[[0, 0], [0, 1]]"
+            )
+    out = model([float(v) for v in xs[sample]])
+    if not hasattr(out, "data") or isinstance(out, (list, tuple)):
+        count = f"{len(out)} values" if isinstance(out, (list, tuple)) else type(out).__name__
+        raise ValueError(
+            f"TrainingView colours the plane by the model's one output (a score per point), "
+            f"and this model returns {count}; give it one output, e.g. MLP(2, [4, 4, 1])"
+        )
 
 
 class _Steady:
