@@ -15,11 +15,17 @@ derivation, drawing and frame shows the learner's own numbers; checked by
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
 import math
 import numbers
-from collections.abc import Callable, Mapping
+import os
+import signal
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -31,7 +37,121 @@ from autograd_viz.graph import Graph, Node
 if TYPE_CHECKING:
     from autograd_viz.engine_check import EngineReport, Finding
 
-__all__ = ["BackwardRun", "Call", "ForeignSnapshot", "foreign_snapshot", "run_backward"]
+__all__ = [
+    "DEFAULT_TIMEOUT",
+    "BackwardRun",
+    "BackwardTimeoutError",
+    "Call",
+    "ForeignSnapshot",
+    "foreign_snapshot",
+    "run_backward",
+    "time_limit",
+]
+
+DEFAULT_TIMEOUT = 5.0  # seconds a learner's backward() may run: a tiny graph takes milliseconds
+
+
+class BackwardTimeoutError(TimeoutError):
+    """The learner's own `backward()` (or one `_backward` closure) did not return within the
+    time limit; the message says where it was still running. Every `grad` is as it was."""
+
+
+# ---- a time limit on their code ---------------------------------------------------------------
+
+
+class _TimeUp(BaseException):
+    """Raised inside their code when time is up; a BaseException, so `except Exception`
+    in their loop cannot swallow it."""
+
+
+def _check_timeout(timeout: object) -> float:
+    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not timeout > 0:
+        raise ValueError(f"timeout must be a number of seconds > 0, got {timeout!r}")
+    return float(timeout)
+
+
+@contextlib.contextmanager
+def time_limit(seconds: float) -> Iterator[None]:
+    """Stop the code in the block with `_TimeUp` after `seconds`: a learner's loop that never
+    ends must not hang the notebook. An interval timer (SIGALRM) where this is the main
+    thread and no other timer runs (a kernel's cell, a test); else a trace function that
+    looks at the clock on each line (slower, but works in any thread and in Pyodide)."""
+    deadline = time.monotonic() + seconds
+    state = {"on": True}
+    main = threading.current_thread() is threading.main_thread()
+    if main and hasattr(signal, "setitimer") and signal.getitimer(signal.ITIMER_REAL)[0] == 0:
+
+        def ring(signum, frame):
+            if state["on"]:
+                raise _TimeUp
+
+        try:
+            old = signal.signal(signal.SIGALRM, ring)
+        except ValueError:  # not allowed here after all: fall through to the trace
+            old = None
+        if old is not None or signal.getsignal(signal.SIGALRM) is ring:
+            signal.setitimer(signal.ITIMER_REAL, seconds)
+            try:
+                yield
+            finally:
+                state["on"] = False
+                signal.setitimer(signal.ITIMER_REAL, 0)
+                signal.signal(signal.SIGALRM, old if old is not None else signal.SIG_DFL)
+            return
+
+    def tick(frame, event, arg):
+        if state["on"] and time.monotonic() > deadline:
+            raise _TimeUp
+        return tick
+
+    previous = sys.gettrace()
+    sys.settrace(tick)
+    try:
+        yield
+    finally:
+        state["on"] = False
+        sys.settrace(previous)
+
+
+def _where(err: BaseException, graph: ForeignGraph) -> str:
+    """Where their code was when time ran out: the function, file and line, and the node
+    whose `_backward` it was running, if any."""
+    frames = []
+    tb = err.__traceback__
+    while tb is not None:
+        frames.append(tb.tb_frame)
+        tb = tb.tb_next
+    here = __file__.removesuffix("c")
+    theirs = [f for f in frames if f.f_code.co_filename.removesuffix("c") != here]
+    i = None  # the node whose `_backward` ran: `_snapshot_call`'s i, or `_replay`'s call
+    for f in frames:
+        if f.f_code is _snapshot_call.__code__:
+            i = f.f_locals.get("i")
+        elif f.f_code is _Replay._replay.__code__:
+            i = f.f_locals["call"].node
+    text = ""
+    if theirs:
+        f = theirs[-1]
+        file = os.path.basename(f.f_code.co_filename)
+        text = f"in `{f.f_code.co_name}` ({file}, line {f.f_lineno})"
+    if i is not None:
+        from autograd_viz.foreign_ops import canonical_op, method_name
+
+        op = canonical_op(graph.ops[i], len(graph.operands[i]))
+        method = method_name(graph.nodes[i], op) or graph.ops[i] or "an operation"
+        label = graph.labels[i] or f"node {i}"
+        text += f", inside the `_backward` of {label} (made by your `{method}`)"
+    return text.lstrip(", ")
+
+
+def _timed_out(what: str, seconds: float, where: str) -> BackwardTimeoutError:
+    at = f": it was still running {where}" if where else ""
+    return BackwardTimeoutError(
+        f"{what} did not return within {seconds:g} s (timeout={seconds:g}){at}. Check that "
+        "loop: a `while` whose condition never changes, a topological sort that never marks "
+        "a node visited, or a `_backward` that calls backward() again. Every grad is as it "
+        "was. If your graph is only slow, pass a longer timeout=."
+    )
 
 
 # ---- running their backward pass ------------------------------------------------------------
@@ -92,12 +212,15 @@ def _snapshot_call(graph: ForeignGraph, i: int, rule: Callable, args=(), kwargs=
     return Call(i, out_grad, sent, before)
 
 
-def run_backward(graph: ForeignGraph) -> BackwardRun:
+def run_backward(graph: ForeignGraph, *, timeout: float = DEFAULT_TIMEOUT) -> BackwardRun:
     """Run the learner's backward pass on `graph`, record every call, restore everything.
 
     Every `grad` starts at 0 for the run (as in a freshly built graph) and gets its old
-    value back afterwards, the very same object; so do the `_backward` attributes.
+    value back afterwards, the very same object; so do the `_backward` attributes. Their
+    code may run `timeout` seconds in all; past that, `BackwardTimeoutError` says where it
+    was still running.
     """
+    timeout = _check_timeout(timeout)
     nodes = graph.nodes
     saved = [node.grad for node in nodes]
     log: list[Call] = []
@@ -124,7 +247,10 @@ def run_backward(graph: ForeignGraph) -> BackwardRun:
                 installed.append((node, own, original))
             if not note:
                 try:
-                    backward()
+                    with time_limit(timeout):
+                        backward()
+                except _TimeUp as err:
+                    raise _timed_out("your backward()", timeout, _where(err, graph)) from None
                 except RecursionError:
                     note = "your backward() hit Python's recursion limit"
                 except Exception as err:  # their code: report it, then show the kit's order
@@ -134,7 +260,12 @@ def run_backward(graph: ForeignGraph) -> BackwardRun:
         errors: list[tuple[int, str]] = []
         if note:
             order = "the kit's order"
-            log = _kit_order(graph, errors)
+            try:
+                with time_limit(timeout):
+                    log = _kit_order(graph, errors)
+            except _TimeUp as err:
+                where = _where(err, graph)
+                raise _timed_out("a `_backward` of yours", timeout, where) from None
         grads = tuple(_grad(node) for node in nodes)
     finally:
         _restore_rules(installed)
@@ -176,15 +307,25 @@ class _Replay:
     of their backward pass (made on first use, so a drawing never runs it), and replayed
     at another gradient by calling their closure with their operands' grads as they were."""
 
-    def __init__(self, graph: ForeignGraph, run: BackwardRun | None = None) -> None:
+    def __init__(
+        self, graph: ForeignGraph, run: BackwardRun | None = None, timeout: float = DEFAULT_TIMEOUT
+    ) -> None:
         self.graph = graph
         self._run = run
+        self.timeout = timeout
         self._calls: dict[int, list[Call]] | None = None
+
+    def adopt(self, run: BackwardRun) -> None:
+        """Replay `run` (the check's own recording) instead of running their backward() again."""
+        if self._calls is None and self._run is None:
+            self._run = run
 
     def calls(self, i: int) -> list[Call]:
         if self._calls is None:
             self._calls = {}
-            run = self._run if self._run is not None else run_backward(self.graph)
+            run = self._run
+            if run is None:
+                run = run_backward(self.graph, timeout=self.timeout)
             for call in run.calls:
                 self._calls.setdefault(call.node, []).append(call)
         return self._calls.get(i, [])
@@ -232,7 +373,12 @@ class _Replay:
             for p, before in call.before.items():
                 nodes[p].grad = before
             node.grad = grad
-            node._backward()
+            try:
+                with time_limit(self.timeout):
+                    node._backward()
+            except _TimeUp as err:
+                where = _where(err, self.graph)
+                raise _timed_out("a `_backward` of yours", self.timeout, where) from None
             return {p: _grad(nodes[p]) - before for p, before in call.before.items()}
         finally:
             for j, g in zip(touched, saved):
@@ -301,7 +447,10 @@ class ForeignSnapshot(Graph):
             return self
         from autograd_viz.engine_check import check_graph  # the check reads this module
 
-        report = check_graph(self.source)
+        timeout = self.replay.timeout if self.replay is not None else DEFAULT_TIMEOUT
+        report = check_graph(self.source, timeout=timeout)
+        if self.replay is not None:
+            self.replay.adopt(report.run)  # their backward() runs once: the check's run is replayed
         flags: dict[tuple[int, int | None], tuple[str, str]] = {}
         for finding in report.findings:
             if finding.node is not None:
@@ -313,11 +462,14 @@ class ForeignSnapshot(Graph):
         return None if self.report is None else self.report.first_wrong
 
 
-def foreign_snapshot(root: object, *, check: bool | None = True) -> ForeignSnapshot:
+def foreign_snapshot(
+    root: object, *, check: bool | None = True, timeout: float = DEFAULT_TIMEOUT
+) -> ForeignSnapshot:
     """The graph snapshot of a learner's micrograd-style graph: read once (`read_graph`),
     with backward rules that give the numbers *their* code produces; with `check`, also
     `check_engine`'s findings, so the viewers can mark the first wrong node (None: check
-    only a graph that holds gradients, i.e. one whose backward pass has run).
+    only a graph that holds gradients, i.e. one whose backward pass has run). Their
+    backward() runs at most once, within `timeout` seconds (`BackwardTimeoutError`).
 
     >>> from micrograd.engine import Value  # doctest: +SKIP
     >>> x, y = Value(2.0), Value(3.0)  # doctest: +SKIP
@@ -327,7 +479,7 @@ def foreign_snapshot(root: object, *, check: bool | None = True) -> ForeignSnaps
     graph = root if isinstance(root, ForeignGraph) else read_graph(root)
     if check is None:
         check = any(g != 0 for g in graph.grads)
-    replay = _Replay(graph)
+    replay = _Replay(graph, timeout=_check_timeout(timeout))
     last = len(graph) - 1
     # An unlabelled leaf is a number written into the expression (a constant), as with our
     # Value; but in a graph with no labels at all (micrograd has none) every leaf is an input.
