@@ -35,7 +35,7 @@ def test_a_node_holding_an_int_too_large_for_a_float_says_so():
 
 # The blog's class as a learner may have it: `+`, `*` (taking plain numbers), their reflected
 # forms and tanh; no `__neg__`, `__sub__`, `__truediv__` or `__pow__` at all.
-WRAPPING = '''
+WRAPPING = """
 class Blog:
     def __init__(self, data, _children=(), _op="", label=""):
         self.data, self.grad, self._backward = data, 0.0, lambda: None
@@ -77,11 +77,11 @@ class Blog:
         self.grad = 1.0
         for v in reversed(topo):
             v._backward()
-'''
+"""
 
 # An earlier stage of the blog: operands must be Values (no wrapping), no reflected methods,
 # and a `__pow__`.
-BARE = '''
+BARE = """
 class Blog:
     def __init__(self, data, _children=(), _op="", label=""):
         self.data, self.grad, self._backward = data, 0.0, lambda: None
@@ -122,7 +122,7 @@ class Blog:
         self.grad = 1.0
         for v in reversed(topo):
             v._backward()
-'''
+"""
 
 _PROBED = {  # expression, value at x = 1.5, slope there
     "__radd__": (lambda x: 2 + x, 3.5, 1.0),
