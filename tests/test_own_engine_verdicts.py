@@ -4,11 +4,16 @@ never returns stopped with a clear error, and their backward() run once per call
 
 from __future__ import annotations
 
+import signal
+import threading
+import time
+
 import own_engines as oe
 import pytest
 
 import autograd_viz
 from autograd_viz.foreign import NumberOutOfRangeError, read_graph
+from autograd_viz.own_engine import DEFAULT_TIMEOUT, BackwardTimeoutError
 
 # ---- numbers a node may hold ------------------------------------------------------------------
 
@@ -176,3 +181,124 @@ def test_a_missing_operator_is_its_own_verdict_and_its_fix_works_when_pasted_in(
         [division] = [f for f in report.missing if f.method == "__rtruediv__"]
         assert "no one-line `__rtruediv__` works with its methods as they are" in division.message
         assert "for ** or pow(): 'Blog' and 'int'" in division.message
+
+
+# ---- a backward() that never returns, and one run of it per call --------------------------------
+
+
+class LoopsForever(oe.BlogValue):
+    """A topological sort whose `while` never ends (the node list is never shortened)."""
+
+    def backward(self):
+        todo = [self]
+        while todo:  # forgot todo.pop()
+            pass
+
+
+class RuleLoopsForever(oe.BlogValue):
+    """`__mul__`'s `_backward` loops forever; backward() itself is the blog's."""
+
+    def __mul__(self, other):
+        other = self._wrap(other)
+        out = type(self)(self.data * other.data, (self, other), "*")
+
+        def _backward():
+            while out.grad:
+                pass
+
+        out._backward = _backward
+        return out
+
+
+def _grads_of(root):
+    return [(v.label, v.grad) for v in oe.by_label(root).values()]
+
+
+@pytest.mark.parametrize(
+    ("call", "where"),
+    [
+        (lambda z: autograd_viz.check_engine(z, timeout=0.3), "check_engine"),
+        (lambda z: autograd_viz.draw(z, check=True, timeout=0.3), "draw"),
+        (lambda z: autograd_viz.animate(z, timeout=0.3), "animate"),
+    ],
+)
+def test_a_backward_that_never_returns_is_stopped_with_where_it_was(call, where):
+    z = oe.sum_times_y(LoopsForever)
+    before = _grads_of(z)
+    started = time.monotonic()
+    with pytest.raises(BackwardTimeoutError) as caught:
+        call(z)
+    assert time.monotonic() - started < 3  # 0.3 s, not forever
+    message = str(caught.value)
+    assert message.startswith("your backward() did not return within 0.3 s (timeout=0.3)")
+    assert "it was still running in `backward` (test_own_engine_verdicts.py, line" in message
+    assert "a `while` whose condition never changes" in message
+    assert "Every grad is as it was" in message
+    assert _grads_of(z) == before
+    assert all(not isinstance(v._backward, type(None)) for v in oe.by_label(z).values())
+    assert not any("_Recorder" in type(v._backward).__name__ for v in oe.by_label(z).values())
+
+
+def test_a_backward_rule_that_never_returns_names_its_node_and_method():
+    z = oe.sum_times_y(RuleLoopsForever)
+    with pytest.raises(BackwardTimeoutError) as caught:
+        autograd_viz.check_engine(z, timeout=0.3)
+    message = str(caught.value)
+    assert "in `_backward` (test_own_engine_verdicts.py, line" in message
+    assert "inside the `_backward` of z (made by your `__mul__`)" in message
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)  # no timer left behind
+    assert signal.getsignal(signal.SIGALRM) is signal.SIG_DFL
+
+
+def test_the_time_limit_also_holds_off_the_main_thread():
+    """Where no interval timer can be used (another thread, Pyodide), a trace function
+    watches the clock instead."""
+    z = oe.sum_times_y(LoopsForever)
+    caught = []
+
+    def run():
+        try:
+            autograd_viz.check_engine(z, timeout=0.3)
+        except BackwardTimeoutError as err:
+            caught.append(err)
+
+    worker = threading.Thread(target=run)
+    worker.start()
+    worker.join(10)
+    assert not worker.is_alive()
+    assert caught and "did not return within 0.3 s" in str(caught[0])
+
+
+def test_their_backward_gets_a_few_seconds_by_default_and_timeout_must_be_positive():
+    assert DEFAULT_TIMEOUT == 5.0
+    z = oe.sum_times_y(oe.BlogValue)
+    with pytest.raises(ValueError, match="timeout must be a number of seconds > 0, got 0"):
+        autograd_viz.check_engine(z, timeout=0)
+
+
+class CountsBackward(oe.BlogValue):
+    """The blog's class, counting how often its backward() runs."""
+
+    calls = 0
+
+    def backward(self):
+        type(self).calls += 1
+        super().backward()
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        autograd_viz.check_engine,
+        lambda z: autograd_viz.draw(z, check=True),
+        autograd_viz.draw,  # the graph holds gradients: checked by default
+        autograd_viz.animate,
+        lambda z: autograd_viz.animate(z, check=False),
+    ],
+)
+def test_their_backward_runs_once_per_call(call):
+    z = oe.square_of_ab_plus_c(CountsBackward)
+    z.backward()
+    CountsBackward.calls = 0
+    call(z)
+    assert CountsBackward.calls == 1
