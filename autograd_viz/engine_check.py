@@ -32,6 +32,7 @@ from autograd_viz.own_engine import (
     DEFAULT_TIMEOUT,
     BackwardRun,
     Call,
+    ForwardProblem,
     _kit_order,
     _timed_out,
     _TimeUp,
@@ -57,7 +58,9 @@ class Finding:
     `node` is the index (in the drawing's topological order) of the node whose rule (or
     whose place in the order) is wrong, `name` its name, `method` the learner's method,
     `operand`/`sent`/`right` what was sent to which operand and what the rule gives;
-    `message` says it in one sentence, `hint` guesses the bug.
+    `message` says it in one sentence, `hint` guesses the bug. `phase` is "forward" for a
+    value that does not follow from its operation (then `sent` is the value, `right` what
+    the operation gives), "backward" for a gradient.
     """
 
     node: int | None
@@ -68,6 +71,7 @@ class Finding:
     operand: int | None = None
     sent: float | None = None
     right: float | None = None
+    phase: str = "backward"
 
     def __str__(self) -> str:
         return f"{self.message} — {self.hint}" if self.hint else self.message
@@ -140,11 +144,12 @@ class EngineReport:
         return f"<pre>{html.escape(str(self))}</pre>"
 
 
-def _names(graph: ForeignGraph) -> tuple[str, ...]:
+def _names(graph: ForeignGraph) -> tuple[tuple[str, ...], tuple[ForwardProblem, ...]]:
     """Names as the drawings and equations write them (`autograd_viz.naming`): the label,
-    else a short expression (`a · b`) or `v{i}`, a constant's number."""
+    else a short expression (`a · b`) or `v{i}`, a constant's number; and the values that
+    do not follow from their operations (the snapshot finds them)."""
     snap = foreign_snapshot(graph, check=False)
-    return tuple(name.text for name in expression_names(snap))
+    return tuple(name.text for name in expression_names(snap)), snap.forward
 
 
 def _close(a: float, b: float, tol: float) -> bool:
@@ -179,10 +184,21 @@ def check_engine(root: object, *, timeout: float = DEFAULT_TIMEOUT) -> EngineRep
 
 def check_graph(graph: ForeignGraph, *, timeout: float = DEFAULT_TIMEOUT) -> EngineReport:
     """`check_engine` on a graph already read (`foreign.read_graph`)."""
-    names = _names(graph)
+    names, forward = _names(graph)
     run = run_backward(graph, timeout=timeout)
     findings: list[tuple[int, Finding]] = []  # (call position, finding)
     per_method: dict[tuple[str, str], dict] = {}
+    wrong_value = {p.node: p for p in forward}
+    for p in forward:  # a forward bug comes before every gradient built on it
+        i = p.node
+        finding = Finding(i, names[i], p.method, p.message, p.hint, None, graph.data[i],
+                          p.right, "forward")  # fmt: skip
+        findings.append((-len(graph) - 1 + i, finding))
+        key = (p.method or graph.ops[i] or "?", graph.ops[i])
+        row = per_method.setdefault(key, {"status": set(), "how": set(), "nodes": [], "detail": ""})
+        row["status"].add(WRONG)
+        row["how"].add("op table")
+        row["detail"] = row["detail"] or p.message
     right_sent: list[dict[int, float] | None] = [None] * len(graph)
     uses: list[list[int]] = [[] for _ in range(len(graph))]
     for i, ops in enumerate(graph.operands):
@@ -210,7 +226,10 @@ def check_graph(graph: ForeignGraph, *, timeout: float = DEFAULT_TIMEOUT) -> Eng
         key = (method or graph.ops[i] or "?", graph.ops[i])
         row = per_method.setdefault(key, {"status": set(), "how": set(), "nodes": [], "detail": ""})
         row["nodes"].append(i)
-        verdict = _check_call(graph, names, call, canonical, method)
+        if i in wrong_value:  # judged against the operation it computes, or was meant to
+            verdict = _check_call(graph, names, call, wrong_value[i].rule_op, method, False)
+        else:
+            verdict = _check_call(graph, names, call, canonical, method)
         row["status"].add(verdict.status)
         row["how"].update(h for h in verdict.how.split(", ") if h)
         if right_sent[i] is None:
@@ -249,15 +268,20 @@ class _Verdict:
 
 
 def _check_call(
-    graph: ForeignGraph, names: tuple[str, ...], call: Call, canonical: str | None, method: str
+    graph: ForeignGraph,
+    names: tuple[str, ...],
+    call: Call,
+    canonical: str | None,
+    method: str,
+    value_follows: bool = True,
 ) -> _Verdict:
     i = call.node
     positions = graph.operands[i]
     args = [graph.data[p] for p in positions]
     exponent = graph.exponents[i]
-    table = table_partials(canonical, args, exponent, graph.data[i])
+    table = table_partials(canonical, args, exponent, graph.data[i] if value_follows else None)
     numeric = None
-    if table is None:  # an operation the table does not know: measure their own forward
+    if table is None and value_follows:  # an operation the table does not know: measure it
         numeric = numeric_partials(graph.nodes[i], method, args, exponent, graph.data[i])
     if table is not None:
         partials, how, tol = table, "op table", 1e-6

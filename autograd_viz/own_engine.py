@@ -29,9 +29,21 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from autograd_viz._numbers import format_number
 from autograd_viz.engine import Value
 from autograd_viz.foreign import ForeignGraph, read_graph
-from autograd_viz.foreign_ops import ENGINE_OPS, canonical_op, table_partials
+from autograd_viz.foreign_ops import (
+    ENGINE_OPS,
+    canonical_op,
+    method_name,
+    op_of_method,
+    rerun,
+    same,
+    table_partials,
+    table_value,
+    what_it_computes,
+    written,
+)
 from autograd_viz.graph import Graph, Node
 
 if TYPE_CHECKING:
@@ -43,6 +55,7 @@ __all__ = [
     "BackwardTimeoutError",
     "Call",
     "ForeignSnapshot",
+    "ForwardProblem",
     "foreign_snapshot",
     "run_backward",
     "time_limit",
@@ -135,8 +148,6 @@ def _where(err: BaseException, graph: ForeignGraph) -> str:
         file = os.path.basename(f.f_code.co_filename)
         text = f"in `{f.f_code.co_name}` ({file}, line {f.f_lineno})"
     if i is not None:
-        from autograd_viz.foreign_ops import canonical_op, method_name
-
         op = canonical_op(graph.ops[i], len(graph.operands[i]))
         method = method_name(graph.nodes[i], op) or graph.ops[i] or "an operation"
         label = graph.labels[i] or f"node {i}"
@@ -299,6 +310,99 @@ def _kit_order(graph: ForeignGraph, errors: list[tuple[int, str]]) -> list[Call]
     return log
 
 
+# ---- the forward pass: does each value follow from its operation? ------------------------------
+
+
+@dataclass(frozen=True)
+class ForwardProblem:
+    """A node whose value does not follow from the operation it is marked with (`+` giving
+    2 + 3 = −1): a forward bug in the learner's method, a wrong `_op`, or a stale graph.
+
+    `method` made it; `right` is what the operation gives; `rule_op` is the operation its
+    backward rule is judged against (the one it computes, when only the mark is wrong);
+    `stale`: their method gives the right value today, so an operand changed afterwards.
+    """
+
+    node: int
+    method: str
+    message: str
+    hint: str
+    right: float
+    rule_op: str | None
+    stale: bool = False
+
+
+def _forward_checks(graph: ForeignGraph) -> dict[int, tuple]:
+    """The nodes whose value differs from what their operation gives, with what is known
+    about each: (operation, right value, method, what it computes instead, re-run value)."""
+    found = {}
+    for i, operands in enumerate(graph.operands):
+        if not operands:
+            continue
+        canonical = canonical_op(graph.ops[i], len(operands))
+        args = [graph.data[p] for p in operands]
+        right = table_value(canonical, args, graph.exponents[i])
+        if right is None or same(right, graph.data[i]):
+            continue  # an operation the kit does not know is written as a call: no claim
+        method = method_name(graph.nodes[i], canonical)
+        computes = what_it_computes(graph.data[i], args, graph.exponents[i], canonical)
+        again = rerun(graph.nodes[i], method, args, graph.exponents[i])
+        found[i] = (canonical, right, method, computes, again)
+    return found
+
+
+def _forward_problems(
+    graph: ForeignGraph, checks: dict[int, tuple], names: list[str]
+) -> tuple[ForwardProblem, ...]:
+    """What to say about each node whose value does not follow from its operation."""
+    out = []
+    for i, (canonical, right, method, computes, again) in checks.items():
+        operands = graph.operands[i]
+        names_ = [names[p] for p in operands]
+        numbers = [format_number(graph.data[p]) for p in operands]
+        exponent = graph.exponents[i]
+        claim = (
+            f"{written(canonical, names_, exponent)} = "
+            f"{written(canonical, numbers, exponent)} = {format_number(right)}"
+        )
+        value = f"{names[i]} = {format_number(graph.data[i])}"
+        mark = graph.ops[i].strip()
+        op_of = op_of_method(method)
+        if computes is not None:
+            op, swapped = computes
+            shown = written(op, names_[::-1] if swapped else names_, exponent)
+            what = f"{format_number(graph.data[i])} is {shown}"
+        if again is not None and same(again, right) and not same(again, graph.data[i]):
+            message = f"{value} no longer follows from its operands: {claim} now"
+            hint = (
+                "a value changed after the graph was built (`x.data = ...`): run the cells "
+                "that build the expression again, then backward()"
+            )
+            out.append(ForwardProblem(i, method, message, hint, right, canonical, True))
+            continue
+        if computes is not None and op_of is not None and computes == (op_of, False):
+            message = f"your `{method}` gave {value}, but marked it '{mark}': {claim}"
+            symbol = ENGINE_OPS.get(op_of, op_of)
+            hint = (
+                f"{what}, as `{method}` should give: mark the new value '{symbol}' (its "
+                f"`_op`), not '{mark}'"
+            )
+            out.append(ForwardProblem(i, method, message, hint, right, op_of))
+            continue
+        message = f"your `{method}` gave {value}, but {claim}"
+        if again is None or not same(again, graph.data[i]):
+            hint = (
+                "either its forward line computes the wrong value, or a value changed after "
+                "the graph was built (then run the cells that build it again)"
+            )
+        elif computes is not None:
+            hint = f"{what}: check the line of `{method}` that computes the new value's data"
+        else:
+            hint = f"check the line of `{method}` that computes the new value's data"
+        out.append(ForwardProblem(i, method, message, hint, right, canonical))
+    return tuple(out)
+
+
 # ---- the snapshot of a foreign graph: the door every viewer reads -----------------------------
 
 
@@ -426,6 +530,13 @@ class ForeignSnapshot(Graph):
     flags: Mapping[tuple[int, int | None], tuple[str, str]] = field(default_factory=dict)
     source: ForeignGraph | None = field(default=None, repr=False)
     replay: _Replay | None = field(default=None, repr=False)
+    forward: tuple[ForwardProblem, ...] = ()
+
+    @property
+    def forward_flags(self) -> dict[int, tuple[str, str]]:
+        """Node -> (sentence, hint) for every value that does not follow from its operation
+        (such a node is written as a call of the method that made it: `__add__(x, y)`)."""
+        return {p.node: (p.message, p.hint) for p in self.forward}
 
     @property
     def backward_order(self) -> tuple[int, ...] | None:
@@ -452,10 +563,11 @@ class ForeignSnapshot(Graph):
         if self.replay is not None:
             self.replay.adopt(report.run)  # their backward() runs once: the check's run is replayed
         flags: dict[tuple[int, int | None], tuple[str, str]] = {}
-        for finding in report.findings:
-            if finding.node is not None:
+        for finding in report.findings:  # a forward one flags its forward step (`forward`)
+            if finding.node is not None and finding.phase == "backward":
                 flags.setdefault((finding.node, finding.operand), (finding.message, finding.hint))
-        return dataclasses.replace(self, report=report, flags=flags)
+        note = self.source.note  # the forward problems are findings now: no second line
+        return dataclasses.replace(self, report=report, flags=flags, note=note)
 
     @property
     def first_wrong(self) -> Finding | None:
@@ -484,6 +596,7 @@ def foreign_snapshot(
     # An unlabelled leaf is a number written into the expression (a constant), as with our
     # Value; but in a graph with no labels at all (micrograd has none) every leaf is an input.
     labelled = any(graph.labels)
+    checks = _forward_checks(graph)  # a value its operation does not give is not written as one
     nodes, rules = [], []
     for i, operands in enumerate(graph.operands):
         label = graph.labels[i]
@@ -496,7 +609,9 @@ def foreign_snapshot(
         op = graph.ops[i] if operands else ""
         canonical = canonical_op(op, len(operands)) if operands else None
         exponent = graph.exponents[i]
-        if canonical == "**n" and exponent is not None:
+        if i in checks:
+            op = checks[i][2] or f"{op}?"  # a call of their method: `__add__(x, y)`, not `x + y`
+        elif canonical == "**n" and exponent is not None:
             op = f"**{exponent:g}"
         elif canonical in ENGINE_OPS:
             op = ENGINE_OPS[canonical]
@@ -505,4 +620,16 @@ def foreign_snapshot(
         nodes.append(node)
         rules.append(functools.partial(_replayed_rule, replay, i) if operands else None)
     snap = ForeignSnapshot(tuple(nodes), tuple(rules), graph.note, source=graph, replay=replay)
+    if checks:
+        from autograd_viz.naming import expression_names
+
+        names = [name.text for name in expression_names(snap)]
+        forward = _forward_problems(graph, checks, names)
+        lines = [graph.note] if graph.note else []
+        lines += [f"✗ {p.message} — {p.hint}" for p in forward[:3]]
+        if len(forward) > 3:
+            lines.append(
+                f"(and {len(forward) - 3} more values that do not follow from their operations)"
+            )
+        snap = dataclasses.replace(snap, forward=forward, note="\n".join(lines))
     return snap.checked() if check else snap

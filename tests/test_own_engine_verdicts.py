@@ -4,6 +4,7 @@ never returns stopped with a clear error, and their backward() run once per call
 
 from __future__ import annotations
 
+import html
 import signal
 import threading
 import time
@@ -302,3 +303,94 @@ def test_their_backward_runs_once_per_call(call):
     CountsBackward.calls = 0
     call(z)
     assert CountsBackward.calls == 1
+
+
+# ---- a forward bug is reported as one, and never drawn as a true equation -----------------------
+
+
+def _xyz(cls, op):
+    x, y = cls(2.0, label="x"), cls(3.0, label="y")
+    z = op(x, y)
+    z.label = "z"
+    z.backward()
+    return z
+
+
+def test_a_forward_bug_is_reported_as_one_not_blamed_on_the_backward_rule():
+    z = _xyz(oe.SubtractingAdd, lambda x, y: x + y)
+    report = autograd_viz.check_engine(z)
+    first = report.first_wrong
+    assert (first.phase, first.node, first.method) == ("forward", 2, "__add__")
+    assert first.message == "your `__add__` gave z = −1, but x + y = 2 + 3 = 5"
+    assert (
+        first.hint == "−1 is x − y: check the line of `__add__` that computes the new value's data"
+    )
+    assert (first.sent, first.right) == (-1.0, 5.0)
+    assert not report.ok
+    # its backward rule is the sum rule's, right for `+`: no finding says otherwise
+    assert not [f for f in report.findings if f.phase == "backward" and f.node is not None]
+    assert "operands swapped" not in str(report)
+    row = next(r for r in report.rules if r.method == "__add__")
+    assert (row.status, row.how, row.detail) == ("wrong", "op table", first.message)
+
+
+def test_a_right_method_with_the_wrong_op_mark_is_reported_not_drawn_as_that_op():
+    z = _xyz(oe.MulMarkedPlus, lambda x, y: x * y)
+    report = autograd_viz.check_engine(z)
+    assert not report.ok  # was: every rule right, drawn as x + y = 2 + 3 = 6
+    first = report.first_wrong
+    assert first.message == "your `__mul__` gave z = 6, but marked it '+': x + y = 2 + 3 = 5"
+    assert first.hint == (
+        "6 is x · y, as `__mul__` should give: mark the new value '*' (its `_op`), not '+'"
+    )
+    # the backward rule is judged against the product it computes: right
+    assert not [f for f in report.findings if f.phase == "backward"]
+
+
+@pytest.mark.parametrize(
+    ("cls", "op", "forward", "said"),
+    [
+        (oe.SubtractingAdd, lambda x, y: x + y, "z = __add__(x, y) = __add__(2, 3) = −1",
+         "your `__add__` gave z = −1, but x + y = 2 + 3 = 5"),
+        (oe.MulMarkedPlus, lambda x, y: x * y, "z = __mul__(x, y) = __mul__(2, 3) = 6",
+         "your `__mul__` gave z = 6, but marked it '+': x + y = 2 + 3 = 5"),
+    ],
+)  # fmt: skip
+def test_no_viewer_shows_the_false_equation_and_the_player_flags_the_step(cls, op, forward, said):
+    from autograd_viz.trace import trace
+    from autograd_viz.viz.frames import Frames
+    from autograd_viz.viz.own_engine import snapshot_any
+
+    z = _xyz(cls, op)
+    texts = [s.text for s in trace(snapshot_any(z, check=False))]
+    assert texts[1] == forward  # a call of their method: true as written
+    assert not any("x + y = 2 + 3" in t for t in texts)
+    frames = Frames(snapshot_any(z))
+    assert frames.caption(1).text == f"step 2 of {len(frames)} — forward pass · ✗ {said}"
+    assert frames.steps[1].text.startswith(f"{forward}   ✗ {said} — ")
+    player = autograd_viz.animate(z)
+    assert html.escape(f"✗ {said}") in player.frame_html(2)  # the caption of step 2
+    drawing = autograd_viz.draw(z)
+    assert "first wrong value: " + said.replace("'", "&#39;") in drawing.source
+    assert "label=<! __" in drawing.source  # the op node is marked
+    unchecked = autograd_viz.draw(z, check=False).source
+    assert "✗ " + said.replace("'", "&#39;") in unchecked  # said even without the check
+
+
+def test_a_stale_graph_of_their_engine_is_called_stale_not_a_forward_bug():
+    z = _xyz(oe.BlogValue, lambda x, y: x + y)
+    oe.by_label(z)["x"].data = 100.0
+    first = autograd_viz.check_engine(z).first_wrong
+    assert first.phase == "forward"
+    assert first.message == "z = 5 no longer follows from its operands: x + y = 100 + 3 = 103 now"
+    assert "run the cells that build the expression again" in first.hint
+
+
+@pytest.mark.parametrize("example", [oe.sum_times_y, oe.square_of_ab_plus_c, oe.b_used_twice,
+                                     oe.neuron])  # fmt: skip
+def test_a_correct_engine_has_no_forward_problem(example):
+    from autograd_viz.own_engine import foreign_snapshot
+
+    z = example(oe.BlogValue)
+    assert foreign_snapshot(z, check=False).forward == ()
+    assert autograd_viz.check_engine(z).ok

@@ -20,6 +20,7 @@ the widget, the standalone page and the animated SVG all say the same.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import html
 import re
@@ -154,7 +155,9 @@ class Frames:
         self.notation = notation
         self.by = by
         self.draw_options = dict(draw_options)
-        self.steps: list[Step] = steps_for(graph, phase, by=by, digits=digits, notation=notation)
+        self.steps: list[Step] = _flag_forward(
+            graph, steps_for(graph, phase, by=by, digits=digits, notation=notation)
+        )
         final = self.steps if phase != "forward" else trace(graph, "backward", digits=digits)
         # every final gradient written in (on a copy), so the layout sizes each cell for it
         finished = graph.with_grads(final[-1].grads)
@@ -183,8 +186,9 @@ class Frames:
         other = object.__new__(Frames)
         other.__dict__.update(self.__dict__)
         other.phase = phase
-        other.steps = steps_for(
-            self.graph, phase, by=self.by, digits=self.digits, notation=self.notation
+        other.steps = _flag_forward(
+            self.graph,
+            steps_for(self.graph, phase, by=self.by, digits=self.digits, notation=self.notation),
         )
         return other
 
@@ -300,6 +304,24 @@ class Frames:
     def frame_svgs(self) -> list[str]:
         """Every frame's SVG, in step order."""
         return [self.frame_svg(k) for k in range(len(self))]
+
+
+def _flag_forward(graph: Graph, steps: list[Step]) -> list[Step]:
+    """A learner's value that does not follow from its operation (their `__add__` giving
+    2 + 3 = −1) is written as a call of their method (`__add__(2, 3) = −1`); its forward
+    step says why, in the caption and the equation's text (`✗ your `__add__` gave ...`)."""
+    flags = getattr(graph, "forward_flags", None)
+    if not flags:
+        return steps
+    out = []
+    for step in steps:
+        flag = flags.get(step.active) if (step.phase, step.kind) == ("forward", "value") else None
+        if flag and not step.flag:
+            said, hint = flag
+            text = f"{step.text}   ✗ {said}" + (f" — {hint}" if hint else "")
+            step = dataclasses.replace(step, flag=said, text=text)
+        out.append(step)
+    return out
 
 
 def _layer_members(graph: Graph, base_svg: str) -> dict[str, tuple[int, ...]]:

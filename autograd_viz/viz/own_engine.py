@@ -125,9 +125,10 @@ def mark(source: str, graph: ForeignSnapshot) -> str:
             f'color="{WRONG_COLOR}" fillcolor="{WRONG_FILL}" penwidth=3];'
         )
         why = first.message + (f"\n{first.hint}" if first.hint else "")
+        what = "value" if first.phase == "forward" else "gradient"
         rows.append(
             f'<TD BORDER="3" STYLE="dashed" COLOR="{WRONG_COLOR}" BGCOLOR="{WRONG_FILL}">!</TD>'
-            f'<TD ALIGN="LEFT" BALIGN="LEFT">first wrong gradient: {_dot.html_text(why)}</TD>'
+            f'<TD ALIGN="LEFT" BALIGN="LEFT">first wrong {what}: {_dot.html_text(why)}</TD>'
         )
     if graph.note:
         rows.append(f'<TD></TD><TD ALIGN="LEFT">{_dot.html_text(graph.note)}</TD>')
