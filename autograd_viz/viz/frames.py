@@ -30,7 +30,7 @@ from typing import Any, NamedTuple
 from autograd_viz.graph import Graph, snapshot_for
 from autograd_viz.trace import Step, check_phase, trace
 from autograd_viz.viz import layout, render, svg
-from autograd_viz.viz.collapse import collapse_view
+from autograd_viz.viz.collapse import collapse_view, has_neurons
 from autograd_viz.viz.guard import check_size
 from autograd_viz.viz.network import steps_for, with_by
 from autograd_viz.viz.options import DrawOptions
@@ -112,7 +112,9 @@ class Frames:
     `Frames(root, phase="both", digits=4, notation="blog", **draw_options)`: `root` is a
     Value or a graph snapshot; `digits` and `notation` go to `autograd_viz.trace.trace`,
     `by="neuron"` makes one frame per neuron of an `nn` network (`autograd_viz.viz.network`,
-    drawn one box per neuron) instead of one per operation;
+    drawn one box per neuron) instead of one per operation (`by="operation"`); left out, it
+    is "neuron" for a network drawn `collapse="neuron"` (MLP(2, [4, 4, 1]): 25 frames, not
+    198 that light up hidden values inside the boxes), else "operation";
     `draw_options` are the drawing options (`autograd_viz.viz.options`: rankdir, fmt,
     font_size, ...; `states` and `show_grad` are the frames' own). `steps` is the trace;
     `frame_svg(k)` is the picture after step k (one frame per step); `states(k)` the
@@ -137,13 +139,16 @@ class Frames:
         *,
         digits: int = 4,
         notation: str = "blog",
-        by: str = "operation",
+        by: str | None = None,
         before_layout: Callable[[Frames], None] | None = None,
         **draw_options: Any,
     ) -> None:
         read = check_size(root, draw_options.get("max_nodes", DrawOptions.max_nodes))
         graph = snapshot_for("Frames", root, read=read)  # the one walk of the user's graph
         check_phase(phase)
+        if by is None:  # a picture of one box per neuron steps one neuron at a time
+            neurons = draw_options.get("collapse") == "neuron" and has_neurons(graph)
+            by = "neuron" if neurons else "operation"
         for option in ("states", "show_grad"):
             if option in draw_options:
                 raise TypeError(f"Frames sets {option!r} itself; leave it out of the options")
