@@ -131,7 +131,7 @@ def mark(source: str, graph: ForeignSnapshot) -> str:
             f'<TD ALIGN="LEFT" BALIGN="LEFT">first wrong {what}: {_dot.html_text(why)}</TD>'
         )
     if graph.note:
-        rows.append(f'<TD></TD><TD ALIGN="LEFT">{_dot.html_text(graph.note)}</TD>')
+        rows.append(f'<TD></TD><TD ALIGN="LEFT" BALIGN="LEFT">{_dot.html_text(graph.note)}</TD>')
     if not rows:
         return source
     table = "".join(f"<TR>{r}</TR>" for r in rows)
