@@ -83,6 +83,17 @@ def _check_timeout(timeout: object) -> float:
     return float(timeout)
 
 
+def _can_ring() -> bool:
+    """Whether an interval timer may interrupt this code: the main thread, a platform with
+    SIGALRM, and no timer already running (someone else's: leave it alone)."""
+    return (
+        sys.platform != "emscripten"
+        and hasattr(signal, "setitimer")
+        and threading.current_thread() is threading.main_thread()
+        and signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+    )
+
+
 @contextlib.contextmanager
 def time_limit(seconds: float) -> Iterator[None]:
     """Stop the code in the block with `_TimeUp` after `seconds`: a learner's loop that never
@@ -91,19 +102,19 @@ def time_limit(seconds: float) -> Iterator[None]:
     looks at the clock on each line (slower, but works in any thread and in Pyodide)."""
     deadline = time.monotonic() + seconds
     state = {"on": True}
-    main = threading.current_thread() is threading.main_thread()
-    if main and hasattr(signal, "setitimer") and signal.getitimer(signal.ITIMER_REAL)[0] == 0:
 
-        def ring(signum, frame):
-            if state["on"]:
-                raise _TimeUp
+    def ring(signum, frame):
+        if state["on"]:
+            raise _TimeUp
 
+    if _can_ring():
+        old = signal.getsignal(signal.SIGALRM)
         try:
-            old = signal.signal(signal.SIGALRM, ring)
-        except ValueError:  # not allowed here after all: fall through to the trace
-            old = None
-        if old is not None or signal.getsignal(signal.SIGALRM) is ring:
+            signal.signal(signal.SIGALRM, ring)
             signal.setitimer(signal.ITIMER_REAL, seconds)
+        except (OSError, ValueError):  # not allowed here after all: watch the clock instead
+            signal.signal(signal.SIGALRM, old if old is not None else signal.SIG_DFL)
+        else:
             try:
                 yield
             finally:
