@@ -9,7 +9,10 @@ method where it can re-run it (`foreign_ops`). The report lists each operation's
 right, wrong or unchecked, names the first node where the gradient goes wrong in a
 sentence a learner can act on ("your `__mul__` sent 5 to y; the product rule gives 3"),
 guesses the classic bug behind it, and probes `2 + x`, `2 * x`, `2 - x`, `2 / x`, so a
-missing `__rmul__` or `__rsub__` is named too.
+missing `__rmul__` or `__rsub__` is named too — as missing, not wrong, with a one-line fix
+that was tried on the class. Before any rule is judged, each value is checked against its
+operation: a forward bug ("your `__add__` gave z = −1, but x + y = 2 + 3 = 5") is reported
+as one, and the rule is judged against the operation the node computes or was meant to.
 """
 
 from __future__ import annotations

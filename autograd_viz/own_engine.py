@@ -5,12 +5,17 @@ every `_backward()` call: which node, its `grad` at that moment, and what the ca
 each operand's `grad`. It calls their `backward()` (so their topological order is the one
 recorded) with each node's `_backward` wrapped by a recorder; where that cannot be done
 it calls the closures itself, in the kit's order. Every `grad` and every `_backward` it
-touched is put back afterwards: the learner's graph is left exactly as it was.
+touched is put back afterwards: the learner's graph is left exactly as it was. Their code
+runs under a time limit (`time_limit`, 5 s by default): a loop that never ends raises
+`BackwardTimeoutError`, saying where it was, instead of hanging the notebook.
 
 `foreign_snapshot(root)` is the graph snapshot of such a graph, the door through which
 every viewer reads it: its backward rules replay what *their* closures sent, so every
-derivation, drawing and frame shows the learner's own numbers; checked by
-`autograd_viz.engine_check`, it also says where they go wrong.
+derivation, drawing and frame shows the learner's own numbers — from one run of their
+backward() per call; checked by `autograd_viz.engine_check`, it also says where they go
+wrong. A value that does not follow from its operation (their `__add__` giving 2 + 3 =
+−1) is written as a call of their method, `__add__(2, 3) = −1`, never as a false equation,
+and said (`ForwardProblem`).
 """
 
 from __future__ import annotations
