@@ -54,13 +54,13 @@ def animate(root: object, **options):
     return _animate(root, **options)
 
 
-def check_engine(root: object):
+def check_engine(root: object, *, timeout: float = 5.0):
     """Check your own engine's backward rules on the graph ending at `root`: each rule right,
     wrong or unchecked, and the first node whose gradient goes wrong (see
-    `autograd_viz.engine_check.check_engine`)."""
+    `autograd_viz.engine_check.check_engine`); your backward() may run `timeout` seconds."""
     from autograd_viz.engine_check import check_engine as _check
 
-    return _check(root)
+    return _check(root, timeout=timeout)
 
 
 def quiz(root: Value, **options):

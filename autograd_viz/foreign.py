@@ -33,6 +33,7 @@ __all__ = [
     "OP_NAMES",
     "ForeignGraph",
     "NotAGraphError",
+    "NumberOutOfRangeError",
     "is_graph",
     "read_graph",
 ]
@@ -52,6 +53,11 @@ LOOKS_FOR = (
 class NotAGraphError(TypeError):
     """The object is not a computation graph the kit can read; the message says what it
     looked for and what it found."""
+
+
+class NumberOutOfRangeError(ValueError):
+    """A node holds a whole number too large for a float (`data = 10**400`): the kit draws
+    and checks floats, as the engine computes with them."""
 
 
 @dataclass(frozen=True)
@@ -173,8 +179,11 @@ def _number(obj: object, attr: str, node: object) -> float:
         raise _not_a_graph(node, "an operand in the graph: ") from None
     if type(value) is float:
         return value
-    if isinstance(value, numbers.Real) and not isinstance(value, bool):
-        return float(value)
+    if isinstance(value, numbers.Real):  # bools count as 1 and 0, as in our Value
+        try:
+            return float(value)
+        except OverflowError:  # an int past 1.8e308 (Python ints have no limit)
+            raise NumberOutOfRangeError(_too_large(node, attr, value)) from None
     try:  # numpy scalars and 0-d arrays
         return float(value.item())
     except (AttributeError, TypeError, ValueError):
@@ -182,6 +191,16 @@ def _number(obj: object, attr: str, node: object) -> float:
     raise NotAGraphError(
         f"{_short_repr(node)}: its `{attr}` is a {type(value).__name__} ({_short_repr(value)}), "
         "not a number. The kit draws scalar engines: each node holds one real number."
+    )
+
+
+def _too_large(node: object, attr: str, value: numbers.Real) -> str:
+    digits = len(str(abs(int(value))))
+    return (
+        f"{_short_repr(node)}: its `{attr}` is a whole number of {digits} digits, too large "
+        "for a float (the largest is about 1.8e308), so the kit cannot draw or check it. "
+        f"Store a float (`float(...)` raises the same OverflowError) or a smaller number; "
+        "a float that grows too large becomes inf, which the kit shows."
     )
 
 

@@ -19,7 +19,8 @@ from collections.abc import Callable
 from autograd_viz.engine import Value
 
 __all__ = ["ENGINE_OPS", "RULE_NAMES", "canonical_op", "method_name", "numeric_partials",
-           "table_partials"]  # fmt: skip
+           "op_of_method", "rerun", "table_partials", "table_value", "what_it_computes",
+           "written"]  # fmt: skip
 
 # How each operation the kit knows is spelt, and how to build it from the kit's own Value.
 _SPELLINGS = {
@@ -93,6 +94,86 @@ def method_name(node: object, canonical: str | None) -> str:
     if canonical == "**n":
         return "__pow__"
     return _METHODS.get(canonical or "", "")
+
+
+def op_of_method(method: str) -> str | None:
+    """The operation a method of the usual name makes (`__mul__` -> "*"), else None."""
+    return next((op for op, name in _METHODS.items() if name == method), None)
+
+
+def _build(canonical: str, args: list[float], exponent: float | None) -> tuple[list, Value]:
+    leaves = [Value(a) for a in args]
+    if canonical == "**n":
+        if exponent is None or len(leaves) != 1:
+            raise TypeError("not x ** n")
+        return leaves, leaves[0] ** exponent
+    if len(leaves) != _ARITY.get(canonical, 1):
+        raise TypeError("wrong number of operands")
+    return leaves, _BUILD[canonical](*leaves)
+
+
+def table_value(canonical: str | None, args: list[float], exponent: float | None) -> float | None:
+    """The value the kit's own engine gives for the operation on `args`; None where the
+    table has no row for it or the operation has no value there (log of 0)."""
+    if canonical is None or (canonical not in _BUILD and canonical != "**n"):
+        return None
+    try:
+        return _build(canonical, args, exponent)[1].data
+    except (ArithmeticError, ValueError, TypeError):
+        return None
+
+
+def same(a: float, b: float) -> bool:
+    """The forward values agree (a float engine's tanh may differ from ours in the last bits)."""
+    return math.isclose(a, b, rel_tol=1e-6, abs_tol=1e-9) or (math.isnan(a) and math.isnan(b))
+
+
+def what_it_computes(
+    data: float, args: list[float], exponent: float | None, skip: str | None
+) -> tuple[str, bool] | None:
+    """An operation the kit knows (not `skip`) that gives `data` from `args` — with the
+    operands swapped if the bool says so — to say what a wrong forward line computes."""
+    if len(args) == 2:
+        tries = [("+", False), ("-", False), ("-", True), ("*", False), ("/", False),
+                 ("/", True), ("**", False), ("**", True)]  # fmt: skip
+    else:
+        tries = [(op, False) for op in ("neg", "relu", "tanh", "exp", "log", "sigmoid", "sin",
+                                        "cos")]  # fmt: skip
+    for op, swapped in tries:
+        if op == skip and not swapped:
+            continue
+        got = table_value(op, args[::-1] if swapped else args, exponent)
+        if got is not None and same(got, data):
+            return op, swapped
+    return None
+
+
+_WRITTEN = {"+": "{0} + {1}", "-": "{0} − {1}", "*": "{0} · {1}", "/": "{0} / {1}",
+            "**": "{0}**{1}", "neg": "−{0}", "relu": "ReLU({0})"}  # fmt: skip
+
+
+def written(canonical: str, names: list[str], exponent: float | None = None) -> str:
+    """The operation written out with `names`: `x + y`, `tanh(x)`, `x**2`."""
+    if canonical == "**n":
+        return f"{names[0]}**{exponent:g}"
+    return _WRITTEN.get(canonical, canonical + "({0})").format(*names)
+
+
+def rerun(node: object, method: str, args: list[float], exponent: float | None) -> float | None:
+    """The learner's own forward method run again on fresh values of their class; None where
+    it cannot be (no such method, their constructor or method refuses)."""
+    cls = type(node)
+    if not method or not callable(getattr(cls, method, None)):
+        return None
+    try:
+        fresh = [cls(v) for v in args]
+        if exponent is not None and len(fresh) == 1:
+            result = getattr(fresh[0], method)(exponent)
+        else:
+            result = getattr(fresh[0], method)(*fresh[1:])
+        return float(result.data)
+    except Exception:  # their code: it may refuse plain numbers
+        return None
 
 
 def table_partials(

@@ -5,33 +5,180 @@ every `_backward()` call: which node, its `grad` at that moment, and what the ca
 each operand's `grad`. It calls their `backward()` (so their topological order is the one
 recorded) with each node's `_backward` wrapped by a recorder; where that cannot be done
 it calls the closures itself, in the kit's order. Every `grad` and every `_backward` it
-touched is put back afterwards: the learner's graph is left exactly as it was.
+touched is put back afterwards: the learner's graph is left exactly as it was. Their code
+runs under a time limit (`time_limit`, 5 s by default): a loop that never ends raises
+`BackwardTimeoutError`, saying where it was, instead of hanging the notebook.
 
 `foreign_snapshot(root)` is the graph snapshot of such a graph, the door through which
 every viewer reads it: its backward rules replay what *their* closures sent, so every
-derivation, drawing and frame shows the learner's own numbers; checked by
-`autograd_viz.engine_check`, it also says where they go wrong.
+derivation, drawing and frame shows the learner's own numbers — from one run of their
+backward() per call; checked by `autograd_viz.engine_check`, it also says where they go
+wrong. A value that does not follow from its operation (their `__add__` giving 2 + 3 =
+−1) is written as a call of their method, `__add__(2, 3) = −1`, never as a false equation,
+and said (`ForwardProblem`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
 import math
 import numbers
-from collections.abc import Callable, Mapping
+import os
+import signal
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from autograd_viz._numbers import format_number
 from autograd_viz.engine import Value
 from autograd_viz.foreign import ForeignGraph, read_graph
-from autograd_viz.foreign_ops import ENGINE_OPS, canonical_op, table_partials
+from autograd_viz.foreign_ops import (
+    ENGINE_OPS,
+    canonical_op,
+    method_name,
+    op_of_method,
+    rerun,
+    same,
+    table_partials,
+    table_value,
+    what_it_computes,
+    written,
+)
 from autograd_viz.graph import Graph, Node
 
 if TYPE_CHECKING:
     from autograd_viz.engine_check import EngineReport, Finding
 
-__all__ = ["BackwardRun", "Call", "ForeignSnapshot", "foreign_snapshot", "run_backward"]
+__all__ = [
+    "DEFAULT_TIMEOUT",
+    "BackwardRun",
+    "BackwardTimeoutError",
+    "Call",
+    "ForeignSnapshot",
+    "ForwardProblem",
+    "foreign_snapshot",
+    "run_backward",
+    "time_limit",
+]
+
+DEFAULT_TIMEOUT = 5.0  # seconds a learner's backward() may run: a tiny graph takes milliseconds
+
+
+class BackwardTimeoutError(TimeoutError):
+    """The learner's own `backward()` (or one `_backward` closure) did not return within the
+    time limit; the message says where it was still running. Every `grad` is as it was."""
+
+
+# ---- a time limit on their code ---------------------------------------------------------------
+
+
+class _TimeUp(BaseException):
+    """Raised inside their code when time is up; a BaseException, so `except Exception`
+    in their loop cannot swallow it."""
+
+
+def _check_timeout(timeout: object) -> float:
+    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not timeout > 0:
+        raise ValueError(f"timeout must be a number of seconds > 0, got {timeout!r}")
+    return float(timeout)
+
+
+def _can_ring() -> bool:
+    """Whether an interval timer may interrupt this code: the main thread, a platform with
+    SIGALRM, and no timer already running (someone else's: leave it alone)."""
+    return (
+        sys.platform != "emscripten"
+        and hasattr(signal, "setitimer")
+        and threading.current_thread() is threading.main_thread()
+        and signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+    )
+
+
+@contextlib.contextmanager
+def time_limit(seconds: float) -> Iterator[None]:
+    """Stop the code in the block with `_TimeUp` after `seconds`: a learner's loop that never
+    ends must not hang the notebook. An interval timer (SIGALRM) where this is the main
+    thread and no other timer runs (a kernel's cell, a test); else a trace function that
+    looks at the clock on each line (slower, but works in any thread and in Pyodide)."""
+    deadline = time.monotonic() + seconds
+    state = {"on": True}
+
+    def ring(signum, frame):
+        if state["on"]:
+            raise _TimeUp
+
+    if _can_ring():
+        old = signal.getsignal(signal.SIGALRM)
+        try:
+            signal.signal(signal.SIGALRM, ring)
+            signal.setitimer(signal.ITIMER_REAL, seconds)
+        except (OSError, ValueError):  # not allowed here after all: watch the clock instead
+            signal.signal(signal.SIGALRM, old if old is not None else signal.SIG_DFL)
+        else:
+            try:
+                yield
+            finally:
+                state["on"] = False
+                signal.setitimer(signal.ITIMER_REAL, 0)
+                signal.signal(signal.SIGALRM, old if old is not None else signal.SIG_DFL)
+            return
+
+    def tick(frame, event, arg):
+        if state["on"] and time.monotonic() > deadline:
+            raise _TimeUp
+        return tick
+
+    previous = sys.gettrace()
+    sys.settrace(tick)
+    try:
+        yield
+    finally:
+        state["on"] = False
+        sys.settrace(previous)
+
+
+def _where(err: BaseException, graph: ForeignGraph) -> str:
+    """Where their code was when time ran out: the function, file and line, and the node
+    whose `_backward` it was running, if any."""
+    frames = []
+    tb = err.__traceback__
+    while tb is not None:
+        frames.append(tb.tb_frame)
+        tb = tb.tb_next
+    here = __file__.removesuffix("c")
+    theirs = [f for f in frames if f.f_code.co_filename.removesuffix("c") != here]
+    i = None  # the node whose `_backward` ran: `_snapshot_call`'s i, or `_replay`'s call
+    for f in frames:
+        if f.f_code is _snapshot_call.__code__:
+            i = f.f_locals.get("i")
+        elif f.f_code is _Replay._replay.__code__:
+            i = f.f_locals["call"].node
+    text = ""
+    if theirs:
+        f = theirs[-1]
+        file = os.path.basename(f.f_code.co_filename)
+        text = f"in `{f.f_code.co_name}` ({file}, line {f.f_lineno})"
+    if i is not None:
+        op = canonical_op(graph.ops[i], len(graph.operands[i]))
+        method = method_name(graph.nodes[i], op) or graph.ops[i] or "an operation"
+        label = graph.labels[i] or f"node {i}"
+        text += f", inside the `_backward` of {label} (made by your `{method}`)"
+    return text.lstrip(", ")
+
+
+def _timed_out(what: str, seconds: float, where: str) -> BackwardTimeoutError:
+    at = f": it was still running {where}" if where else ""
+    return BackwardTimeoutError(
+        f"{what} did not return within {seconds:g} s (timeout={seconds:g}){at}. Check that "
+        "loop: a `while` whose condition never changes, a topological sort that never marks "
+        "a node visited, or a `_backward` that calls backward() again. Every grad is as it "
+        "was. If your graph is only slow, pass a longer timeout=."
+    )
 
 
 # ---- running their backward pass ------------------------------------------------------------
@@ -92,12 +239,15 @@ def _snapshot_call(graph: ForeignGraph, i: int, rule: Callable, args=(), kwargs=
     return Call(i, out_grad, sent, before)
 
 
-def run_backward(graph: ForeignGraph) -> BackwardRun:
+def run_backward(graph: ForeignGraph, *, timeout: float = DEFAULT_TIMEOUT) -> BackwardRun:
     """Run the learner's backward pass on `graph`, record every call, restore everything.
 
     Every `grad` starts at 0 for the run (as in a freshly built graph) and gets its old
-    value back afterwards, the very same object; so do the `_backward` attributes.
+    value back afterwards, the very same object; so do the `_backward` attributes. Their
+    code may run `timeout` seconds in all; past that, `BackwardTimeoutError` says where it
+    was still running.
     """
+    timeout = _check_timeout(timeout)
     nodes = graph.nodes
     saved = [node.grad for node in nodes]
     log: list[Call] = []
@@ -124,7 +274,10 @@ def run_backward(graph: ForeignGraph) -> BackwardRun:
                 installed.append((node, own, original))
             if not note:
                 try:
-                    backward()
+                    with time_limit(timeout):
+                        backward()
+                except _TimeUp as err:
+                    raise _timed_out("your backward()", timeout, _where(err, graph)) from None
                 except RecursionError:
                     note = "your backward() hit Python's recursion limit"
                 except Exception as err:  # their code: report it, then show the kit's order
@@ -134,7 +287,12 @@ def run_backward(graph: ForeignGraph) -> BackwardRun:
         errors: list[tuple[int, str]] = []
         if note:
             order = "the kit's order"
-            log = _kit_order(graph, errors)
+            try:
+                with time_limit(timeout):
+                    log = _kit_order(graph, errors)
+            except _TimeUp as err:
+                where = _where(err, graph)
+                raise _timed_out("a `_backward` of yours", timeout, where) from None
         grads = tuple(_grad(node) for node in nodes)
     finally:
         _restore_rules(installed)
@@ -168,6 +326,99 @@ def _kit_order(graph: ForeignGraph, errors: list[tuple[int, str]]) -> list[Call]
     return log
 
 
+# ---- the forward pass: does each value follow from its operation? ------------------------------
+
+
+@dataclass(frozen=True)
+class ForwardProblem:
+    """A node whose value does not follow from the operation it is marked with (`+` giving
+    2 + 3 = −1): a forward bug in the learner's method, a wrong `_op`, or a stale graph.
+
+    `method` made it; `right` is what the operation gives; `rule_op` is the operation its
+    backward rule is judged against (the one it computes, when only the mark is wrong);
+    `stale`: their method gives the right value today, so an operand changed afterwards.
+    """
+
+    node: int
+    method: str
+    message: str
+    hint: str
+    right: float
+    rule_op: str | None
+    stale: bool = False
+
+
+def _forward_checks(graph: ForeignGraph) -> dict[int, tuple]:
+    """The nodes whose value differs from what their operation gives, with what is known
+    about each: (operation, right value, method, what it computes instead, re-run value)."""
+    found = {}
+    for i, operands in enumerate(graph.operands):
+        if not operands:
+            continue
+        canonical = canonical_op(graph.ops[i], len(operands))
+        args = [graph.data[p] for p in operands]
+        right = table_value(canonical, args, graph.exponents[i])
+        if right is None or same(right, graph.data[i]):
+            continue  # an operation the kit does not know is written as a call: no claim
+        method = method_name(graph.nodes[i], canonical)
+        computes = what_it_computes(graph.data[i], args, graph.exponents[i], canonical)
+        again = rerun(graph.nodes[i], method, args, graph.exponents[i])
+        found[i] = (canonical, right, method, computes, again)
+    return found
+
+
+def _forward_problems(
+    graph: ForeignGraph, checks: dict[int, tuple], names: list[str]
+) -> tuple[ForwardProblem, ...]:
+    """What to say about each node whose value does not follow from its operation."""
+    out = []
+    for i, (canonical, right, method, computes, again) in checks.items():
+        operands = graph.operands[i]
+        names_ = [names[p] for p in operands]
+        numbers = [format_number(graph.data[p]) for p in operands]
+        exponent = graph.exponents[i]
+        claim = (
+            f"{written(canonical, names_, exponent)} = "
+            f"{written(canonical, numbers, exponent)} = {format_number(right)}"
+        )
+        value = f"{names[i]} = {format_number(graph.data[i])}"
+        mark = graph.ops[i].strip()
+        op_of = op_of_method(method)
+        if computes is not None:
+            op, swapped = computes
+            shown = written(op, names_[::-1] if swapped else names_, exponent)
+            what = f"{format_number(graph.data[i])} is {shown}"
+        if again is not None and same(again, right) and not same(again, graph.data[i]):
+            message = f"{value} no longer follows from its operands: {claim} now"
+            hint = (
+                "a value changed after the graph was built (`x.data = ...`): run the cells "
+                "that build the expression again, then backward()"
+            )
+            out.append(ForwardProblem(i, method, message, hint, right, canonical, True))
+            continue
+        if computes is not None and op_of is not None and computes == (op_of, False):
+            message = f"your `{method}` gave {value}, but marked it '{mark}': {claim}"
+            symbol = ENGINE_OPS.get(op_of, op_of)
+            hint = (
+                f"{what}, as `{method}` should give: mark the new value '{symbol}' (its "
+                f"`_op`), not '{mark}'"
+            )
+            out.append(ForwardProblem(i, method, message, hint, right, op_of))
+            continue
+        message = f"your `{method}` gave {value}, but {claim}"
+        if again is None or not same(again, graph.data[i]):
+            hint = (
+                "either its forward line computes the wrong value, or a value changed after "
+                "the graph was built (then run the cells that build it again)"
+            )
+        elif computes is not None:
+            hint = f"{what}: check the line of `{method}` that computes the new value's data"
+        else:
+            hint = f"check the line of `{method}` that computes the new value's data"
+        out.append(ForwardProblem(i, method, message, hint, right, canonical))
+    return tuple(out)
+
+
 # ---- the snapshot of a foreign graph: the door every viewer reads -----------------------------
 
 
@@ -176,15 +427,25 @@ class _Replay:
     of their backward pass (made on first use, so a drawing never runs it), and replayed
     at another gradient by calling their closure with their operands' grads as they were."""
 
-    def __init__(self, graph: ForeignGraph, run: BackwardRun | None = None) -> None:
+    def __init__(
+        self, graph: ForeignGraph, run: BackwardRun | None = None, timeout: float = DEFAULT_TIMEOUT
+    ) -> None:
         self.graph = graph
         self._run = run
+        self.timeout = timeout
         self._calls: dict[int, list[Call]] | None = None
+
+    def adopt(self, run: BackwardRun) -> None:
+        """Replay `run` (the check's own recording) instead of running their backward() again."""
+        if self._calls is None and self._run is None:
+            self._run = run
 
     def calls(self, i: int) -> list[Call]:
         if self._calls is None:
             self._calls = {}
-            run = self._run if self._run is not None else run_backward(self.graph)
+            run = self._run
+            if run is None:
+                run = run_backward(self.graph, timeout=self.timeout)
             for call in run.calls:
                 self._calls.setdefault(call.node, []).append(call)
         return self._calls.get(i, [])
@@ -232,7 +493,12 @@ class _Replay:
             for p, before in call.before.items():
                 nodes[p].grad = before
             node.grad = grad
-            node._backward()
+            try:
+                with time_limit(self.timeout):
+                    node._backward()
+            except _TimeUp as err:
+                where = _where(err, self.graph)
+                raise _timed_out("a `_backward` of yours", self.timeout, where) from None
             return {p: _grad(nodes[p]) - before for p, before in call.before.items()}
         finally:
             for j, g in zip(touched, saved):
@@ -280,6 +546,13 @@ class ForeignSnapshot(Graph):
     flags: Mapping[tuple[int, int | None], tuple[str, str]] = field(default_factory=dict)
     source: ForeignGraph | None = field(default=None, repr=False)
     replay: _Replay | None = field(default=None, repr=False)
+    forward: tuple[ForwardProblem, ...] = ()
+
+    @property
+    def forward_flags(self) -> dict[int, tuple[str, str]]:
+        """Node -> (sentence, hint) for every value that does not follow from its operation
+        (such a node is written as a call of the method that made it: `__add__(x, y)`)."""
+        return {p.node: (p.message, p.hint) for p in self.forward}
 
     @property
     def backward_order(self) -> tuple[int, ...] | None:
@@ -301,23 +574,30 @@ class ForeignSnapshot(Graph):
             return self
         from autograd_viz.engine_check import check_graph  # the check reads this module
 
-        report = check_graph(self.source)
+        timeout = self.replay.timeout if self.replay is not None else DEFAULT_TIMEOUT
+        report = check_graph(self.source, timeout=timeout)
+        if self.replay is not None:
+            self.replay.adopt(report.run)  # their backward() runs once: the check's run is replayed
         flags: dict[tuple[int, int | None], tuple[str, str]] = {}
-        for finding in report.findings:
-            if finding.node is not None:
+        for finding in report.findings:  # a forward one flags its forward step (`forward`)
+            if finding.node is not None and finding.phase == "backward":
                 flags.setdefault((finding.node, finding.operand), (finding.message, finding.hint))
-        return dataclasses.replace(self, report=report, flags=flags)
+        note = self.source.note  # the forward problems are findings now: no second line
+        return dataclasses.replace(self, report=report, flags=flags, note=note)
 
     @property
     def first_wrong(self) -> Finding | None:
         return None if self.report is None else self.report.first_wrong
 
 
-def foreign_snapshot(root: object, *, check: bool | None = True) -> ForeignSnapshot:
+def foreign_snapshot(
+    root: object, *, check: bool | None = True, timeout: float = DEFAULT_TIMEOUT
+) -> ForeignSnapshot:
     """The graph snapshot of a learner's micrograd-style graph: read once (`read_graph`),
     with backward rules that give the numbers *their* code produces; with `check`, also
     `check_engine`'s findings, so the viewers can mark the first wrong node (None: check
-    only a graph that holds gradients, i.e. one whose backward pass has run).
+    only a graph that holds gradients, i.e. one whose backward pass has run). Their
+    backward() runs at most once, within `timeout` seconds (`BackwardTimeoutError`).
 
     >>> from micrograd.engine import Value  # doctest: +SKIP
     >>> x, y = Value(2.0), Value(3.0)  # doctest: +SKIP
@@ -327,11 +607,12 @@ def foreign_snapshot(root: object, *, check: bool | None = True) -> ForeignSnaps
     graph = root if isinstance(root, ForeignGraph) else read_graph(root)
     if check is None:
         check = any(g != 0 for g in graph.grads)
-    replay = _Replay(graph)
+    replay = _Replay(graph, timeout=_check_timeout(timeout))
     last = len(graph) - 1
     # An unlabelled leaf is a number written into the expression (a constant), as with our
     # Value; but in a graph with no labels at all (micrograd has none) every leaf is an input.
     labelled = any(graph.labels)
+    checks = _forward_checks(graph)  # a value its operation does not give is not written as one
     nodes, rules = [], []
     for i, operands in enumerate(graph.operands):
         label = graph.labels[i]
@@ -344,7 +625,9 @@ def foreign_snapshot(root: object, *, check: bool | None = True) -> ForeignSnaps
         op = graph.ops[i] if operands else ""
         canonical = canonical_op(op, len(operands)) if operands else None
         exponent = graph.exponents[i]
-        if canonical == "**n" and exponent is not None:
+        if i in checks:
+            op = checks[i][2] or f"{op}?"  # a call of their method: `__add__(x, y)`, not `x + y`
+        elif canonical == "**n" and exponent is not None:
             op = f"**{exponent:g}"
         elif canonical in ENGINE_OPS:
             op = ENGINE_OPS[canonical]
@@ -353,4 +636,16 @@ def foreign_snapshot(root: object, *, check: bool | None = True) -> ForeignSnaps
         nodes.append(node)
         rules.append(functools.partial(_replayed_rule, replay, i) if operands else None)
     snap = ForeignSnapshot(tuple(nodes), tuple(rules), graph.note, source=graph, replay=replay)
+    if checks:
+        from autograd_viz.naming import expression_names
+
+        names = [name.text for name in expression_names(snap)]
+        forward = _forward_problems(graph, checks, names)
+        lines = [graph.note] if graph.note else []
+        lines += [f"✗ {p.message} — {p.hint}" for p in forward[:3]]
+        if len(forward) > 3:
+            lines.append(
+                f"(and {len(forward) - 3} more values that do not follow from their operations)"
+            )
+        snap = dataclasses.replace(snap, forward=forward, note="\n".join(lines))
     return snap.checked() if check else snap

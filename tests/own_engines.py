@@ -233,6 +233,36 @@ class VisitsTwice(BlogValue):
             node._backward()
 
 
+class SubtractingAdd(BlogValue):
+    """A forward bug: `__add__` computes `self.data - other.data` (its backward rule is right)."""
+
+    def __add__(self, other):
+        other = self._wrap(other)
+        out = type(self)(self.data - other.data, (self, other), "+")
+
+        def _backward():
+            self.grad += 1.0 * out.grad
+            other.grad += 1.0 * out.grad
+
+        out._backward = _backward
+        return out
+
+
+class MulMarkedPlus(BlogValue):
+    """A correct `__mul__` that marks its output `_op='+'`."""
+
+    def __mul__(self, other):
+        other = self._wrap(other)
+        out = type(self)(self.data * other.data, (self, other), "+")
+
+        def _backward():
+            self.grad += other.data * out.grad
+            other.grad += self.data * out.grad
+
+        out._backward = _backward
+        return out
+
+
 class NoRmul(_Core):
     """No `__rmul__`: `2 * x` raises TypeError."""
 

@@ -405,10 +405,12 @@ def test_a_sort_that_visits_a_node_twice_is_named():
 )
 def test_a_missing_reflected_method_is_named(cls, method, expression):
     report = check_engine(cls(2.0, label="a") * cls(3.0, label="b"))
-    finding = next(f for f in report.findings if f.method == method)
+    finding = next(f for f in report.missing if f.method == method)
     assert finding.message.startswith(f"`{expression}` raises TypeError")
     assert f"your class has no `{method}`" in finding.message
-    assert next(r for r in report.rules if r.method == method).status == "wrong"
+    assert f"add `def {method}(self, other): return" in finding.message
+    assert next(r for r in report.rules if r.method == method).status == "missing"
+    assert report.ok  # missing is its own verdict: every rule the class has is right
 
 
 def test_a_wrong_reflected_method_is_named():

@@ -20,6 +20,7 @@ the widget, the standalone page and the animated SVG all say the same.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import html
 import re
@@ -29,7 +30,7 @@ from typing import Any, NamedTuple
 from autograd_viz.graph import Graph, snapshot_for
 from autograd_viz.trace import Step, check_phase, trace
 from autograd_viz.viz import layout, render, svg
-from autograd_viz.viz.collapse import collapse_view
+from autograd_viz.viz.collapse import collapse_view, has_neurons
 from autograd_viz.viz.guard import check_size
 from autograd_viz.viz.network import steps_for, with_by
 from autograd_viz.viz.options import DrawOptions
@@ -111,7 +112,9 @@ class Frames:
     `Frames(root, phase="both", digits=4, notation="blog", **draw_options)`: `root` is a
     Value or a graph snapshot; `digits` and `notation` go to `autograd_viz.trace.trace`,
     `by="neuron"` makes one frame per neuron of an `nn` network (`autograd_viz.viz.network`,
-    drawn one box per neuron) instead of one per operation;
+    drawn one box per neuron) instead of one per operation (`by="operation"`); left out, it
+    is "neuron" for a network drawn `collapse="neuron"` (MLP(2, [4, 4, 1]): 25 frames, not
+    198 that light up hidden values inside the boxes), else "operation";
     `draw_options` are the drawing options (`autograd_viz.viz.options`: rankdir, fmt,
     font_size, ...; `states` and `show_grad` are the frames' own). `steps` is the trace;
     `frame_svg(k)` is the picture after step k (one frame per step); `states(k)` the
@@ -136,13 +139,16 @@ class Frames:
         *,
         digits: int = 4,
         notation: str = "blog",
-        by: str = "operation",
+        by: str | None = None,
         before_layout: Callable[[Frames], None] | None = None,
         **draw_options: Any,
     ) -> None:
         read = check_size(root, draw_options.get("max_nodes", DrawOptions.max_nodes))
         graph = snapshot_for("Frames", root, read=read)  # the one walk of the user's graph
         check_phase(phase)
+        if by is None:  # a picture of one box per neuron steps one neuron at a time
+            neurons = draw_options.get("collapse") == "neuron" and has_neurons(graph)
+            by = "neuron" if neurons else "operation"
         for option in ("states", "show_grad"):
             if option in draw_options:
                 raise TypeError(f"Frames sets {option!r} itself; leave it out of the options")
@@ -154,7 +160,9 @@ class Frames:
         self.notation = notation
         self.by = by
         self.draw_options = dict(draw_options)
-        self.steps: list[Step] = steps_for(graph, phase, by=by, digits=digits, notation=notation)
+        self.steps: list[Step] = _flag_forward(
+            graph, steps_for(graph, phase, by=by, digits=digits, notation=notation)
+        )
         final = self.steps if phase != "forward" else trace(graph, "backward", digits=digits)
         # every final gradient written in (on a copy), so the layout sizes each cell for it
         finished = graph.with_grads(final[-1].grads)
@@ -183,8 +191,9 @@ class Frames:
         other = object.__new__(Frames)
         other.__dict__.update(self.__dict__)
         other.phase = phase
-        other.steps = steps_for(
-            self.graph, phase, by=self.by, digits=self.digits, notation=self.notation
+        other.steps = _flag_forward(
+            self.graph,
+            steps_for(self.graph, phase, by=self.by, digits=self.digits, notation=self.notation),
         )
         return other
 
@@ -300,6 +309,24 @@ class Frames:
     def frame_svgs(self) -> list[str]:
         """Every frame's SVG, in step order."""
         return [self.frame_svg(k) for k in range(len(self))]
+
+
+def _flag_forward(graph: Graph, steps: list[Step]) -> list[Step]:
+    """A learner's value that does not follow from its operation (their `__add__` giving
+    2 + 3 = −1) is written as a call of their method (`__add__(2, 3) = −1`); its forward
+    step says why, in the caption and the equation's text (`✗ your `__add__` gave ...`)."""
+    flags = getattr(graph, "forward_flags", None)
+    if not flags:
+        return steps
+    out = []
+    for step in steps:
+        flag = flags.get(step.active) if (step.phase, step.kind) == ("forward", "value") else None
+        if flag and not step.flag:
+            said, hint = flag
+            text = f"{step.text}   ✗ {said}" + (f" — {hint}" if hint else "")
+            step = dataclasses.replace(step, flag=said, text=text)
+        out.append(step)
+    return out
 
 
 def _layer_members(graph: Graph, base_svg: str) -> dict[str, tuple[int, ...]]:

@@ -81,10 +81,17 @@ def steps_for(
 
 
 def frame_advice(
-    graph: Graph, phase: str, by: str, max_frames: int, *, fit: int | None = None
+    graph: Graph,
+    phase: str,
+    by: str,
+    max_frames: int,
+    *,
+    fit: int | None = None,
+    frames: int | None = None,
 ) -> str:
     """What to do about an animation with more frames than `max_frames`, offering only what
-    works: one frame per neuron (for an `nn` network), the forward pass alone, a smaller graph.
+    works: one frame per neuron (for an `nn` network), the forward pass alone, a smaller graph,
+    and a larger max_frames only where all `frames` would also fit the size limit.
     `fit`: how many frames of this drawing fit in the player's size limit, if fewer.
 
     >>> from autograd_viz.nn import MLP
@@ -93,15 +100,22 @@ def frame_advice(
     "Animate it one frame per neuron: animate(by='neuron') makes 73 frames"
     """
     offers = []
+    # `fit` comes from a floor on a frame's size; pages measured 1.4-2.5x that floor (plain,
+    # collapsed and one-per-neuron frames), so an offer of these frames must fit three times
+    # over. One frame per neuron is drawn one box per neuron, far smaller than these frames
+    # (XOR's whole loss: 75 of its frames fit, and all 105 of one per neuron do).
+    room = max_frames if fit is None else min(max_frames, fit // 3)
     if by != "neuron" and has_neurons(graph):
         n = count_neuron_steps(graph, phase)
         if n <= max_frames:
             offers.append(f"animate it one frame per neuron: animate(by='neuron') makes {n} frames")
     if by == "operation" and phase == "both":
         forward = sum(1 for node in graph.nodes if not node.is_leaf) + 1
-        if forward <= min(max_frames, fit or max_frames):  # within both limits
+        if forward <= room:  # within both limits
             offers.append(f"animate the forward pass alone: phase='forward' ({forward} frames)")
-    offers.append("animate a smaller graph (a sub-expression), or raise max_frames")
+    fits = fit is not None and frames is not None and frames <= fit // 3
+    more = f", or raise max_frames to {frames}" if fits else ""
+    offers.append(f"animate a smaller graph (a sub-expression){more}")
     text = ". Or ".join(offers) + "."
     return text[0].upper() + text[1:]
 

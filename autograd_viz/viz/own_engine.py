@@ -18,7 +18,7 @@ from typing import Any
 from autograd_viz.engine import Value
 from autograd_viz.graph import Graph, snapshot
 from autograd_viz.ops import describe
-from autograd_viz.own_engine import ForeignSnapshot, foreign_snapshot
+from autograd_viz.own_engine import DEFAULT_TIMEOUT, ForeignSnapshot, foreign_snapshot
 from autograd_viz.viz import dot as _dot
 from autograd_viz.viz.guard import check_size
 from autograd_viz.viz.options import DrawOptions
@@ -32,12 +32,25 @@ WRONG_COLOR = COLORS["wrong"]  # reddish purple, apart from the animation's four
 WRONG_FILL = COLORS["wrong-fill"]
 
 
-def snapshot_any(root: object, *, check: bool | None = True) -> Graph:
+def snapshot_any(
+    root: object, *, check: bool | None = True, timeout: float = DEFAULT_TIMEOUT
+) -> Graph:
     """The snapshot of any engine's graph: ours through `snapshot`, another through
-    `foreign_snapshot` (checked unless `check=False`; None: if it holds gradients)."""
+    `foreign_snapshot` (checked unless `check=False`; None: if it holds gradients; their
+    backward() may run `timeout` seconds)."""
     if isinstance(root, (Value, Graph)):
         return snapshot(root)
-    return foreign_snapshot(root, check=check)
+    return foreign_snapshot(root, check=check, timeout=timeout)
+
+
+def _backward_timeout(options: DrawOptions | None, changes: dict[str, Any]) -> float:
+    """`timeout=` bounds `dot` and, for a learner's engine, their backward() too; left out,
+    their backward() gets DEFAULT_TIMEOUT (a few seconds, not dot's two minutes)."""
+    if "timeout" in changes:
+        return DrawOptions.of(None, timeout=changes["timeout"]).timeout  # checked there
+    if options is not None and options.timeout != DrawOptions.timeout:
+        return options.timeout
+    return DEFAULT_TIMEOUT
 
 
 def draw(root: object, options: DrawOptions | None = None, /, *, check: bool | None = None,
@@ -47,7 +60,8 @@ def draw(root: object, options: DrawOptions | None = None, /, *, check: bool | N
     Options are `autograd_viz.viz.render.draw`'s. For a learner's own engine, `check`
     runs `check_engine` and marks the first node whose gradient goes wrong; by default
     it does once the graph holds gradients (its backward pass has run), True or False
-    decides.
+    decides. `timeout=` (seconds) bounds the layout and their backward() alike; left out,
+    their backward() may take 5 s (`BackwardTimeoutError` says where it was still running).
 
     >>> from micrograd.engine import Value  # doctest: +SKIP
     >>> x, y = Value(2.0), Value(3.0)  # doctest: +SKIP
@@ -57,7 +71,7 @@ def draw(root: object, options: DrawOptions | None = None, /, *, check: bool | N
     if isinstance(root, (Value, Graph)):
         return _draw(root, options, **changes)  # ours: render's size guard reads it first
     check_size(root, DrawOptions.of(options, **changes).max_nodes)  # before reading it all
-    graph = snapshot_any(root, check=False)
+    graph = snapshot_any(root, check=False, timeout=_backward_timeout(options, changes))
     drawing = _draw(graph, options, **changes)
     holds_grads = any(n.grad != 0 for n in graph.nodes)
     if isinstance(graph, ForeignSnapshot) and (check or (check is None and holds_grads)):
@@ -69,7 +83,8 @@ def animate(root: object, *, check: bool = True, **options: Any):
     """Step through the forward and backward pass of any engine's graph; for a learner's
     own engine, the numbers are the ones *their* `_backward` closures produced, and (with
     `check`) the step where a rule goes wrong says so. Options are
-    `autograd_viz.viz.player.Player`'s."""
+    `autograd_viz.viz.player.Player`'s; `timeout=` (seconds) bounds the layout and their
+    backward() alike (5 s for their backward() when left out)."""
     from autograd_viz.viz.inline import animate as _player  # the widget, or the widget-free one
     from autograd_viz.viz.player import DEFAULT_MAX_FRAMES  # lazily: ipywidgets
 
@@ -77,7 +92,7 @@ def animate(root: object, *, check: bool = True, **options: Any):
         return _player(root, **options)  # ours: the player's size guard reads it first
     most = options.get("max_nodes", DrawOptions.max_nodes)
     check_size(root, DrawOptions.of(None, max_nodes=most).max_nodes)  # before reading it all
-    graph = snapshot_any(root, check=False)
+    graph = snapshot_any(root, check=False, timeout=_backward_timeout(None, options))
     limit = options.get("max_frames", DEFAULT_MAX_FRAMES)
     limit = limit if type(limit) is int else DEFAULT_MAX_FRAMES  # Player says what is wrong
     if check and isinstance(graph, ForeignSnapshot) and len(graph) <= limit:
@@ -110,12 +125,13 @@ def mark(source: str, graph: ForeignSnapshot) -> str:
             f'color="{WRONG_COLOR}" fillcolor="{WRONG_FILL}" penwidth=3];'
         )
         why = first.message + (f"\n{first.hint}" if first.hint else "")
+        what = "value" if first.phase == "forward" else "gradient"
         rows.append(
             f'<TD BORDER="3" STYLE="dashed" COLOR="{WRONG_COLOR}" BGCOLOR="{WRONG_FILL}">!</TD>'
-            f'<TD ALIGN="LEFT" BALIGN="LEFT">first wrong gradient: {_dot.html_text(why)}</TD>'
+            f'<TD ALIGN="LEFT" BALIGN="LEFT">first wrong {what}: {_dot.html_text(why)}</TD>'
         )
     if graph.note:
-        rows.append(f'<TD></TD><TD ALIGN="LEFT">{_dot.html_text(graph.note)}</TD>')
+        rows.append(f'<TD></TD><TD ALIGN="LEFT" BALIGN="LEFT">{_dot.html_text(graph.note)}</TD>')
     if not rows:
         return source
     table = "".join(f"<TR>{r}</TR>" for r in rows)

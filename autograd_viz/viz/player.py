@@ -81,7 +81,8 @@ class Player(widgets.VBox):
             the current equation — the hand derivation, one line per step (0: none).
         **draw_options: passed on to `autograd_viz.viz.frames.Frames`: the trace's `digits`
             and `notation` ("blog" or "adjoint"), `by="neuron"` for one frame per neuron of
-            an `nn` network (`loss.animate(by="neuron")`: MLP(2, [4, 4, 1]) is 25 frames),
+            an `nn` network (`loss.animate(by="neuron")`: MLP(2, [4, 4, 1]) is 25 frames;
+            the default for `collapse="neuron"`, which `by="operation"` overrides),
             and drawing options such as `rankdir="TB"`, `fmt=".3f"`, `font_size=16` (see
             `autograd_viz.viz.options`).
 
@@ -327,7 +328,7 @@ class Player(widgets.VBox):
             raise AnimationTooLargeError(
                 f"{n} frames (phase={phase!r}) is more than max_frames={self.max_frames}; each "
                 "frame is a whole drawing saved in the notebook. "
-                + frame_advice(frames.graph, phase, frames.by, self.max_frames, fit=fit)
+                + frame_advice(frames.graph, phase, frames.by, self.max_frames, fit=fit, frames=n)
             )
         if n * per_frame > DEFAULT_MAX_BYTES:
             fit = DEFAULT_MAX_BYTES // per_frame
@@ -335,7 +336,7 @@ class Player(widgets.VBox):
                 f"the {n} frames would add up to at least {n * per_frame / 1e6:.0f} MB of SVG "
                 f"(the limit is {DEFAULT_MAX_BYTES // 1_000_000} MB): each frame of this "
                 f"drawing is ~{per_frame / 1e3:.0f} KB, so at most {fit} frames fit, and a "
-                f"notebook that large is slow to open. {_bytes_advice(frames, fit)}"
+                f"notebook that large is slow to open. {_bytes_advice(frames, fit // 3)}"
             )
 
     def _check_step(self, number: object) -> int:
@@ -440,7 +441,9 @@ def _graph(root: object, read: dict | None = None):
 
 def _bytes_advice(frames: Frames, fit: int) -> str:
     """What to do about an animation too large to save, offering only what would fit: one
-    phase, one frame per neuron; else a smaller graph or one static drawing."""
+    phase, one frame per neuron; else a smaller graph or one static drawing (which the
+    size guard has passed already, with these options). `fit`: frames that would fit, with
+    the margin the caller's estimate needs."""
     from autograd_viz.viz.network import count_neuron_steps, has_neurons
 
     offers = []
@@ -455,7 +458,9 @@ def _bytes_advice(frames: Frames, fit: int) -> str:
         if counts[phase] <= fit:
             offers.append(f"animate one phase: phase={phase!r} ({counts[phase]} frames)")
     if by != "neuron" and has_neurons(graph):
-        offers.append("animate it one frame per neuron: by='neuron'")
+        n = count_neuron_steps(graph, frames.phase)
+        if n <= fit:  # each shows one box per neuron: smaller than this drawing's frames
+            offers.append(f"animate it one frame per neuron: by='neuron' ({n} frames)")
     offers.append(
         "animate a smaller graph (a sub-expression, or a smaller network), or use .draw() "
         "for one static picture"
