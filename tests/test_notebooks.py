@@ -52,6 +52,7 @@ CURRICULUM = [
     "09_pitfalls.ipynb",
     "10_longer_backward_pass.ipynb",
     "13_vanishing_and_exploding_gradients.ipynb",
+    "14_forward_vs_reverse_mode.ipynb",
 ]
 WALKTHROUGHS = {"03", "05", "06", "10"}  # presented as slides, and animated with the player
 SLIDE_TYPES = {"slide", "subslide", "fragment", "skip", "notes", "-"}
