@@ -86,8 +86,7 @@ class Verdict:
     def __str__(self) -> str:
         head = "✔ Right!" if self.ok else "✘ Not yet."
         hint = f" Hint: {self.hint}" if self.hint else ""
-        message = self.message[:1].upper() + self.message[1:]
-        return " ".join(part for part in (head, message) if part) + hint
+        return " ".join(part for part in (head, self.message) if part) + hint
 
     def __repr__(self) -> str:
         return str(self)
@@ -111,7 +110,7 @@ def _raised(name: str, err: BaseException, at: str = "") -> Verdict:
             line = f" (line {frame.lineno}: `{text}`)" if text else f" (line {frame.lineno})"
             break
     detail = f": {err}" if str(err) else ""
-    return Verdict(False, f"your `{name}` raised {type(err).__name__}{where}{detail}{line}.")
+    return Verdict(False, f"Your `{name}` raised {type(err).__name__}{where}{detail}{line}.")
 
 
 def _a(noun: str) -> str:
@@ -148,7 +147,7 @@ def _points(points: Iterable[float], who: str) -> tuple[float, ...]:
 def _forward_wrong(name: str, at: str, got: float, want: float, what: str) -> Verdict:
     return Verdict(
         False,
-        f"at {at} your `{name}` gives {_show(got)}; {what} is {_show(want)}.",
+        f"At {at} your `{name}` gives {_show(got)}; {what} is {_show(want)}.",
         "compare your formula with the one in the question, sign by sign.",
     )
 
@@ -192,7 +191,7 @@ class function_check:  # noqa: N801 - used like a function: function_check(refer
             verdict = self._at(f, name, x)
             if verdict is not None:
                 return verdict
-        return Verdict(True, f"your `{name}` gives the right values and gradients.")
+        return Verdict(True, f"Your `{name}` gives the right values and gradients.")
 
     def _run(self, f: Callable, name: str, x: float) -> tuple[Value, Value] | Verdict:
         leaf = Value(x, label="x")
@@ -205,11 +204,11 @@ class function_check:  # noqa: N801 - used like a function: function_check(refer
         if isinstance(out, numbers.Real):
             return Verdict(
                 False,
-                f"your `{name}` returned the plain number {_show(float(out))}, not a Value.",
+                f"Your `{name}` returned the plain number {_show(float(out))}, not a Value.",
                 "build the result from Value operations on x (x.exp(), +, *, /), so backward() "
                 "can run through it.",
             )
-        return Verdict(False, f"your `{name}` returned {_a(type(out).__name__)}, not a Value.")
+        return Verdict(False, f"Your `{name}` returned {_a(type(out).__name__)}, not a Value.")
 
     def _at(self, f: Callable, name: str, x: float) -> Verdict | None:
         ran = self._run(f, name, x)
@@ -221,7 +220,7 @@ class function_check:  # noqa: N801 - used like a function: function_check(refer
         if used:
             return Verdict(
                 False,
-                f"your `{name}` calls `.{used[0]}()` itself; the exercise is to build it from "
+                f"Your `{name}` calls `.{used[0]}()` itself; the exercise is to build it from "
                 "simpler operations.",
                 "use the operations the question names.",
             )
@@ -231,7 +230,7 @@ class function_check:  # noqa: N801 - used like a function: function_check(refer
         if not any(v is leaf for v in order):
             return Verdict(
                 False,
-                "the value is right, but it does not depend on x through the graph: backward() "
+                "The value is right, but it does not depend on x through the graph: backward() "
                 "cannot reach x, so x.grad stays 0.",
                 "your code computes with x.data (a plain float); use x itself.",
                 node="x",
@@ -242,7 +241,7 @@ class function_check:  # noqa: N801 - used like a function: function_check(refer
         try:
             report = gradcheck(f, {"x": x})
         except GradcheckError as err:
-            return Verdict(False, f"at x = {_show(x)} the gradient cannot be checked: {err}.")
+            return Verdict(False, f"At x = {_show(x)} the gradient cannot be checked: {err}.")
         except Exception as err:
             return _raised(name, err, f"x near {_show(x)}")
         row = report["x"]
@@ -257,7 +256,7 @@ class function_check:  # noqa: N801 - used like a function: function_check(refer
         )
         return Verdict(
             False,
-            f"at x = {_show(x)} backprop gives ∂f/∂x = {_show(row.analytic)}, but nudging x "
+            f"At x = {_show(x)} backprop gives ∂f/∂x = {_show(row.analytic)}, but nudging x "
             f"measures {_show(row.numeric)}.{where}",
             "build every part of the result from x itself, never from x.data.",
             node=cut or "x",
@@ -332,7 +331,7 @@ class method_check:  # noqa: N801 - used like a function: method_check(base, "ta
             if not callable(getattr(obj, self.method, None)):
                 return Verdict(
                     False,
-                    f"your class `{obj.__name__}` has no `{self.method}` method.",
+                    f"Your class `{obj.__name__}` has no `{self.method}` method.",
                     f"add `def {self.method}(self, ...):` inside the class and run its cell again.",
                 )
             return obj
@@ -364,7 +363,7 @@ class method_check:  # noqa: N801 - used like a function: method_check(base, "ta
             verdict = self._at(cls, shown, x)
             if verdict is not None:
                 return verdict
-        return Verdict(True, f"your {shown} gives the right values and gradients.")
+        return Verdict(True, f"Your {shown} gives the right values and gradients.")
 
     def _at(self, cls: type, shown: str, x: float) -> Verdict | None:
         from autograd_viz.engine_check import check_engine
@@ -380,7 +379,7 @@ class method_check:  # noqa: N801 - used like a function: method_check(base, "ta
         if not is_graph(out):
             return Verdict(
                 False,
-                f"at {at} your {shown} returned {_a(type(out).__name__)}, "
+                f"At {at} your {shown} returned {_a(type(out).__name__)}, "
                 "not a node of your class.",
                 "make the result with your class, e.g. `out = Value(..., (self,), 'tanh')`, "
                 "and return out.",
@@ -389,7 +388,7 @@ class method_check:  # noqa: N801 - used like a function: method_check(base, "ta
         try:
             got = float(out.data)
         except (TypeError, ValueError):
-            return Verdict(False, f"at {at} your {shown} gave data {out.data!r}, not a number.")
+            return Verdict(False, f"At {at} your {shown} gave data {out.data!r}, not a number.")
         if not math.isclose(got, want, rel_tol=self.tol, abs_tol=self.tol):
             return _forward_wrong(shown.strip("`"), at, got, want, "the right value")
         try:
@@ -400,14 +399,14 @@ class method_check:  # noqa: N801 - used like a function: method_check(base, "ta
         if wrong is not None:
             # the first node whose gradient is wrong: the operand the wrong rule sent to
             node = wrong.name if wrong.operand is None else report.names[wrong.operand]
-            return Verdict(False, f"at {at} {wrong.message}.", wrong.hint, node=node)
+            return Verdict(False, f"At {at} {wrong.message}.", wrong.hint, node=node)
         return self._gradient(cls, shown, x)
 
     def _gradient(self, cls: type, shown: str, x: float) -> Verdict | None:
         try:
             report = gradcheck(self.build, {"x": x}, engine=cls)
         except GradcheckError as err:
-            return Verdict(False, f"at x = {_show(x)} the gradient cannot be checked: {err}.")
+            return Verdict(False, f"At x = {_show(x)} the gradient cannot be checked: {err}.")
         except Exception as err:
             return _raised(shown.strip("`"), err, f"x near {_show(x)}")
         row = report["x"]
@@ -415,7 +414,7 @@ class method_check:  # noqa: N801 - used like a function: method_check(base, "ta
             return None
         return Verdict(
             False,
-            f"at x = {_show(x)} your backward() gives x.grad = {_show(row.analytic)}, but nudging "
+            f"At x = {_show(x)} your backward() gives x.grad = {_show(row.analytic)}, but nudging "
             f"x measures {_show(row.numeric)}.",
             f"check the `_backward` inside {shown}: local derivative times out.grad, with +=.",
             node="x",
@@ -557,6 +556,9 @@ class CodeExercise:
 
     def grade(self, obj: object) -> Verdict:
         """The verdict on `obj`, shown nowhere: a grader that raises counts as wrong."""
+        wrong = _not_callable(self.name, obj)  # every task asks for a function or a class
+        if wrong is not None:
+            return wrong
         try:
             result = self._check(obj, self.name) if self._takes_name else self._check(obj)
         except CodeExerciseError:
@@ -578,7 +580,7 @@ class CodeExercise:
             if self.name not in namespace:
                 verdict = Verdict(
                     False,
-                    f"there is no `{self.name}` yet.",
+                    f"There is no `{self.name}` yet.",
                     f"write `def {self.name}(...):` in the cell above, run it, then check.",
                 )
                 return self._show(verdict)

@@ -60,7 +60,7 @@ def test_a_sign_slip_is_wrong_at_the_first_point_with_both_numbers():
 
     verdict = sigmoid_exercise().check(my_sigmoid)
     assert not verdict.ok
-    assert "at x = −1.5" in verdict.message
+    assert verdict.message.startswith("At x = −1.5 your `my_sigmoid` gives")
     assert "0.8176" in verdict.message and "0.1824" in verdict.message
 
 
@@ -70,7 +70,7 @@ def test_a_wrong_value_at_only_one_point_is_caught_there():
         return s if x.data < 1 else s * 1.01
 
     verdict = SIGMOID(my_sigmoid, "my_sigmoid")
-    assert not verdict.ok and "at x = 2" in verdict.message
+    assert not verdict.ok and "At x = 2" in verdict.message
 
 
 def test_computing_with_data_is_a_cut_graph_naming_x():
@@ -270,7 +270,7 @@ def test_a_tanh_with_a_wrong_forward_value_is_wrong_before_any_gradient():
         return out
 
     verdict = tanh_exercise().check(tanh)
-    assert not verdict.ok and "at x = 0.3" in verdict.message
+    assert not verdict.ok and "At x = 0.3" in verdict.message
     assert f"{math.tanh(0.6):.4g}" in verdict.message
 
 
@@ -287,7 +287,7 @@ def test_a_method_that_returns_a_float_or_raises_is_wrong_not_a_crash():
 
 def test_a_class_without_the_method_is_named():
     verdict = tanh_exercise().check(Tiny)
-    assert not verdict.ok and "your class `Tiny` has no `tanh` method" in verdict.message
+    assert not verdict.ok and "Your class `Tiny` has no `tanh` method" in verdict.message
 
 
 def test_a_whole_class_with_the_method_is_graded_too():
@@ -383,6 +383,8 @@ def test_a_custom_check_of_the_object_alone_and_its_message():
     assert ex.check(lambda a, b: a * b).ok
     broken = ex.check(lambda a: a)  # the learner's function takes too few arguments
     assert not broken.ok and "raised TypeError" in broken.message
+    number = ex.check(5)  # not callable: said before the custom check ever calls it
+    assert not number.ok and number.message.startswith("`mul` is an int (5), not a function")
 
 
 def test_a_check_that_returns_nonsense_is_an_authoring_error():
@@ -397,7 +399,7 @@ def test_check_with_no_argument_grades_what_the_name_holds_in_the_kernel(monkeyp
     monkeypatch.setattr(code_exercises, "_user_namespace", lambda: ns)
     ex = sigmoid_exercise()
     missing = ex.check()
-    assert not missing.ok and "there is no `my_sigmoid` yet" in missing.message
+    assert not missing.ok and "There is no `my_sigmoid` yet" in missing.message
     ns["my_sigmoid"] = lambda x: 1 / (1 + x.exp())
     assert not ex.check().ok and "✘" in ex.feedback.value
     ns["my_sigmoid"] = lambda x: 1 / (1 + (-x).exp())
@@ -441,8 +443,8 @@ def test_with_a_widget_manager_it_is_a_widget(monkeypatch):
 
 
 def test_verdicts_read_as_sentences():
-    assert str(Verdict(True, "fine.")) == "✔ Right! Fine."
-    assert str(Verdict(False, "at x = 1 it is 2.", "look again.")) == (
+    assert str(Verdict(True, "Fine.")) == "✔ Right! Fine."
+    assert str(Verdict(False, "At x = 1 it is 2.", "look again.")) == (
         "✘ Not yet. At x = 1 it is 2. Hint: look again."
     )
     assert not Verdict(False) and Verdict(True)
