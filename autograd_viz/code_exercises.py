@@ -105,7 +105,7 @@ def _raised(name: str, err: BaseException, at: str = "") -> Verdict:
     where = f" at {at}" if at else ""
     line = ""
     for frame in reversed(traceback.extract_tb(err.__traceback__)):
-        if not os.path.abspath(frame.filename).startswith(_PACKAGE):
+        if not os.path.abspath(frame.filename).startswith(_PACKAGE + os.sep):
             text = (frame.line or "").strip()
             line = f" (line {frame.lineno}: `{text}`)" if text else f" (line {frame.lineno})"
             break
@@ -239,7 +239,9 @@ class function_check:  # noqa: N801 - used like a function: function_check(refer
 
     def _gradient(self, f: Callable, name: str, x: float) -> Verdict | None:
         try:
-            report = gradcheck(f, {"x": x})
+            report = gradcheck(
+                lambda x: f(x), {"x": x}
+            )  # whatever the learner's parameter is called
         except GradcheckError as err:
             return Verdict(False, f"At x = {_show(x)} the gradient cannot be checked: {err}.")
         except Exception as err:
@@ -404,7 +406,7 @@ class method_check:  # noqa: N801 - used like a function: method_check(base, "ta
 
     def _gradient(self, cls: type, shown: str, x: float) -> Verdict | None:
         try:
-            report = gradcheck(self.build, {"x": x}, engine=cls)
+            report = gradcheck(lambda x: self.build(x), {"x": x}, engine=cls)
         except GradcheckError as err:
             return Verdict(False, f"At x = {_show(x)} the gradient cannot be checked: {err}.")
         except Exception as err:

@@ -95,6 +95,13 @@ def test_a_partly_cut_graph_names_the_leaf_made_from_data():
     assert f"{_sigmoid(-1.5) * (1 - _sigmoid(-1.5)):.4g}" in verdict.message
 
 
+def test_the_learners_parameter_may_have_any_name():
+    def my_sigmoid(value):
+        return 1 / (1 + (-value).exp())
+
+    assert sigmoid_exercise().check(my_sigmoid).ok
+
+
 def test_calling_the_kits_own_sigmoid_is_not_an_answer():
     verdict = sigmoid_exercise().check(lambda x: x.sigmoid())
     assert not verdict.ok and "`.sigmoid()`" in verdict.message
