@@ -208,7 +208,14 @@ class function_check:  # noqa: N801 - used like a function: function_check(refer
                 "build the result from Value operations on x (x.exp(), +, *, /), so backward() "
                 "can run through it.",
             )
-        return Verdict(False, f"Your `{name}` returned {_a(type(out).__name__)}, not a Value.")
+        kind = type(out).__name__
+        if kind == "Value":  # another engine's Value: say whose, or the message contradicts itself
+            kind = f"{type(out).__module__}.{type(out).__qualname__}"
+        return Verdict(
+            False,
+            f"Your `{name}` returned {_a(kind)}, not autograd_viz's Value.",
+            "build the result from the x it is given (x.exp(), +, *, /).",
+        )
 
     def _at(self, f: Callable, name: str, x: float) -> Verdict | None:
         ran = self._run(f, name, x)

@@ -112,6 +112,16 @@ def test_a_plain_float_is_wrong_with_a_reason():
     assert not verdict.ok and "plain number 0.1824, not a Value" in verdict.message
 
 
+def test_another_engines_value_is_named_by_its_module():
+    class Value:  # a learner's own Value class, not the kit's
+        def __init__(self, data):
+            self.data = data
+
+    verdict = sigmoid_exercise().check(lambda x: Value(_sigmoid(x.data)))
+    assert not verdict.ok and "returned a test_code_exercises." in verdict.message
+    assert "<locals>.Value, not autograd_viz's Value" in verdict.message
+
+
 def test_an_exception_in_the_learners_code_is_an_answer_with_its_line():
     def my_sigmoid(x):
         raise NotImplementedError("write my_sigmoid here")
@@ -483,3 +493,22 @@ def test_the_execution_script_collapses_a_code_exercise_cell_holding_the_model_a
         assert script.is_exercise_cell(nbformat.v4.new_code_cell(source)), source
     assert not script.is_exercise_cell(nbformat.v4.new_code_cell("task.check()"))
     assert not script.is_exercise_cell(nbformat.v4.new_code_cell("def my_sigmoid(x):"))
+
+
+def _recurse(x):
+    return _recurse(x)
+
+
+@pytest.mark.parametrize(
+    ("learner", "says"),
+    [
+        (_recurse, "raised RecursionError"),
+        (lambda x: x * math.nan, "gives nan"),
+        (lambda x: x * math.inf, "gives −∞"),  # at x = −1.5
+        (lambda x: [x], "returned a list"),
+        (lambda: 1, "raised TypeError"),  # takes no argument
+    ],
+)
+def test_nasty_learner_code_is_a_wrong_answer_never_a_crash(learner, says):
+    verdict = sigmoid_exercise().check(learner)
+    assert not verdict.ok and says in verdict.message
