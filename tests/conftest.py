@@ -31,6 +31,28 @@ CHROMIUM_ARGS = [
 ]
 
 
+# Markers by where a test lives (registered in pyproject.toml): the quick run's -m leaves them out.
+_MARKS_BY_FOLDER = {"browser": ("browser",), "smoke": ("browser", "slow"), "lite": ("lite", "slow")}
+_SLOW_FILES = {"test_notebook_rerun.py", "test_binder.py", "test_notebooks.py"}
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    tests = Path(__file__).resolve().parent
+    for item in items:
+        path = Path(str(item.path)).resolve()
+        marks: set[str] = set()
+        if path.suffix == ".ipynb":
+            marks |= {"notebooks"}
+        elif path.parent.parent == tests:
+            marks |= set(_MARKS_BY_FOLDER.get(path.parent.name, ()))
+        elif path.parent == tests and path.name in _SLOW_FILES:
+            marks |= {"slow"} | ({"notebooks"} if "notebook" in path.name else set())
+        if "chromium" in getattr(item, "fixturenames", ()):
+            marks.add("browser")
+        for mark in sorted(marks):
+            item.add_marker(mark)
+
+
 @pytest.fixture(scope="module")
 def chromium() -> Iterator[object]:
     """A headless Chromium (a Playwright Browser), shared by the tests of one module."""
