@@ -388,15 +388,15 @@ def check_teacher_key(key: object) -> str | None:
     stored = _stored_line()
     if stored is None:
         return (
-            f"No teacher's key is set here: the teacher makes one with `python -m "
-            f"autograd_viz.classroom --make-key FOLDER` (it writes FOLDER/{KEY_FILE}, next "
+            f"No teacher's key is set here: the teacher makes one with python -m "
+            f"autograd_viz.classroom --make-key FOLDER (it writes FOLDER/{KEY_FILE}, next "
             f"to the notebooks) or sets {KEY_ENV} to its line."
         )
     where, line = stored
     if not line.startswith(_SCHEME + "$") or line.count("$") != 3:
         return (
-            f"{where} does not hold a key made by `python -m autograd_viz.classroom "
-            "--make-key`: make it again."
+            f"{where} does not hold a key made by python -m autograd_viz.classroom "
+            "--make-key: make it again."
         )
     if not isinstance(key, str) or not key_matches(key, line):
         return "That is not the teacher's key."

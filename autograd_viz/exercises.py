@@ -700,7 +700,7 @@ class _TeacherLock(widgets.VBox):
     """What `teacher_mode()` shows without the teacher's machine or key: a box for the key."""
 
     def __init__(self, refusal: str | None = None) -> None:
-        self.note = widgets.HTML(html.escape(_LOCKED + (f" {refusal}" if refusal else "")))
+        self.note = widgets.HTML(html.escape(_LOCKED + (f" {refusal}" if refusal else ""), False))
         self.key = widgets.Password(placeholder="teacher's key", layout=widgets.Layout(width="14em"))
         self.button = widgets.Button(description="Unlock", icon="unlock")
         self.button.on_click(lambda _button: self.unlock(self.key.value))
@@ -711,7 +711,7 @@ class _TeacherLock(widgets.VBox):
         self.key.value = ""  # never kept in the widget (or in a saved notebook's state)
         refusal = _key_refusal(key)
         if refusal is not None:
-            self.note.value = html.escape(f"{_LOCKED} {refusal}")
+            self.note.value = html.escape(f"{_LOCKED} {refusal}", quote=False)
             return False
         self.children = [_switch()]
         return True
