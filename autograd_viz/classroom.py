@@ -416,8 +416,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("folder", help="the folder of answers files (or, with --make-key, "
                         "the notebooks' folder)")  # fmt: skip
     parser.add_argument("--csv", metavar="OUT.csv", help="also write the table as CSV")
-    parser.add_argument("--make-key", action="store_true",
-                        help=f"ask for a teacher's key and write its hash to FOLDER/{KEY_FILE}")  # fmt: skip
+    parser.add_argument(
+        "--make-key",
+        action="store_true",
+        help=f"ask for a teacher's key and write its hash to FOLDER/{KEY_FILE}",
+    )
     args = parser.parse_args(argv)
     if args.make_key:
         import getpass

@@ -21,9 +21,14 @@ answer shows the hint. The expected answer is in neither the widget nor the save
 until it is revealed, and `scripts/execute_notebooks.py` collapses the input of every cell that
 creates an `Exercise`, so the code holding the answer is one click away, not on show.
 
-A teacher can reveal every answer in the notebook at once: call `reveal_all()`, display the
-switch from `teacher_mode()`, or start Jupyter with the environment variable
-`AUTOGRAD_VIZ_TEACHER=1` (exercises then appear already revealed). Checks need a running kernel.
+A teacher can reveal every answer in the notebook at once: start Jupyter with the environment
+variable `AUTOGRAD_VIZ_TEACHER=1` (exercises then appear already revealed, and `teacher_mode()`
+is a switch that shows and hides them), or unlock `teacher_mode()` with the teacher's key
+(`autograd_viz.classroom`); without either, the switch says what it needs and reveals nothing.
+`reveal_all()` does it from code. Checks need a running kernel.
+
+Once a notebook calls `autograd_viz.answers.record_answers(...)`, every attempt is appended to
+the learner's answers file (what is written: `autograd_viz.answers`); nothing is recorded before.
 
 >>> ex = Exercise("With x=2, y=3 and z=(x+y)·y, what is ∂z/∂y?", answer=8, hint="y is used twice.")
 >>> ex.submit("5+3")
@@ -701,7 +706,9 @@ class _TeacherLock(widgets.VBox):
 
     def __init__(self, refusal: str | None = None) -> None:
         self.note = widgets.HTML(html.escape(_LOCKED + (f" {refusal}" if refusal else ""), False))
-        self.key = widgets.Password(placeholder="teacher's key", layout=widgets.Layout(width="14em"))
+        self.key = widgets.Password(
+            placeholder="teacher's key", layout=widgets.Layout(width="14em")
+        )
         self.button = widgets.Button(description="Unlock", icon="unlock")
         self.button.on_click(lambda _button: self.unlock(self.key.value))
         super().__init__([self.note, widgets.HBox([self.key, self.button])])

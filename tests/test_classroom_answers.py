@@ -108,15 +108,14 @@ def test_the_command_prints_the_table_and_writes_csv(class_folder, tmp_path, cap
     printed = capsys.readouterr()
     lines = printed.out.splitlines()
     assert lines[0].split("  ")[0] == "question"
-    assert "learners  attempts  right 1st try  right in the end  most common wrong answer" in (
-        lines[0]
-    )
+    header = "learners  attempts  right 1st try  right in the end  most common wrong answer"
+    assert header in lines[0]
     exercise_line = next(line for line in lines if line.startswith("With x=2"))
     assert "1/3 (33%)" in exercise_line and "2/3 (67%)" in exercise_line
     assert exercise_line.endswith("5 (2 of 3)")
     assert printed.err == ""  # every file was an answers file
     table = list(csv.DictReader(out.open(encoding="utf-8")))
-    assert [r["question"] for r in table][0] == QUESTION
+    assert table[0]["question"] == QUESTION
     assert (table[0]["right_first_try"], table[0]["right_eventually"]) == ("0.3333", "0.6667")
     assert table[0]["most_common_wrong_answer"] == "5"
     assert table[0]["learners_with_that_answer"] == "2"

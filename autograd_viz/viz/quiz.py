@@ -18,8 +18,11 @@ differences on their own forward method (`autograd_viz.foreign_ops`) — never w
 The picture is one graphviz layout, made with every number in place so no node moves, then
 restyled per state like an animation frame; the blanks are text boxes laid over the cells
 they stand for. Neither the widget nor its saved state holds an answer until it is given or
-revealed. A teacher reveals every answer with `reveal()`, with the switch from
-`autograd_viz.exercises.teacher_mode()`, or with `AUTOGRAD_VIZ_TEACHER=1`.
+revealed. A teacher reveals every answer with `reveal()`, with `AUTOGRAD_VIZ_TEACHER=1`, or
+with the switch from `autograd_viz.exercises.teacher_mode()` (on the teacher's machine, or
+unlocked with the teacher's key). Once a notebook turns recording on
+(`autograd_viz.answers.record_answers`), every attempt at a blank is appended to the
+learner's answers file, under an id made of the graph and the blank's label.
 """
 
 from __future__ import annotations
@@ -38,8 +41,8 @@ import ipywidgets as widgets
 
 from autograd_viz import answers
 from autograd_viz._equations import Eq, partial
-from autograd_viz.answers import graph_key
 from autograd_viz._numbers import agrees, format_number
+from autograd_viz.answers import graph_key
 from autograd_viz.exercises import ANSWER_HELP, AnswerParseError, _registry, parse_number
 from autograd_viz.graph import Graph, snapshot_for
 from autograd_viz.naming import expression_names
