@@ -40,6 +40,7 @@ import hashlib
 import json
 import re
 import secrets
+import warnings
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -49,6 +50,7 @@ __all__ = [
     "SUFFIX",
     "AnswersError",
     "Recording",
+    "RecordingWarning",
     "question_id",
     "record_answers",
     "recording",
@@ -62,6 +64,10 @@ _NAME = re.compile(r"[^\w\- .]+")  # what a student's name keeps in a file name
 
 class AnswersError(ValueError):
     """Recording cannot start as asked (no name, a folder as the file, a file not writable)."""
+
+
+class RecordingWarning(UserWarning):
+    """An attempt could not be written to the answers file (the check itself still works)."""
 
 
 def question_id(kind: str, text: str, key: str = "") -> str:
@@ -183,6 +189,16 @@ def recording() -> Recording | None:
 def record_attempt(*, kind: str, question: str, prompt: str, answer: str, read: float | None,
                    right: bool) -> None:  # fmt: skip
     """Called by Exercise and Quiz after every verdict: writes only when recording is on."""
-    if _current:
+    if not _current:
+        return
+    try:
         _current[0].add(kind=kind, question=question, prompt=prompt, answer=answer, read=read,
                         right=right)  # fmt: skip
+    except OSError as err:  # the file was moved or locked: the learner's check still answers
+        warnings.warn(
+            f"this answer was not recorded: cannot write {_current[0].path} "
+            f"({err.strerror or err}). Run record_answers(...) again to record into a file "
+            "you can write to",
+            RecordingWarning,
+            stacklevel=3,
+        )

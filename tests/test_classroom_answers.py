@@ -176,6 +176,15 @@ def test_stop_recording_stops_writing(tmp_path):
     assert len((tmp_path / "Ada.answers.jsonl").read_text().splitlines()) == 1
 
 
+def test_a_file_that_cannot_be_written_warns_and_the_check_still_answers(tmp_path):
+    path = tmp_path / "ada.answers.jsonl"
+    record_answers(path, student="Ada")
+    path.unlink()
+    path.mkdir()  # the file became a folder: appending fails
+    with pytest.warns(answers.RecordingWarning, match="this answer was not recorded"):
+        assert Exercise("1 + 1 = ?", answer=2).submit("2") is True
+
+
 @pytest.mark.parametrize(
     ("args", "kwargs", "message"),
     [
