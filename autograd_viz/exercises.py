@@ -663,7 +663,7 @@ def teacher_mode(key: str | None = None) -> widgets.DOMWidget | _NoSwitch:
     Why: every notebook ends with this cell, and a student who runs it must not see the
     answers. Without the environment variable or the key it shows what it needs and reveals
     nothing. The key is checked against a salted hash the teacher makes with
-    `python -m autograd_viz.classroom key FOLDER` (see `autograd_viz.classroom`). Once the
+    `python -m autograd_viz.classroom --make-key FOLDER` (see `autograd_viz.classroom`). Once the
     key is accepted, the switch stays unlocked until the kernel restarts.
 
     >>> import os; os.environ["AUTOGRAD_VIZ_TEACHER"] = "1"
