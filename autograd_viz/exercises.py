@@ -723,8 +723,8 @@ class _TeacherLock(widgets.VBox):
         self.children = [_switch()]
         return True
 
-    def __repr__(self) -> str:
-        return _LOCKED
+    def __repr__(self) -> str:  # short: a widget's text form is cut at 110 characters
+        return f"Teacher switch: locked, nothing is revealed (needs {TEACHER_ENV}=1 or the key)"
 
 
 def _switch() -> _TeacherSwitch:

@@ -257,8 +257,12 @@ def test_a_students_teacher_mode_reveals_nothing_and_says_what_it_needs():
     ex = Exercise("2 + 3 = ?", answer=5)
     lock = teacher_mode()
     assert not isinstance(lock, widgets.ToggleButton)
-    assert repr(lock).startswith("Teacher switch: locked, nothing is revealed")
-    assert f"{TEACHER_ENV}=1" in repr(lock) and 'teacher_mode(key="...")' in repr(lock)
+    assert repr(lock) == (
+        "Teacher switch: locked, nothing is revealed (needs AUTOGRAD_VIZ_TEACHER=1 or the key)"
+    )
+    assert lock._repr_mimebundle_()["text/plain"] == repr(lock)  # in full, not clipped
+    assert f"start Jupyter with {TEACHER_ENV}=1" in lock.note.value
+    assert 'teacher_mode(key="...")' in lock.note.value
     assert not lock.unlock("guess") and "No teacher's key is set here" in lock.note.value
     assert not ex.revealed and ex.solution.value == ""
     assert "<b>Answer:</b>" not in _states(lock) + _states(ex.widget)
