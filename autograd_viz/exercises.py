@@ -21,9 +21,14 @@ answer shows the hint. The expected answer is in neither the widget nor the save
 until it is revealed, and `scripts/execute_notebooks.py` collapses the input of every cell that
 creates an `Exercise`, so the code holding the answer is one click away, not on show.
 
-A teacher can reveal every answer in the notebook at once: call `reveal_all()`, display the
-switch from `teacher_mode()`, or start Jupyter with the environment variable
-`AUTOGRAD_VIZ_TEACHER=1` (exercises then appear already revealed). Checks need a running kernel.
+A teacher can reveal every answer in the notebook at once: start Jupyter with the environment
+variable `AUTOGRAD_VIZ_TEACHER=1` (exercises then appear already revealed, and `teacher_mode()`
+is a switch that shows and hides them), or unlock `teacher_mode()` with the teacher's key
+(`autograd_viz.classroom`); without either, the switch says what it needs and reveals nothing.
+`reveal_all()` does it from code. Checks need a running kernel.
+
+Once a notebook calls `autograd_viz.answers.record_answers(...)`, every attempt is appended to
+the learner's answers file (what is written: `autograd_viz.answers`); nothing is recorded before.
 
 >>> ex = Exercise("With x=2, y=3 and z=(x+y)·y, what is ∂z/∂y?", answer=8, hint="y is used twice.")
 >>> ex.submit("5+3")
@@ -46,6 +51,7 @@ from dataclasses import dataclass
 
 import ipywidgets as widgets
 
+from autograd_viz import answers
 from autograd_viz._numbers import ANSWER_RULE, agrees
 from autograd_viz.viz.palette import var
 
@@ -347,12 +353,18 @@ def _format_answer(answer: object) -> str:
     return str(answer)
 
 
+def _teacher_machine() -> bool:
+    """True where the environment says this is the teacher's machine (read at each call)."""
+    return os.environ.get(TEACHER_ENV, "").strip().lower() in {"1", "true", "yes", "on"}
+
+
 class _Registry:
     """Every live exercise in this kernel, so one switch can reveal them all."""
 
     def __init__(self) -> None:
         self._items: list[weakref.ref[Exercise]] = []
-        self.teacher = os.environ.get(TEACHER_ENV, "").strip().lower() in {"1", "true", "yes", "on"}
+        self.teacher = _teacher_machine()  # revealing now (from the start on the teacher's)
+        self.unlocked = False  # the teacher's key was given in this kernel
 
     def add(self, exercise: Exercise) -> None:
         self._items = [ref for ref in self._items if ref() is not None]
@@ -535,6 +547,7 @@ class Exercise:
                 f"I couldn't read that: {err}. Type a number such as 8, -24, 0.5 or 1,000 "
                 f"(a sum like 5+3 is fine too).",
             )
+            _record(self, text, False)
             return False
         if right:
             more = f" {self.explanation}" if self.explanation else ""
@@ -543,6 +556,7 @@ class Exercise:
             hint = f" Hint: {self.hint}" if self.hint else " Try again."
             note = f" {note}" if note else ""
             self.feedback.value = self._message(_WRONG_COLOUR, f"✘ Not quite.{note}{hint}")
+        _record(self, text, right)
         return right
 
     @staticmethod
@@ -641,16 +655,79 @@ class _TeacherSwitch(widgets.ToggleButton):
         return "Teacher switch: reveal every answer in this notebook"
 
 
-def teacher_mode() -> widgets.ToggleButton:
-    """A toggle that reveals (on) or hides (off) every answer in the notebook, now and later.
+def teacher_mode(key: str | None = None) -> widgets.DOMWidget | _NoSwitch:
+    """A toggle that reveals (on) or hides (off) every answer in the notebook, now and later,
+    on the teacher's machine only: where `AUTOGRAD_VIZ_TEACHER=1` is set, or with the
+    teacher's key (`key=`, or typed into the box shown instead of the switch).
 
+    Why: every notebook ends with this cell, and a student who runs it must not see the
+    answers. Without the environment variable or the key it shows what it needs and reveals
+    nothing. The key is checked against a salted hash the teacher makes with
+    `python -m autograd_viz.classroom --make-key FOLDER` (see `autograd_viz.classroom`). Once the
+    key is accepted, the switch stays unlocked until the kernel restarts.
+
+    >>> import os; os.environ["AUTOGRAD_VIZ_TEACHER"] = "1"
     >>> switch = teacher_mode(); switch.value = True  # every exercise now shows its answer
-    >>> switch.value = False
+    >>> switch.value = False; del os.environ["AUTOGRAD_VIZ_TEACHER"]
     """
     from autograd_viz.viz.inline import widgets_render
 
     if not widgets_render():
         return _NoSwitch()
+    if _teacher_machine() or _registry.unlocked:
+        return _switch()
+    if key is not None:
+        refusal = _key_refusal(key)
+        if refusal is None:
+            return _switch()
+        return _TeacherLock(refusal)
+    return _TeacherLock()
+
+
+def _key_refusal(key: object) -> str | None:
+    """None when `key` is the teacher's (the switch unlocks), else why not, in a sentence."""
+    from autograd_viz.classroom import check_teacher_key  # standard library only
+
+    refusal = check_teacher_key(key)
+    if refusal is None:
+        _registry.unlocked = True
+    return refusal
+
+
+_LOCKED = (
+    "Teacher switch: locked, nothing is revealed. It works on the teacher's machine only: "
+    f"start Jupyter with {TEACHER_ENV}=1, or give the teacher's key (type it below, or run "
+    'teacher_mode(key="...")).'
+)
+
+
+class _TeacherLock(widgets.VBox):
+    """What `teacher_mode()` shows without the teacher's machine or key: a box for the key."""
+
+    def __init__(self, refusal: str | None = None) -> None:
+        self.note = widgets.HTML(html.escape(_LOCKED + (f" {refusal}" if refusal else ""), False))
+        self.key = widgets.Password(
+            placeholder="teacher's key", layout=widgets.Layout(width="14em")
+        )
+        self.button = widgets.Button(description="Unlock", icon="unlock")
+        self.button.on_click(lambda _button: self.unlock(self.key.value))
+        super().__init__([self.note, widgets.HBox([self.key, self.button])])
+
+    def unlock(self, key: str) -> bool:
+        """Check `key`; the right one turns this box into the switch (as typed in the box)."""
+        self.key.value = ""  # never kept in the widget (or in a saved notebook's state)
+        refusal = _key_refusal(key)
+        if refusal is not None:
+            self.note.value = html.escape(f"{_LOCKED} {refusal}", quote=False)
+            return False
+        self.children = [_switch()]
+        return True
+
+    def __repr__(self) -> str:  # short: a widget's text form is cut at 110 characters
+        return f"Teacher switch: locked, nothing is revealed (needs {TEACHER_ENV}=1 or the key)"
+
+
+def _switch() -> _TeacherSwitch:
     switch = _TeacherSwitch(
         value=_registry.teacher,
         description=_SWITCH_LABELS[_registry.teacher],  # what a click will do next
@@ -669,3 +746,20 @@ def teacher_mode() -> widgets.ToggleButton:
 
     switch.observe(_toggle, names="value")
     return switch
+
+
+# ---- recording the learner's answers (autograd_viz.answers) ------------------------------
+
+
+def _record(exercise: Exercise, text: str, right: bool) -> None:
+    """Append this attempt to the learner's answers file, when the notebook turned it on."""
+    if answers.recording() is None:
+        return
+    try:
+        read: float | None = parse_number(text)
+    except AnswerParseError:
+        read = None  # a word, or text that could not be read
+    answers.record_attempt(
+        kind="exercise", question=answers.question_id("exercise", exercise.question),
+        prompt=exercise.question, answer=text.strip(), read=read, right=right,
+    )  # fmt: skip

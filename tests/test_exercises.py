@@ -159,7 +159,8 @@ def test_reveal_all_and_hide_all_reach_every_exercise():
     assert not first.revealed and second.solution.value == ""
 
 
-def test_teacher_switch_reveals_existing_and_later_exercises():
+def test_teacher_switch_reveals_existing_and_later_exercises(monkeypatch):
+    monkeypatch.setenv("AUTOGRAD_VIZ_TEACHER", "1")  # the teacher's machine
     before = Exercise("1 + 2?", answer=3)
     switch = teacher_mode()
     switch.value = True
@@ -177,11 +178,12 @@ def test_teacher_environment_variable_reveals_answers_from_the_start():
     assert out.stdout.strip() == "True", out.stderr
 
 
-def test_text_repr_is_deterministic_and_names_the_question():
+def test_text_repr_is_deterministic_and_names_the_question(monkeypatch):
     ex = Exercise("What is ∂z/∂x?", answer=3)
     bundle = ex._repr_mimebundle_()
     assert bundle["text/plain"] == "Exercise: What is ∂z/∂x?"
     assert "application/vnd.jupyter.widget-view+json" in bundle
+    monkeypatch.setenv("AUTOGRAD_VIZ_TEACHER", "1")  # the switch, on the teacher's machine
     assert repr(teacher_mode()) == "Teacher switch: reveal every answer in this notebook"
 
 

@@ -47,3 +47,14 @@ def test_the_top_level_names_still_import_and_nn_loads_on_first_use():
     loaded = _loaded_after("from autograd_viz import MLP, Neuron, Parameter, Value, gradcheck")
     assert "autograd_viz.nn" in loaded and "ipywidgets" not in loaded
     assert "autograd_viz.nn" not in _loaded_after("from autograd_viz import Value")
+
+
+@pytest.mark.parametrize("module", ["autograd_viz.answers", "autograd_viz.classroom"])
+def test_the_class_answers_need_only_the_standard_library(module):
+    """Recording runs inside exercises (which build on the engine only) and the teacher's
+    command on a machine without widgets: beyond the package itself, nothing but Python."""
+    base = _loaded_after("import autograd_viz")
+    extra = _loaded_after(f"import {module}") - base
+    ours = {m for m in extra if m.startswith("autograd_viz")}
+    assert ours <= {"autograd_viz.answers", "autograd_viz.classroom"}
+    assert "ipywidgets" not in extra and "numpy" not in extra

@@ -18,8 +18,11 @@ differences on their own forward method (`autograd_viz.foreign_ops`) — never w
 The picture is one graphviz layout, made with every number in place so no node moves, then
 restyled per state like an animation frame; the blanks are text boxes laid over the cells
 they stand for. Neither the widget nor its saved state holds an answer until it is given or
-revealed. A teacher reveals every answer with `reveal()`, with the switch from
-`autograd_viz.exercises.teacher_mode()`, or with `AUTOGRAD_VIZ_TEACHER=1`.
+revealed. A teacher reveals every answer with `reveal()`, with `AUTOGRAD_VIZ_TEACHER=1`, or
+with the switch from `autograd_viz.exercises.teacher_mode()` (on the teacher's machine, or
+unlocked with the teacher's key). Once a notebook turns recording on
+(`autograd_viz.answers.record_answers`), every attempt at a blank is appended to the
+learner's answers file, under an id made of the graph and the blank's label.
 """
 
 from __future__ import annotations
@@ -36,8 +39,10 @@ from typing import Any
 
 import ipywidgets as widgets
 
+from autograd_viz import answers
 from autograd_viz._equations import Eq, partial
 from autograd_viz._numbers import agrees, format_number
+from autograd_viz.answers import graph_key
 from autograd_viz.exercises import ANSWER_HELP, AnswerParseError, _registry, parse_number
 from autograd_viz.graph import Graph, snapshot_for
 from autograd_viz.naming import expression_names
@@ -255,7 +260,7 @@ class Quiz(widgets.VBox):
             blank.widget.value = text
         finally:
             self._typing = None
-        return self._on_answer(blank, text)
+        return self._answer(blank, text)
 
     def hint(self, label: str, text: str | None = None) -> str:
         """The rule to apply for the blank called `label`, with the numbers it needs (as
@@ -403,7 +408,31 @@ class Quiz(widgets.VBox):
 
     def _on_typed(self, blank: _Blank, text: str) -> None:
         if self._typing is not blank:  # submit() checks what it types itself
-            self._on_answer(blank, text)
+            self._answer(blank, text)
+
+    def _answer(self, blank: _Blank, text: str) -> bool:
+        """Judge `text` for `blank`, and record the attempt if the notebook turned that on."""
+        right = self._on_answer(blank, text)
+        if text.strip() and answers.recording() is not None:
+            self._record(blank, text, right)
+        return right
+
+    def _record(self, blank: _Blank, text: str, right: bool) -> None:
+        """One attempt, under an id made of this graph and the blank's label (so the same
+        quiz in another notebook is the same question; see `autograd_viz.answers`)."""
+        try:
+            read: float | None = parse_number(text)
+        except AnswerParseError:
+            read = None
+        parts = [f"{self._names[n.index]}|{n.op}|{n.operands}|{n.data!r}" for n in self._order]
+        inputs = ", ".join(
+            f"{self._names[n.index]} = {self._num(n.data)}" for n in self._order if n.is_leaf
+        )
+        answers.record_attempt(
+            kind="quiz", question=answers.question_id("quiz", blank.label, graph_key(parts)),
+            prompt=f"quiz on {self._root_name} ({inputs}): {blank.label}",
+            answer=text.strip(), read=read, right=right,
+        )  # fmt: skip
 
     def _on_answer(self, blank: _Blank, text: str) -> bool:
         if not text.strip():

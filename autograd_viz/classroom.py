@@ -1,0 +1,457 @@
+"""The teacher's side of the class's answers: a table per question, and the teacher's key.
+
+The learners hand in the files their notebooks wrote (`autograd_viz.answers.record_answers`);
+put them in one folder and run
+
+    python -m autograd_viz.classroom answers/              # prints a table per question
+    python -m autograd_viz.classroom answers/ --csv out.csv  # and writes it as CSV
+
+or call `class_answers("answers/")` for the rows. Per question: how many learners tried it,
+how many attempts they made, the fraction right at their first try and right in the end, and
+the most common wrong answer (counted once per learner who gave it; `5` and `5.0` are one
+answer). A file that is not an answers file, or a line in one that is broken, is skipped with
+a warning naming it; the same attempt handed in twice (a file copied, or sent again) counts
+once; one learner's files from two sessions (a kernel restarted) count as one learner.
+
+The teacher's key unlocks `autograd_viz.exercises.teacher_mode(key=...)` where the
+environment variable `AUTOGRAD_VIZ_TEACHER=1` cannot be set (the browser edition, a
+classroom computer). `python -m autograd_viz.classroom --make-key notebooks/` asks for a key
+and writes its salted hash (PBKDF2-SHA256) to `notebooks/teacher_key.txt`, next to the
+notebooks; the key itself is written nowhere. `AUTOGRAD_VIZ_TEACHER_KEY` set to that hash
+line works too. This module uses only the standard library.
+
+>>> line = hash_teacher_key("correct horse", salt=b"0123456789abcdef", iterations=1000)
+>>> key_matches("correct horse", line), key_matches("Correct horse", line)
+(True, False)
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import hashlib
+import hmac
+import json
+import math
+import os
+import secrets
+import sys
+import warnings
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from fractions import Fraction
+from pathlib import Path
+
+from autograd_viz.answers import FORMAT, SUFFIX
+
+__all__ = [
+    "KEY_ENV",
+    "KEY_FILE",
+    "NoAnswersError",
+    "QuestionRow",
+    "SkippedAnswersWarning",
+    "TeacherKeyError",
+    "check_teacher_key",
+    "class_answers",
+    "format_table",
+    "hash_teacher_key",
+    "key_matches",
+    "main",
+    "write_csv",
+    "write_teacher_key",
+]
+
+KEY_FILE = "teacher_key.txt"  # looked for in the current directory: the notebook's folder
+KEY_ENV = "AUTOGRAD_VIZ_TEACHER_KEY"
+_ITERATIONS = 100_000
+_SCHEME = "pbkdf2_sha256"
+
+
+class NoAnswersError(ValueError):
+    """The folder holds no answers to tabulate (missing, empty, or no answers file in it)."""
+
+
+class TeacherKeyError(ValueError):
+    """A teacher's key cannot be made as asked (empty, or the folder cannot be written)."""
+
+
+class SkippedAnswersWarning(UserWarning):
+    """A file (or a line of one) in the answers folder was skipped; the message names it."""
+
+
+# ---- the table -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class QuestionRow:
+    """One question's line of the teacher's table (fractions are of the learners who tried)."""
+
+    question: str  # the stable id (autograd_viz.answers.question_id)
+    prompt: str
+    learners: int
+    attempts: int
+    right_first: int  # learners whose first attempt was right
+    right_eventually: int  # learners with a right attempt at any try
+    common_wrong: str | None  # the most common wrong answer, as most of them typed it
+    common_wrong_learners: int  # how many learners gave it
+
+    @property
+    def first_try(self) -> Fraction:
+        """The fraction of learners right at their first try."""
+        return Fraction(self.right_first, self.learners)
+
+    @property
+    def eventually(self) -> Fraction:
+        """The fraction of learners right in the end."""
+        return Fraction(self.right_eventually, self.learners)
+
+
+_FIELDS = {"format": str, "session": str, "seq": int, "question": str, "prompt": str,
+           "kind": str, "answer": str, "right": bool, "time": str}  # fmt: skip
+
+
+def class_answers(folder: str | Path) -> list[QuestionRow]:
+    """The teacher's table for a folder of answers files: one row per question, in the order
+    the class met them (by first attempt).
+
+    Why: what fraction of the class got ∂z/∂y right, and what the others wrote, without a
+    server. Skipped files and lines are reported as `SkippedAnswersWarning`s.
+
+    >>> import tempfile; class_answers(tempfile.mkdtemp())
+    Traceback (most recent call last):
+    ...
+    autograd_viz.classroom.NoAnswersError: the folder ... is empty: ...
+    """
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise NoAnswersError(
+            f"{folder} is not a folder: put the learners' answers files ({SUFFIX}) in one "
+            "folder and give its name"
+        )
+    files = sorted(p for p in folder.rglob("*") if p.is_file() and not _hidden(p, folder))
+    if not files:
+        raise NoAnswersError(
+            f"the folder {folder} is empty: put the learners' answers files ({SUFFIX}, written "
+            "by record_answers) in it"
+        )
+    records: dict[tuple[str, int], dict] = {}
+    for path in files:
+        for record in _read(path, folder):
+            records.setdefault((record["session"], record["seq"]), record)  # handed in twice
+    if not records:
+        raise NoAnswersError(
+            f"no answers in {folder}: {len(files)} file(s), none of them an answers file "
+            f"with an attempt in it ({SUFFIX}, written by record_answers)"
+        )
+    return _rows(list(records.values()))
+
+
+def _hidden(path: Path, folder: Path) -> bool:
+    return any(part.startswith(".") for part in path.relative_to(folder).parts)
+
+
+def _skip(message: str) -> None:
+    warnings.warn(message, SkippedAnswersWarning, stacklevel=3)
+
+
+def _read(path: Path, folder: Path) -> list[dict]:
+    """The valid attempts in one file; a foreign or broken file (or line) is warned about."""
+    name = path.relative_to(folder).as_posix()
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        _skip(f"skipped {name}: cannot be read as text ({err})")
+        return []
+    good, bad = [], []
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        record = _record(line)
+        if record is None:
+            bad.append(number)
+        else:
+            good.append(record)
+    if not good:
+        what = "it is empty" if not text.strip() else "not an answers file"
+        _skip(f"skipped {name}: {what} (no line written by record_answers, format {FORMAT})")
+    elif bad:
+        lines = ", ".join(map(str, bad[:5])) + (" ..." if len(bad) > 5 else "")
+        _skip(f"{name}: skipped line(s) {lines}, which are not answers (the rest were read)")
+    return good
+
+
+def _record(line: str) -> dict | None:
+    """One attempt, checked field by field; None for anything else."""
+    try:
+        record = json.loads(line)
+    except ValueError:
+        return None
+    if not isinstance(record, dict) or record.get("format") != FORMAT:
+        return None
+    for key, kind in _FIELDS.items():
+        value = record.get(key)
+        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+            return None
+    read = record.get("read")
+    if read is not None and (isinstance(read, bool) or not isinstance(read, (int, float))):
+        return None
+    student = record.get("student")
+    if student is not None and not isinstance(student, str):
+        return None
+    try:
+        record["_time"] = datetime.fromisoformat(record["time"])
+    except ValueError:
+        return None
+    if record["_time"].tzinfo is None:
+        return None
+    return record
+
+
+def _rows(records: list[dict]) -> list[QuestionRow]:
+    by_question: dict[str, list[dict]] = {}
+    for r in sorted(records, key=lambda r: (r["_time"], r["session"], r["seq"])):
+        by_question.setdefault(r["question"], []).append(r)
+    rows = []
+    for question, tries in by_question.items():  # dicts keep the order of first attempts
+        by_learner: dict[str, list[dict]] = {}
+        for r in tries:
+            by_learner.setdefault(_learner(r), []).append(r)
+        wrong: dict[object, dict] = {}  # answer -> learners who gave it, and how they typed it
+        for learner, theirs in by_learner.items():
+            for r in theirs:
+                if r["right"]:
+                    continue
+                group = wrong.setdefault(_same_answer(r), {"learners": set(), "typed": {}})
+                group["learners"].add(learner)
+                typed = " ".join(r["answer"].split())
+                group["typed"][typed] = group["typed"].get(typed, 0) + 1
+        common, count = None, 0
+        if wrong:  # most learners; a tie goes to the answer given first
+            top = max(wrong.values(), key=lambda g: len(g["learners"]))
+            common = max(top["typed"], key=top["typed"].get)
+            count = len(top["learners"])
+        rows.append(
+            QuestionRow(
+                question=question,
+                prompt=tries[0]["prompt"],
+                learners=len(by_learner),
+                attempts=len(tries),
+                right_first=sum(t[0]["right"] for t in by_learner.values()),
+                right_eventually=sum(any(r["right"] for r in t) for t in by_learner.values()),
+                common_wrong=common,
+                common_wrong_learners=count,
+            )
+        )
+    return rows
+
+
+def _learner(record: dict) -> str:
+    """Who answered: the student's name (any case), else the session."""
+    name = " ".join((record.get("student") or "").split()).casefold()
+    return f"name:{name}" if name else f"session:{record['session']}"
+
+
+def _same_answer(record: dict) -> object:
+    """What makes two wrong answers the same: the number read (5 and 5.0), else the words."""
+    read = record.get("read")
+    if read is not None and math.isfinite(read):
+        return ("number", float(read))
+    return ("text", " ".join(record["answer"].split()).casefold())
+
+
+def _fraction(part: int, whole: int) -> str:
+    return f"{part}/{whole} ({100 * part / whole:.0f}%)"
+
+
+def format_table(rows: Sequence[QuestionRow], width: int = 44) -> str:
+    """The rows as a plain-text table, one line per question (the question clipped to `width`)."""
+    head = ["question", "learners", "attempts", "right 1st try", "right in the end",
+            "most common wrong answer"]  # fmt: skip
+    body = []
+    for r in rows:
+        prompt = " ".join(r.prompt.split())
+        prompt = prompt if len(prompt) <= width else prompt[: width - 1] + "…"
+        wrong = "—" if r.common_wrong is None else (
+            f"{r.common_wrong} ({r.common_wrong_learners} of {r.learners})"
+        )  # fmt: skip
+        body.append([prompt, str(r.learners), str(r.attempts),
+                     _fraction(r.right_first, r.learners),
+                     _fraction(r.right_eventually, r.learners), wrong])  # fmt: skip
+    widths = [max(len(line[k]) for line in [head, *body]) for k in range(len(head))]
+    lines = ["  ".join(cell.ljust(w) for cell, w in zip(line, widths)).rstrip()
+             for line in [head, *body]]  # fmt: skip
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+def write_csv(rows: Sequence[QuestionRow], path: str | Path) -> Path:
+    """The rows as CSV (fractions as decimals to 4 places), for a spreadsheet."""
+    path = Path(path)
+    with path.open("w", newline="", encoding="utf-8") as f:
+        out = csv.writer(f)
+        out.writerow(["question_id", "question", "learners", "attempts", "right_first_try",
+                      "right_eventually", "most_common_wrong_answer",
+                      "learners_with_that_answer"])  # fmt: skip
+        for r in rows:
+            out.writerow([r.question, r.prompt, r.learners, r.attempts,
+                          f"{float(r.first_try):.4f}", f"{float(r.eventually):.4f}",
+                          r.common_wrong or "", r.common_wrong_learners])  # fmt: skip
+    return path
+
+
+# ---- the teacher's key -----------------------------------------------------------------------
+
+
+def _pbkdf2(key: bytes, salt: bytes, iterations: int) -> bytes:
+    """PBKDF2-HMAC-SHA256 (one block); in plain Python where hashlib lacks it (Pyodide)."""
+    try:
+        return hashlib.pbkdf2_hmac("sha256", key, salt, iterations)
+    except (AttributeError, ValueError):
+        pass
+    mac = hmac.new(key, digestmod=hashlib.sha256)
+    first = mac.copy()
+    first.update(salt + b"\x00\x00\x00\x01")
+    u = first.digest()
+    total = int.from_bytes(u, "big")
+    for _ in range(iterations - 1):
+        step = mac.copy()
+        step.update(u)
+        u = step.digest()
+        total ^= int.from_bytes(u, "big")
+    return total.to_bytes(32, "big")
+
+
+def hash_teacher_key(key: str, *, salt: bytes | None = None, iterations: int = _ITERATIONS) -> str:
+    """The line to store for a teacher's key: `pbkdf2_sha256$iterations$salt$hash` (hex).
+
+    Why: the notebooks' folder (or the browser edition's site) can carry the line; the key it
+    was made from cannot be read back from it.
+    """
+    if not isinstance(key, str) or not key.strip():
+        raise TeacherKeyError("a teacher's key must be non-empty text, e.g. a short sentence")
+    salt = secrets.token_bytes(16) if salt is None else salt
+    digest = _pbkdf2(key.encode("utf-8"), salt, iterations)
+    return f"{_SCHEME}${iterations}${salt.hex()}${digest.hex()}"
+
+
+def key_matches(key: str, line: str) -> bool:
+    """True when `key` is the one `line` (from `hash_teacher_key`) was made from."""
+    try:
+        scheme, iterations, salt, digest = line.strip().split("$")
+        if scheme != _SCHEME or not 0 < int(iterations) <= 10_000_000:
+            return False
+        wanted = bytes.fromhex(digest)
+        got = _pbkdf2(key.encode("utf-8"), bytes.fromhex(salt), int(iterations))
+    except (ValueError, TypeError):
+        return False
+    return hmac.compare_digest(got, wanted)
+
+
+def write_teacher_key(key: str, folder: str | Path = ".") -> Path:
+    """Write the salted hash of `key` to `folder/teacher_key.txt` (the notebooks' folder)."""
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise TeacherKeyError(f"{folder} is not a folder: give the folder holding the notebooks")
+    path = folder / KEY_FILE
+    line = hash_teacher_key(key)
+    try:
+        path.write_text(
+            "# The teacher's key for autograd_viz's teacher_mode(key=...): a salted hash, "
+            "not the key.\n" + line + "\n",
+            encoding="utf-8",
+        )
+    except OSError as err:
+        raise TeacherKeyError(f"cannot write {path}: {err.strerror or err}") from None
+    return path
+
+
+def _stored_line() -> tuple[str, str] | None:
+    """(where, hash line) of the teacher's key here: the environment, else teacher_key.txt."""
+    line = os.environ.get(KEY_ENV, "").strip()
+    if line:
+        return KEY_ENV, line
+    path = Path(KEY_FILE)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+    lines = [t.strip() for t in text.splitlines() if t.strip() and not t.lstrip().startswith("#")]
+    return (KEY_FILE, lines[0]) if lines else (KEY_FILE, "")
+
+
+def check_teacher_key(key: object) -> str | None:
+    """None when `key` is the teacher's key set here; else why not, in one sentence.
+
+    Why: `teacher_mode(key=...)` must reveal nothing to a wrong key, and say what to do.
+    """
+    stored = _stored_line()
+    if stored is None:
+        return (
+            f"No teacher's key is set here: the teacher makes one with python -m "
+            f"autograd_viz.classroom --make-key FOLDER (it writes FOLDER/{KEY_FILE}, next "
+            f"to the notebooks) or sets {KEY_ENV} to its line."
+        )
+    where, line = stored
+    if not line.startswith(_SCHEME + "$") or line.count("$") != 3:
+        return (
+            f"{where} does not hold a key made by python -m autograd_viz.classroom "
+            "--make-key: make it again."
+        )
+    if not isinstance(key, str) or not key_matches(key, line):
+        return "That is not the teacher's key."
+    return None
+
+
+# ---- the command -----------------------------------------------------------------------------
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """`python -m autograd_viz.classroom FOLDER [--csv out.csv]`, or `--make-key FOLDER`."""
+    parser = argparse.ArgumentParser(
+        prog="python -m autograd_viz.classroom",
+        description="A table per question from a folder of learners' answers files "
+        f"({SUFFIX}, written by autograd_viz.answers.record_answers).",
+    )
+    parser.add_argument("folder", help="the folder of answers files (or, with --make-key, "
+                        "the notebooks' folder)")  # fmt: skip
+    parser.add_argument("--csv", metavar="OUT.csv", help="also write the table as CSV")
+    parser.add_argument(
+        "--make-key",
+        action="store_true",
+        help=f"ask for a teacher's key and write its hash to FOLDER/{KEY_FILE}",
+    )
+    args = parser.parse_args(argv)
+    if args.make_key:
+        import getpass
+
+        key = getpass.getpass("Teacher's key: ")
+        if getpass.getpass("The same again: ") != key:
+            print("error: the two keys differ; nothing was written", file=sys.stderr)
+            return 1
+        try:
+            path = write_teacher_key(key, args.folder)
+        except TeacherKeyError as err:
+            print(f"error: {err}", file=sys.stderr)
+            return 1
+        print(f"wrote {path}: teacher_mode(key=...) with that key now unlocks the switch there")
+        return 0
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", SkippedAnswersWarning)
+        try:
+            rows = class_answers(args.folder)
+        except NoAnswersError as err:
+            rows, failure = None, str(err)
+    for w in caught:
+        print(f"warning: {w.message}", file=sys.stderr)
+    if rows is None:
+        print(f"error: {failure}", file=sys.stderr)
+        return 1
+    print(format_table(rows))
+    if args.csv:
+        print(f"wrote {write_csv(rows, args.csv)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
