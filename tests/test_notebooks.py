@@ -51,6 +51,7 @@ CURRICULUM = [
     "08_pytorch.ipynb",
     "09_pitfalls.ipynb",
     "10_longer_backward_pass.ipynb",
+    "11_from_scalars_to_matrices.ipynb",
 ]
 WALKTHROUGHS = {"03", "05", "06", "10"}  # presented as slides, and animated with the player
 SLIDE_TYPES = {"slide", "subslide", "fragment", "skip", "notes", "-"}
