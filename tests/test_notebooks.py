@@ -52,6 +52,7 @@ CURRICULUM = [
     "09_pitfalls.ipynb",
     "10_longer_backward_pass.ipynb",
     "11_from_scalars_to_matrices.ipynb",
+    "12_softmax_and_cross_entropy.ipynb",
 ]
 WALKTHROUGHS = {"03", "05", "06", "10"}  # presented as slides, and animated with the player
 SLIDE_TYPES = {"slide", "subslide", "fragment", "skip", "notes", "-"}
