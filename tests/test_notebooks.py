@@ -51,6 +51,8 @@ CURRICULUM = [
     "08_pytorch.ipynb",
     "09_pitfalls.ipynb",
     "10_longer_backward_pass.ipynb",
+    "11_from_scalars_to_matrices.ipynb",
+    "12_softmax_and_cross_entropy.ipynb",
     "13_vanishing_and_exploding_gradients.ipynb",
     "14_forward_vs_reverse_mode.ipynb",
 ]
