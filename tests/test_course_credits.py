@@ -54,7 +54,7 @@ def further_reading(markdown: list[str]) -> str:
 
 
 def sources_named(text: str) -> list[str]:
-    low = text.lower()
+    low = " ".join(text.lower().split())  # a title may wrap across lines
     return [name for name, words in SOURCES.items() if any(w in low for w in words)]
 
 
