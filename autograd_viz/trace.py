@@ -13,7 +13,7 @@ it, and its equation as plain Unicode text and as LaTeX. Steps are plain data:
 notebooks print them, the player animates them, tests compare them, and the
 gradients agree bit for bit with `Value.backward()`. `notation="adjoint"` writes the
 backward pass the autodiff way instead: each operation's local partials, then each
-contribution to the adjoints (`s̄ = z̄ · ∂z/∂s = 1 · 3 = 3`, `ȳ = ȳ_mul + ȳ_add`).
+contribution to the adjoints (`s̄ = z̄ · ∂(s · y)/∂s = 1 · 3 = 3`, `ȳ = ȳ_mul + ȳ_add`).
 
 Names (`autograd_viz.naming`): a value's label where it has one; else its expression
 while that stays short (`x + y`, `tanh(a · b)`: `∂z/∂(x + y)`), a neuron's name (`L2.n1`),
@@ -184,7 +184,7 @@ def trace(
     `digits` is the number of significant digits in the equations (see `format_number`).
     `notation` is "blog" (one line per edge, the chain rule written out, as below) or
     "adjoint" (each operation's local partials first, then each contribution to the
-    adjoints: `s̄ = z̄ · ∂z/∂s = 1 · 3 = 3`, `ȳ = ȳ_mul + ȳ_add = 5 + 3 = 8`).
+    adjoints: `s̄ = z̄ · ∂(s · y)/∂s = 1 · 3 = 3`, `ȳ = ȳ_mul + ȳ_add = 5 + 3 = 8`).
     The graph is only read: no `.grad` changes. A graph with more than `max_nodes` values
     is refused with GraphTooLargeError before it is read (counting stops at the limit), as
     `draw()` refuses it: a derivation that long is not read, and would take minutes.
@@ -199,9 +199,9 @@ def trace(
     z = s · y = 5 · 3 = 15
     ∂z/∂z = 1
     ∂z/∂s = y = 3
-    ∂z/∂y (via the product) = s = 5
+    ȳ via the product = s = 5
     ∂z/∂x = ∂z/∂s · ∂s/∂x = 3 · 1 = 3
-    ∂z/∂y (via the sum) = ∂z/∂s · ∂s/∂y = 3 · 1 = 3
+    ȳ via the sum = ∂z/∂s · ∂s/∂y = 3 · 1 = 3
     ∂z/∂y = 5 + 3 = 8
     """
     graph = snapshot_for("trace()", root, read=_counted(root, max_nodes), error=TraceError)
@@ -412,23 +412,25 @@ class _Backward:
             edges = (f"op{i}-v{i}", f"v{p}-op{i}-{k}")
             touched = tuple(dict.fromkeys((p, i, *reads)))
             if self.adjoint:
-                part = partial(out, names[p])
+                # a local partial is written with its own operation's output; where that is
+                # the root, with the operation itself: ∂(s · y)/∂s, as ∂z/∂s means the total
+                own = row.forward(args.names, args) if i == r else out
+                part = partial(own, names[p])
                 if node.operands.count(p) > 1:  # a * a: say which operand
                     part = Eq(f"{part.text} (operand {k + 1})",
                               rf"{part.latex}\ (\text{{operand {k + 1}}})")  # fmt: skip
                 eq = chain([part, symbolic, numbers, num(local[k], digits)])
                 locals_.append(_Line("backward", "local", touched, edges, p, eq))
                 kind, eq = "contribution", chain([
-                    _bar(names[p], share), times(_bar(out), partial(out, names[p])),
+                    _bar(names[p], share), times(_bar(out), partial(own, names[p])),
                     times(g, num(local[k], digits)), result,
                 ])  # fmt: skip
             else:
-                lhs = partial(self.top, names[p])
-                if share is not None:
-                    lhs = Eq(
-                        f"{lhs.text} (via {share[0].text})",
-                        rf"{lhs.latex}\ \left(\text{{via }}{share[0].latex}\right)",
-                    )
+                lhs = partial(self.top, names[p])  # ∂z/∂x: always the total
+                if share is not None:  # one of several contributions: ȳ via the product
+                    bar = _bar(names[p])
+                    lhs = Eq(f"{bar.text} via {share[0].text}",
+                             rf"{bar.latex}\ \text{{via }}{share[0].latex}")  # fmt: skip
                 if i == r:  # the output's own operation: the local partial is the gradient
                     kind, eq = "local", chain([lhs, symbolic, numbers, result])
                 else:
@@ -562,8 +564,8 @@ def derivation(
     >>> a = Value(2.0, label="a")
     >>> print(derivation(a * a, "backward"))
     ∂(a · a)/∂(a · a) = 1
-    ∂(a · a)/∂a (via the product, operand 1) = a = 2
-    ∂(a · a)/∂a (via the product, operand 2) = a = 2
+    ā via the product, operand 1 = a = 2
+    ā via the product, operand 2 = a = 2
     ∂(a · a)/∂a = 2 + 2 = 4
     """
     steps = trace(root, phase, digits=digits, notation=notation, max_nodes=max_nodes)

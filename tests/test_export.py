@@ -165,7 +165,7 @@ def test_standalone_html_steps_with_buttons_keys_and_slider(open_page, tmp_path)
     assert _state(page)[:2] == ("z = s · y = 5 · 3 = 15", "op3")
     page.locator("#avz-slider").fill("5")
     assert _state(page) == (
-        "∂z/∂y (via the product) = s = 5",
+        "ȳ via the product = s = 5",
         "v1",
         "step 6 of 9 — backward pass · a local derivative",
     )

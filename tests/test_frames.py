@@ -48,9 +48,9 @@ def test_node_states_per_frame_follow_the_derivation():
         ["forward", "forward", "forward", "forward active"],  # z = s · y
         ["forward", "forward", "forward", "backward active"],  # ∂z/∂z = 1
         ["forward", "forward", "backward active", "backward"],  # ∂z/∂s = y = 3
-        ["forward", "forward active", "backward", "backward"],  # ∂z/∂y (via the product)
+        ["forward", "forward active", "backward", "backward"],  # ȳ via the product
         ["backward active", "forward", "backward", "backward"],  # ∂z/∂x
-        ["backward", "forward active", "backward", "backward"],  # ∂z/∂y (via the sum)
+        ["backward", "forward active", "backward", "backward"],  # ȳ via the sum
         ["backward", "backward active", "backward", "backward"],  # ∂z/∂y = 5 + 3 = 8
     ]
 
@@ -74,7 +74,7 @@ def test_values_and_grads_read_as_placeholders_until_computed():
 
 def test_frame_classes_mark_states_touched_nodes_and_travelled_edges():
     frames = Frames(sum_times_y())
-    step5 = _classes(frames.frame_svg(5))  # ∂z/∂y (via the product) = s = 5
+    step5 = _classes(frames.frame_svg(5))  # ȳ via the product = s = 5
     assert step5["v1"] == "node input forward active"
     assert step5["v3"] == "node output backward touched"
     assert step5["op3"] == "node op backward touched"

@@ -57,7 +57,7 @@ CURRICULUM = [
     "14_forward_vs_reverse_mode.ipynb",
 ]
 WALKTHROUGHS = {"03", "05", "06", "10"}  # presented as slides, and animated with the player
-SLIDE_TYPES = {"slide", "subslide", "fragment", "skip", "notes", "-"}
+SLIDE_TYPES = {"slide", "subslide", "fragment", "skip", "notes", None}  # None: continues its slide
 
 PATHS = sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
 
@@ -199,7 +199,8 @@ def test_walkthrough_is_a_slideshow_with_the_player(path):
     nb = _load(path)
     types = [c.get("metadata", {}).get("slideshow", {}).get("slide_type") for c in nb["cells"]]
     assert all(t in SLIDE_TYPES for t in types), (
-        f"{path.name}: every cell needs metadata.slideshow.slide_type, one of {sorted(SLIDE_TYPES)}"
+        f"{path.name}: a cell's metadata.slideshow.slide_type is not one of "
+        f"{sorted(t for t in SLIDE_TYPES if t)} (leave it out to continue the slide; '-' hides it)"
     )
     assert types.count("slide") >= 3, f"{path.name}: fewer than 3 slides"
     code = "\n".join(_source(c) for c in _code_cells(nb))

@@ -452,7 +452,7 @@ def test_the_derivation_of_their_graph_is_the_blogs(engine):
     assert text[0] == "∂L/∂L = 1"
     assert text[-3:] == [
         "∂L/∂a = ∂L/∂c · ∂c/∂a = 2 · b = 2 · 3 = 6",
-        "∂L/∂b (via the product) = ∂L/∂c · ∂c/∂b = 2 · a = 2 · 2 = 4",
+        "b\u0304 via the product = ∂L/∂c · ∂c/∂b = 2 · a = 2 · 2 = 4",
         "∂L/∂b = 2 + 4 = 6",
     ]
     assert _grads(root) == before

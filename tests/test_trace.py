@@ -45,9 +45,9 @@ def test_sum_times_y_matches_the_blog_line_for_line():
         "z = s · y = 5 · 3 = 15",
         "∂z/∂z = 1",
         "∂z/∂s = y = 3",
-        "∂z/∂y (via the product) = s = 5",
+        "ȳ via the product = s = 5",
         "∂z/∂x = ∂z/∂s · ∂s/∂x = 3 · 1 = 3",
-        "∂z/∂y (via the sum) = ∂z/∂s · ∂s/∂y = 3 · 1 = 3",
+        "ȳ via the sum = ∂z/∂s · ∂s/∂y = 3 · 1 = 3",
         "∂z/∂y = 5 + 3 = 8",
     ]
 
@@ -152,9 +152,9 @@ def test_two_d_with_b_used_twice_accumulates_sum_then_product():
         "∂L/∂L = 1",
         "∂L/∂d = 2",
         "∂L/∂c = ∂L/∂d · ∂d/∂c = 2 · 1 = 2",
-        "∂L/∂b (via the sum) = ∂L/∂d · ∂d/∂b = 2 · 1 = 2",
+        "b\u0304 via the sum = ∂L/∂d · ∂d/∂b = 2 · 1 = 2",
         "∂L/∂a = ∂L/∂c · ∂c/∂a = 2 · b = 2 · 3 = 6",
-        "∂L/∂b (via the product) = ∂L/∂c · ∂c/∂b = 2 · a = 2 · 2 = 4",
+        "b\u0304 via the product = ∂L/∂c · ∂c/∂b = 2 · a = 2 · 2 = 4",
         "∂L/∂b = 2 + 4 = 6",
     ]
     final = trace(L)[-1].grads
@@ -166,10 +166,10 @@ def test_adjoint_notation_gives_local_partials_then_contributions():
     assert _texts_adjoint(sum_times_y()) == _nfc(
         [
             "z̄ = ∂z/∂z = 1",
-            "∂z/∂s = y = 3",
-            "∂z/∂y = s = 5",
-            "s̄ = z̄ · ∂z/∂s = 1 · 3 = 3",
-            "ȳ_mul = z̄ · ∂z/∂y = 1 · 5 = 5",
+            "∂(s · y)/∂s = y = 3",
+            "∂(s · y)/∂y = s = 5",
+            "s̄ = z̄ · ∂(s · y)/∂s = 1 · 3 = 3",
+            "ȳ_mul = z̄ · ∂(s · y)/∂y = 1 · 5 = 5",
             "∂s/∂x = 1",
             "∂s/∂y = 1",
             "x̄ = s̄ · ∂s/∂x = 3 · 1 = 3",
@@ -203,7 +203,10 @@ def test_adjoint_notation_overlines_longer_names_and_numbers_repeated_operands()
     texts = _texts_adjoint(_named(b * 3, "out"))
     assert texts[0] == "o\u0305u\u0305t\u0305 = ∂out/∂out = 1"
     assert "∂(a · a)/∂a (operand 2) = a = 2" in texts
-    assert "a\u0305·\u0305a\u0305 = o\u0305u\u0305t\u0305 · ∂out/∂(a · a) = 1 · 3 = 3" in texts
+    # the root's own operation: its local partial is written with the operation, not ∂out
+    assert "∂(a · a · 3)/∂(a · a) = 3" in texts
+    out_share = "a\u0305·\u0305a\u0305 = o\u0305u\u0305t\u0305 · ∂(a · a · 3)/∂(a · a) = 1 · 3 = 3"
+    assert out_share in texts
     assert texts[-1] == unicodedata.normalize("NFC", "ā = ā_mul1 + ā_mul2 = 6 + 6 = 12")
 
 
@@ -255,8 +258,8 @@ def test_value_used_twice_by_one_operation_names_each_operand():
     a = Value(2.0, label="a")
     assert _texts(a * a, "backward") == [
         "∂(a · a)/∂(a · a) = 1",
-        "∂(a · a)/∂a (via the product, operand 1) = a = 2",
-        "∂(a · a)/∂a (via the product, operand 2) = a = 2",
+        "ā via the product, operand 1 = a = 2",
+        "ā via the product, operand 2 = a = 2",
         "∂(a · a)/∂a = 2 + 2 = 4",
     ]
 
@@ -266,8 +269,8 @@ def test_two_operations_of_one_kind_are_told_apart_by_name():
     p = _named(x * 2, "p")
     q = _named(x * 3, "q")
     texts = _texts(_named(p + q, "r"), "backward")
-    assert "∂r/∂x (via the product q) = ∂r/∂q · ∂q/∂x = 1 · 3 = 3" in texts
-    assert "∂r/∂x (via the product p) = ∂r/∂p · ∂p/∂x = 1 · 2 = 2" in texts
+    assert "x\u0304 via the product q = ∂r/∂q · ∂q/∂x = 1 · 3 = 3" in texts
+    assert "x\u0304 via the product p = ∂r/∂p · ∂p/∂x = 1 · 2 = 2" in texts
     assert texts[-1] == "∂r/∂x = 3 + 2 = 5"
 
 
@@ -433,7 +436,8 @@ def test_an_operation_missing_from_the_table_is_traced_by_number_never_another_f
     z = _named(_sinh(x) + _sinh(x), "z")  # shared: "via" names need the unknown op's short name
     texts = _texts(z, "backward")
     assert texts[-1] == "∂z/∂x = 1.543 + 1.543 = 3.086"
-    assert any("(via sinh v2)" in t for t in texts)  # the second sinh(x): the name is taken
+    # the second sinh(x): the name is taken
+    assert any(t.startswith("x\u0304 via sinh v2 = ") for t in texts)
     z.backward()
     assert trace(z)[-1].grads[0] == x.grad
 
@@ -539,3 +543,30 @@ def test_the_docstring_examples_hold():
 
     result = doctest.testmod(module)
     assert result.attempted > 0 and result.failed == 0
+
+
+# ---- one notation: ∂z/∂v is always the total -------------------------------------------
+
+
+def test_a_line_written_as_dz_dv_always_states_the_total():
+    """The course's notation: ∂z/∂v is z's total derivative with respect to v. A line that
+    begins `∂z/∂y =` ends with y's final gradient (8, never the product's 5); one of several
+    contributions is written `ȳ via the product`; in adjoint notation the root's own
+    operation writes its local partials with the operation, `∂(s · y)/∂s`, not `∂z/∂s`."""
+    z = sum_times_y()
+    z.backward()
+    grads = {v.label: v.grad for v in z.topological_order()}
+    blog = [s.text for s in trace(z, "backward")]
+    totals = [t for t in blog if t.startswith("∂z/∂")]
+    assert len(totals) == 4  # z, s, x and the sum for y
+    for text in totals:
+        name = text[len("∂z/∂") :].split(" ", 1)[0]
+        assert float(text.rsplit(" = ", 1)[1]) == grads[name], text
+    assert [t for t in blog if " via " in t] == [
+        "ȳ via the product = s = 5",
+        "ȳ via the sum = ∂z/∂s · ∂s/∂y = 3 · 1 = 3",
+    ]
+    adjoint = trace(z, "backward", notation="adjoint")
+    local = [s.text for s in adjoint if s.kind == "local"]
+    assert local[:2] == ["∂(s · y)/∂s = y = 3", "∂(s · y)/∂y = s = 5"]
+    assert not any("∂z/∂" in s.text for s in adjoint if s.kind != "seed")

@@ -46,6 +46,8 @@ COLORS = {
     "link": "#0B5C8E",  # links and controls of a slide deck (7:1 on white)
     "code": "#F5F5F5",  # the background of a code cell on a slide
     "error": "#D55E00",  # vermilion: the bar beside an error on a slide
+    "print-ink": "#000000",  # a worksheet's text and blanks: black, whatever the printer
+    "print-paper": "#FFFFFF",  # a worksheet's page
 }
 
 

@@ -27,7 +27,7 @@ from autograd_viz.trace import Step, check_phase, trace
 from autograd_viz.viz import render
 from autograd_viz.viz.guard import check_size
 from autograd_viz.viz.outpath import output_path
-from autograd_viz.viz.palette import resolve
+from autograd_viz.viz.palette import COLORS, resolve
 
 __all__ = ["PAPERS", "Worksheet", "WorksheetError", "save_worksheet", "worksheet"]
 
@@ -43,6 +43,7 @@ _LINE = 17.0  # least line height of the derivation (11 pt text, room for handwr
 _LINE_MAX = 30.0  # most: lines further apart stop reading as one derivation
 _MIN_GRAPH = 110.0  # a graph squeezed below this is unreadable on paper
 _FONT = "DejaVu Sans, Arial, Helvetica, sans-serif"
+_INK, _PAPER = COLORS["print-ink"], COLORS["print-paper"]  # black on white: prints anywhere
 # a run of numbers and arithmetic only: a step's substituted numbers or its result
 _NUMERIC = re.compile(r"[\s\d.,+\-−·×*/^()e∞inf]*")
 
@@ -81,14 +82,15 @@ class Worksheet:
             "<!doctype html>\n<html lang=en>\n<head>\n<meta charset=utf-8>\n"
             f"<title>{html.escape(self.title)}</title>\n<style>\n"
             f"@page {{ size: {size}; margin: 16mm; }}\n"
-            f"body {{ font-family: {_FONT}; color: #000; background: #fff; margin: 0 auto;"
+            f"body {{ font-family: {_FONT}; color: {_INK}; background: {_PAPER}; margin: 0 auto;"
             " max-width: 180mm; }\n"
             "h1 { font-size: 16pt; margin: 0 0 4pt; }\n"
             "p { font-size: 10pt; margin: 0 0 8pt; }\n"
             ".graph svg { display: block; max-width: 100%; height: auto; max-height: 40vh;"
             " margin: 6pt auto 10pt; }\n"
             "ol { font-size: 11pt; line-height: 1.9; padding-left: 2em; }\n"
-            ".blank { display: inline-block; min-width: 7em; border-bottom: 1px solid #000; }\n"
+            f".blank {{ display: inline-block; min-width: 7em;"
+            f" border-bottom: 1px solid {_INK}; }}\n"
             "@media print { .graph svg { max-height: 110mm; } }\n"
             "</style>\n</head>\n<body>\n"
             f"<h1>{html.escape(self.title)}</h1>\n{name}\n"
@@ -128,8 +130,8 @@ class Worksheet:
         )
         return (
             f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}pt" height="{height}pt" '
-            f'viewBox="0 0 {width} {height}" font-family="{_FONT}" fill="#000">\n'
-            f'<rect width="{width}" height="{height}" fill="#fff"/>\n'
+            f'viewBox="0 0 {width} {height}" font-family="{_FONT}" fill="{_INK}">\n'
+            f'<rect width="{width}" height="{height}" fill="{_PAPER}"/>\n'
             f'<text x="{_MARGIN:.1f}" y="{_MARGIN + 14:.1f}" font-size="16" font-weight="bold">'
             f"{html.escape(self.title, quote=False)}</text>\n{name}\n"
             f'<text x="{_MARGIN:.1f}" y="{_MARGIN + 38:.1f}" font-size="10">'
