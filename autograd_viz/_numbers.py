@@ -2,7 +2,9 @@
 
 One formatter, so a drawing's `data 0.6667` and the equation beside it can never
 disagree: whole numbers in full, others to a few significant digits, and a real
-minus sign (−) as in typeset maths.
+minus sign (−) as in typeset maths. And one rule for when a typed number counts as an
+answer (`agrees`, stated in `ANSWER_RULE`), shared by exercises and quizzes, so a number
+typed as the kit prints it is right wherever it is typed.
 """
 
 from __future__ import annotations
@@ -37,3 +39,35 @@ def format_number(x: float, digits: int = 4) -> str:
             mantissa, exponent = text.split("e")
             text = f"{mantissa}e{int(exponent)}"
     return text.replace("-", MINUS)
+
+
+# ---- when a typed number is right: one rule for exercises and quizzes -----------------------
+
+REL_TOL = 1e-6  # one part in a million
+ZERO_TOL = 1e-12  # below this, a number is 0 (rounding noise: 0.1 + 0.2 − 0.3 is 5.6e−17)
+
+ANSWER_RULE = (
+    "A number is right when it is within one part in a million of the answer (anything "
+    "below 1e-12 counts as 0), or when it is the answer as the kit prints it: where a drawing "
+    "rounds the answer to 4 significant digits, that rounded number is right too (0.6667 for "
+    "2/3, 1.235e4 for 12345.678), and so is one typed with more digits that rounds to it "
+    "(0.66667). A whole number is printed, and checked, in full."
+)
+
+
+def agrees(value: float, answer: float, digits: int = 4) -> bool:
+    """True when a typed `value` counts as `answer` (the rule in `ANSWER_RULE`, shared by
+    `Exercise` and the quiz, so both accept exactly what the drawings print).
+
+    >>> agrees(0.6667, 2 / 3), agrees(12350.0, 12345.678), agrees(0.0, 2e-7), agrees(8.0004, 8)
+    (True, True, False, False)
+    """
+    if not (math.isfinite(value) and math.isfinite(answer)):
+        return False
+    if math.isclose(value, answer, rel_tol=REL_TOL, abs_tol=ZERO_TOL):
+        return True
+    shown = format_number(answer, digits)
+    printed = float(shown.replace(MINUS, "-"))
+    if printed == answer:  # printed in full (a whole number, 0.5): the tolerance alone decides
+        return False
+    return math.isclose(value, printed, rel_tol=1e-9) or format_number(value, digits) == shown

@@ -10,8 +10,11 @@ digits separates thousands (`1,000`, `1 000`), any other comma is a decimal comm
 is a decimal point. Where a separator could mean something else (`1,000` vs 1.000, `1.000` vs a
 thousand) and only the other reading is right, the feedback asks "did you mean …?" instead of a
 bare "not quite". A numeric answer is right within `tol` (relative and absolute) when one is
-given; by default within 1e-6, or when it is what the drawings show for the answer (4 significant
-digits: `0.6667` or `0.66667` for 2/3; whole numbers are shown, and checked, in full). A text answer
+given; by default by the rule quizzes use too (`autograd_viz._numbers.ANSWER_RULE`): within one
+part in a million, or what the drawings print for the answer (4 significant digits: `0.6667` or
+`0.66667` for 2/3, `1.235e4` for 12345.678; whole numbers are printed, and checked, in full).
+Digits of any script (`٣`, `３`), direction marks pasted with a number, and fractions such as
+`2½` (2.5) are read too. A text answer
 (`answer="reverse"`) is right when it matches ignoring case and surrounding spaces; `answer=[...]`
 accepts any of several; `check=` takes a function of the typed text for anything else. A wrong
 answer shows the hint. The expected answer is in neither the widget nor the saved widget state
@@ -32,6 +35,7 @@ from __future__ import annotations
 import ast
 import html
 import math
+import numbers
 import operator
 import os
 import re
@@ -42,7 +46,7 @@ from dataclasses import dataclass
 
 import ipywidgets as widgets
 
-from autograd_viz._numbers import format_number
+from autograd_viz._numbers import ANSWER_RULE, agrees
 from autograd_viz.viz.palette import var
 
 __all__ = [
@@ -77,6 +81,18 @@ _TRANSLATE = str.maketrans(
     {"−": "-", "–": "-", "×": "*", "·": "*", "⋅": "*", "^": "**", "÷": "/", "⁄": "/"}
 )
 _INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad"))  # zero-width
+# Direction marks and embeddings (LRM, RLM, ALM, U+202A-202E, U+2066-2069): a right-to-left
+# keyboard or page puts them around a number; they order text, they are not part of it.
+_INVISIBLE.update(dict.fromkeys([0x200E, 0x200F, 0x061C, *range(0x202A, 0x202F),
+                                 *range(0x2066, 0x206A)]))  # fmt: skip
+_ARABIC_MARKS = str.maketrans({"\u066b": ".", "\u066c": ","})  # Arabic decimal, thousands
+# A vulgar fraction, alone (½) or after a whole number (2½, 2 ½): NFKC would write 2½ as
+# "21⁄2", which reads 10.5; it is 2 + 1/2.
+_FRACTIONS = {
+    c: unicodedata.normalize("NFKC", c).replace("\u2044", "/")
+    for c in map(chr, [0xBC, 0xBD, 0xBE, *range(0x2150, 0x215F), 0x2189])
+}
+_FRACTION = re.compile(rf"(\d+)?[ \u00a0\u202f]?([{''.join(_FRACTIONS)}])")
 _SUPERSCRIPT = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-")
 _POWER = re.compile(r"[⁰¹²³⁴⁵⁶⁷⁸⁹⁻]+")  # 2³ is 2**3 (NFKC alone would make it 23)
 # A number as typed: digits, with points, commas, or single spaces between digit groups.
@@ -92,14 +108,8 @@ SEPARATOR_RULE = (
 
 ANSWER_HELP = (
     "Type a number (8, -24, 0.5, 1,000) or a sum (5+3, 2^3, 1/2). "
-    f"{SEPARATOR_RULE} Unless the exercise says otherwise, an answer rounded to "
-    f"{_SHOWN_DIGITS} significant digits, as the drawings show it (0.6667 for 2/3), is right."
+    f"{SEPARATOR_RULE} Unless the exercise says otherwise: {ANSWER_RULE}"
 )
-
-
-def _as_float(shown: str) -> float:
-    """A number as `format_number` writes it (real minus sign, 1.5e−7) read back."""
-    return float(shown.replace("\u2212", "-"))
 
 
 def _slack(half_unit: float | None) -> float:
@@ -194,10 +204,18 @@ def _why(run: str) -> str:
 
 
 def _normalise_symbols(text: str) -> str:
-    """Full-width digits, Unicode minus and friends become ASCII; zero-width characters go."""
+    """Digits of any script, Unicode minus and friends become ASCII; invisible characters
+    (zero-width, direction marks) go; 2½ becomes (2+1/2) and 2³ becomes 2**(3)."""
     text = _POWER.sub(lambda m: "**(" + m.group().translate(_SUPERSCRIPT) + ")", text)
-    text = unicodedata.normalize("NFKC", text.translate(_INVISIBLE))
+    text = _FRACTION.sub(_fraction, text.translate(_INVISIBLE))
+    text = unicodedata.normalize("NFKC", text).translate(_ARABIC_MARKS)
+    text = "".join(str(unicodedata.decimal(c)) if c.isdecimal() else c for c in text)
     return text.strip().translate(_TRANSLATE)
+
+
+def _fraction(match: re.Match) -> str:
+    whole, fraction = match.group(1), _FRACTIONS[match.group(2)]
+    return f"({whole}+{fraction})" if whole else f"({fraction})"
 
 
 def _grouped(text: str, sep: str) -> bool:
@@ -291,8 +309,34 @@ def _evaluate(node: ast.AST) -> float:
     raise AnswerParseError("only numbers and + − × / ^ ( ) can be used")
 
 
+def _answer_value(a: object) -> float | str:
+    """An acceptable answer as the checks use it: text, or a float (numpy's numbers too)."""
+    if isinstance(a, str):
+        return a
+    if isinstance(a, bool) or not isinstance(a, numbers.Real):
+        raise ExerciseError(
+            f"an answer must be a number or a string, got {type(a).__name__}: {a!r}"
+        )
+    try:
+        value = float(a)
+    except OverflowError:
+        raise ExerciseError(
+            f"the answer {_short(a)} is too large to check: answers are floats, up to about "
+            "1.8e308. Ask for a smaller number (its logarithm, or the number of digits)"
+        ) from None
+    if not math.isfinite(value):
+        raise ExerciseError(f"an answer must be a finite number, got {a!r}")
+    return value
+
+
+def _short(a: object) -> str:
+    text = repr(a)
+    return text if len(text) <= 40 else f"{text[:12]}…{text[-6:]} ({len(text)} digits)"
+
+
 def _normalise_text(text: str) -> str:
-    return " ".join(text.strip().casefold().split())
+    """A word answer as compared: no invisible characters or direction marks, any case."""
+    return " ".join(text.translate(_INVISIBLE).strip().casefold().split())
 
 
 def _format_answer(answer: object) -> str:
@@ -348,15 +392,15 @@ class Exercise:
         answers = list(answer) if isinstance(answer, (list, tuple)) else [answer]
         if not answers:
             raise ExerciseError("Exercise needs at least one acceptable answer")
-        for a in answers:
-            if isinstance(a, bool) or not isinstance(a, (int, float, str)):
-                raise ExerciseError(
-                    f"an answer must be a number or a string, got {type(a).__name__}: {a!r}"
-                )
-            if isinstance(a, float) and not math.isfinite(a):
-                raise ExerciseError(f"an answer must be a finite number, got {a!r}")
+        answers = [_answer_value(a) for a in answers]
         if check is not None and not callable(check):
             raise ExerciseError("check= must be a function taking the typed text, returning bool")
+        for name, text in (("hint", hint), ("explanation", explanation)):
+            if not isinstance(text, str):
+                raise ExerciseError(
+                    f"{name}= must be text (a string shown to the learner), got "
+                    f"{type(text).__name__}: {text!r}; e.g. {name}={str(text)!r}"
+                )
         if tol is not None and (
             isinstance(tol, bool) or not isinstance(tol, (int, float)) or not 0 <= tol < math.inf
         ):
@@ -408,31 +452,41 @@ class Exercise:
         return self._judge(text)[0]
 
     def _judge(self, text: str) -> tuple[bool, str]:
-        """The verdict, and a note for a wrong answer that was read in a surprising way."""
+        """The verdict, and a note for a wrong answer that was read in a surprising way.
+
+        A `check=` that cannot read the text (ValueError, TypeError, ArithmeticError) is the
+        learner's unreadable answer; any other exception it raises is a fault in the exercise
+        (ExerciseError), said as such rather than escaping from the widget as a KeyError."""
         if self._check is not None:
             try:
                 return bool(self._check(text)), ""
             except (ValueError, TypeError, ArithmeticError) as err:
                 raise AnswerParseError(f"{text.strip()!r} could not be checked ({err})") from None
-        numbers = [float(a) for a in self._answers if not isinstance(a, str)]
+            except Exception as err:
+                raise ExerciseError(
+                    f"this exercise's check= function raised {type(err).__name__} ({err}) on "
+                    f"the answer {text.strip()!r}: a fault in the exercise, not in the answer. "
+                    "Its author should make check= return True or False for any text."
+                ) from err
+        expected = [a for a in self._answers if not isinstance(a, str)]
         words = [_normalise_text(a) for a in self._answers if isinstance(a, str)]
         if _normalise_text(text) in words:
             return True, ""
-        if not numbers:
+        if not expected:
             return False, ""
         reading = read_answer(text)
-        if any(self._matches(reading.value, n) for n in numbers):
+        if any(self._matches(reading.value, n) for n in expected):
             return True, ""
         shown = text.strip()
         if reading.alternative is not None:
-            if any(self._matches(reading.alternative, n) for n in numbers):
+            if any(self._matches(reading.alternative, n) for n in expected):
                 return False, (
                     f"Did you mean {reading.alternative:g}? I read {shown!r} as "
                     f"{reading.value:g}: {reading.why}."
                 )
             return False, f"(I read {shown!r} as {reading.value:g}: {reading.why}.)"
         rounded = reading.digits is not None and self._tol is None
-        if rounded and any(abs(reading.value - n) <= _slack(reading.half_unit) for n in numbers):
+        if rounded and any(abs(reading.value - n) <= _slack(reading.half_unit) for n in expected):
             return False, (
                 f"Close: give at least {_SHOWN_DIGITS} significant digits, as the drawings "
                 "show numbers (e.g. 0.1235, not 0.12)."
@@ -442,14 +496,7 @@ class Exercise:
     def _matches(self, value: float, answer: float) -> bool:
         if self._tol is not None:
             return math.isclose(value, answer, rel_tol=self._tol, abs_tol=self._tol)
-        if math.isclose(value, answer, rel_tol=1e-6, abs_tol=1e-6):
-            return True
-        # What the drawings show for it (0.6667 for 2/3; whole numbers are shown in full),
-        # typed as shown or with more digits (0.66667).
-        if answer.is_integer():
-            return False
-        shown = format_number(answer)
-        return format_number(value) == shown or math.isclose(value, _as_float(shown), rel_tol=1e-9)
+        return agrees(value, answer, _SHOWN_DIGITS)  # the quiz's rule too (ANSWER_RULE)
 
     def submit(self, text: str) -> bool:
         """Check `text` as if the learner typed it and pressed Check; show and return the verdict.
@@ -477,6 +524,11 @@ class Exercise:
     def _show_verdict(self, text: str) -> bool:
         try:
             right, note = self._judge(text)
+        except ExerciseError as err:  # check= failed: the learner is told it is not their fault
+            self.feedback.value = self._message(
+                _WRONG_COLOUR, f"This exercise could not check your answer: {err}"
+            )
+            return False
         except AnswerParseError as err:
             self.feedback.value = self._message(
                 _WRONG_COLOUR,

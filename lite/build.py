@@ -13,7 +13,8 @@ Pyodide's compiled packages (numpy, matplotlib) that no registry here serves:
 - autograd_viz is built as a wheel with Graphviz-WASM inside it as package data, so drawing in
   the browser needs no request of its own.
 - `jupyter lite build` (jupyterlite-core 0.8.6 with the Pyodide kernel 0.8.6) then assembles
-  JupyterLab, the widgets front end and the eleven notebooks with their saved outputs.
+  JupyterLab, the widgets front end, jupyterlab-slideshow (live slides) and the notebooks
+  with their saved outputs.
 """
 
 from __future__ import annotations
@@ -60,6 +61,11 @@ OFFLINE_ROOTS = ["micropip", "ipython", "jedi", "sympy"]
 # 3.0.17 in lite/requirements.txt); comm is what the Pyodide kernel installs for widgets.
 EXTRA_WHEELS = {"comm": "0.2.3", "ipywidgets": "8.1.9"}
 EXTRA_DEPENDS = {"comm": ["traitlets"], "ipywidgets": ["comm", "ipython", "traitlets"]}
+# Front-end (lab) extensions the site ships beside the widgets front end, from their PyPI wheels:
+# jupyterlab-slideshow's deck mode (live slides over the notebook, widgets still live) and the
+# font extension it needs. Passed to `jupyter lite build` as federated extensions, so the build
+# tools' venv does not have to install JupyterLab, which jupyterlab-fonts requires.
+LAB_EXTENSIONS = ["jupyterlab-slideshow==0.3.4", "jupyterlab-fonts==3.0.0"]
 
 NOTEBOOK_START = "00_start_here.ipynb"
 
@@ -247,11 +253,15 @@ def build(output: Path) -> None:
     contents: list[str] = []
     for nb in _trusted_copies(notebooks, STAGE / "notebooks"):
         contents += ["--contents", str(nb)]
+    extensions = [
+        f"--LiteBuildConfig.federated_extensions={wheel}"
+        for wheel in _download(LAB_EXTENSIONS).values()
+    ]
     shutil.rmtree(output, ignore_errors=True)
     _run(Path(sys.executable).parent / "jupyter", "lite", "build",
          "--lite-dir", lite_dir, "--output-dir", output, "--apps", "lab",
          "--no-sourcemaps", "--no-unused-shared-packages",
-         *contents, cwd=lite_dir)  # fmt: skip
+         *extensions, *contents, cwd=lite_dir)  # fmt: skip
     # The site's front door opens JupyterLab on the start notebook. JupyterLite's pages read the
     # (empty) configuration block of every index.html above them, so this one keeps it.
     start = f"lab/index.html?path={NOTEBOOK_START}"

@@ -5,8 +5,9 @@ Each notebook runs top to bottom in a fresh kernel with `notebooks/` as the work
 exported HTML can show the widgets) are saved back into the file. Then the file is normalised so a
 re-run changes nothing that did not really change: widget model ids (random UUIDs) are renumbered
 deterministically per notebook, timing metadata is dropped, the kernel spec is fixed to `python3`
-and the Python version is removed from `language_info`. Cells that create an `Exercise` get their
-input collapsed (`metadata.jupyter.source_hidden`), so the answer in the code is not on show.
+and the Python version is removed from `language_info`. Cells that create an `Exercise` (or a
+`CodeExercise`) get their input collapsed (`metadata.jupyter.source_hidden`), so the answer in
+the code is not on show.
 A failing cell stops everything loudly (exit status 1) and leaves that notebook untouched.
 
 Usage (from the repository root):
@@ -38,7 +39,7 @@ WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
 _NAMESPACE = uuid.UUID("6f1c2a8e-3b7d-4c59-9a0e-5d2b8f4e7a11")  # fixed: ids stay stable
 _CELL_METADATA_NOISE = ("execution", "collapsed", "scrolled", "jupyter")
-_EXERCISE_CALL = re.compile(r"^\s*(?:\w+\.)?Exercise\(", re.M)
+_EXERCISE_CALL = re.compile(r"^\s*(?:\w+\s*=\s*)?(?:\w+\.)?(?:Code)?Exercise\(", re.M)
 
 
 class NotebookExecutionError(RuntimeError):

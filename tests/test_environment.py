@@ -21,12 +21,12 @@ ROOT = Path(__file__).resolve().parents[1]
 
 # pip name → conda-forge name, where they differ.
 PIP_TO_CONDA = {
-    "jupyterlab-rise": "jupyterlab_rise",
     "torch": "pytorch",
 }
 # Needed by CI only, not by anyone running or checking the notebooks, so not in environment.yml.
 CI_ONLY = {
     "ruff": "lint, run by scripts/test.sh",
+    "pypdf": "reads a worksheet's PDF text back (tests/test_worksheet.py)",
     "playwright": "drives Chromium in the browser tests",
     "jupyter-repo2docker": "checks the Binder build plan",
     "micrograd": "a peer engine the tests draw and check (tests/test_own_engine.py)",

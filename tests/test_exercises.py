@@ -347,3 +347,84 @@ def test_python_only_notations_are_not_numbers_a_learner_means(text):
     ex = Exercise("q", answer=3)
     assert not ex.submit(text)
     assert "ordinary decimal digits" in ex.feedback.value
+
+
+# ---- issue 18: right answers only (items 2 and 5, and the exercise parts of item 16) --------
+
+
+def test_a_tiny_answer_is_not_matched_by_zero_the_rule_is_one_part_in_a_million():
+    assert not Exercise("q", answer=2e-7).is_correct("0")  # abs_tol 1e-6 accepted it
+    assert Exercise("q", answer=2e-7).is_correct("2e-7")
+    assert Exercise("q", answer=0.1 + 0.2 - 0.3).is_correct("0")  # 5.6e-17: rounding noise
+    assert exercises.ANSWER_RULE.split(":")[0] in Exercise("q", answer=1).input.tooltip
+
+
+def test_a_number_typed_as_the_kit_prints_it_is_right():
+    assert format_number(12345.678) == "1.235e4"
+    ex = Exercise("q", answer=12345.678)
+    assert ex.submit("1.235e4") and ex.submit("12345.68") and not ex.submit("1.234e4")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [("2½", 2.5), ("2 ½", 2.5), ("−2½", -2.5), ("¾", 0.75), ("1⅛+1", 2.125), ("½·4", 2.0)],
+)
+def test_a_whole_number_and_a_fraction_read_as_their_sum(text, expected):
+    assert parse_number(text) == expected  # NFKC alone makes 2½ "21⁄2": 10.5
+
+
+def test_two_and_a_half_is_two_and_a_half():
+    assert Exercise("q", answer=2.5).submit("2½")
+    assert not Exercise("q", answer=10.5).submit("2½")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("\u200f3", 3.0),  # a right-to-left mark, as an Arabic or Hebrew keyboard types it
+        ("\u200e-2", -2.0),
+        ("\u20673\u2069", 3.0),  # an isolate around the number
+        ("\u202b8\u202c", 8.0),
+        ("٣", 3.0),  # Arabic-Indic digits
+        ("٢٫٥", 2.5),  # with the Arabic decimal separator
+        ("١٬٠٠٠", 1000.0),  # and its thousands separator
+        ("۱۲", 12.0),  # Persian digits
+        ("४२", 42.0),  # Devanagari digits
+    ],
+)
+def test_direction_marks_and_digits_of_any_script_read_as_the_number(text, expected):
+    assert parse_number(text) == expected
+
+
+def test_a_word_answer_typed_after_a_direction_mark_is_the_word():
+    assert Exercise("Which order?", answer="reverse").submit("\u200freverse\u200e")
+
+
+def test_numpy_numbers_are_answers_like_any_other():
+    np = pytest.importorskip("numpy")
+    assert Exercise("q", answer=np.int64(3)).submit("3")
+    assert Exercise("q", answer=[np.float32(0.5), "a half"]).submit("1/2")
+    assert Exercise("q", answer=np.int64(3)).static_html().count("<b>Answer:</b> 3<") == 1
+
+
+def test_an_answer_too_large_for_a_float_is_refused_when_the_exercise_is_written():
+    with pytest.raises(ExerciseError, match=r"too large to check: answers are floats") as err:
+        Exercise("q", answer=10**400)  # was an OverflowError at the learner's first submit
+    assert "401 digits" in str(err.value)
+
+
+@pytest.mark.parametrize("option", ["hint", "explanation"])
+def test_a_hint_or_explanation_that_is_not_text_is_refused_when_written(option):
+    with pytest.raises(ExerciseError, match=rf"{option}= must be text .* got int: 5; e\.g\. "):
+        Exercise("q", answer=1, **{option: 5})  # was an AttributeError in static_html()
+
+
+def test_a_check_that_raises_is_reported_as_the_exercises_fault_not_a_crash():
+    ex = Exercise("q", answer="a colour", check=lambda t: {"red": True}[t])
+    assert ex.submit("red")
+    assert not ex.submit("blue")  # was a bare KeyError out of the widget's callback
+    said = ex.feedback.value
+    assert "could not check your answer" in said and "KeyError ('blue')" in said
+    assert "a fault in the exercise, not in the answer" in said
+    with pytest.raises(ExerciseError, match="check= function raised KeyError"):
+        ex.is_correct("blue")

@@ -51,6 +51,8 @@ CURRICULUM = [
     "08_pytorch.ipynb",
     "09_pitfalls.ipynb",
     "10_longer_backward_pass.ipynb",
+    "13_vanishing_and_exploding_gradients.ipynb",
+    "14_forward_vs_reverse_mode.ipynb",
 ]
 WALKTHROUGHS = {"03", "05", "06", "10"}  # presented as slides, and animated with the player
 SLIDE_TYPES = {"slide", "subslide", "fragment", "skip", "notes", "-"}
@@ -155,7 +157,7 @@ def test_committed_notebook_reveals_no_exercise_answer(path):
 @pytest.mark.parametrize("path", PATHS, ids=_id)
 def test_exercise_cells_show_the_question_box_but_not_the_code_holding_the_answer(path):
     for n, cell in enumerate(_code_cells(_load(path)), 1):
-        if re.search(r"^\s*(?:\w+\.)?Exercise\(", _source(cell), re.M):
+        if re.search(r"^\s*(?:\w+\s*=\s*)?(?:\w+\.)?(?:Code)?Exercise\(", _source(cell), re.M):
             hidden = cell.get("metadata", {}).get("jupyter", {}).get("source_hidden")
             assert hidden is True, (
                 f"{path.name}: code cell {n} creates an Exercise but its input (with the answer) "

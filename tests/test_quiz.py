@@ -3,11 +3,15 @@ answers read like exercises read them, and no answer in the widget until it is e
 
 from __future__ import annotations
 
+import math
+
+import own_engines as oe
 import pytest
 from examples import sum_times_y
 
 from autograd_viz import MLP, Value, quiz
-from autograd_viz.exercises import hide_all, reveal_all
+from autograd_viz._numbers import format_number
+from autograd_viz.exercises import Exercise, hide_all, reveal_all
 from autograd_viz.viz.quiz import Quiz, QuizError
 
 
@@ -152,3 +156,235 @@ def test_each_blank_sits_on_its_nodes_cell():
     # the data cell of s lies left of its grad cell, on the same row
     data, grad = q._cells[(2, "data")], q._cells[(2, "grad")]
     assert data[0] + data[2] == pytest.approx(grad[0]) and data[1] == grad[1]
+
+
+# ---- issue 18: right answers only ------------------------------------------------------------
+
+
+class OwnValueMul(oe.BlogValue):
+    """`__mul__`'s rule sends `self` its own value (`self.data * out.grad`); `other` is right."""
+
+    def __mul__(self, other):
+        other = self._wrap(other)
+        out = type(self)(self.data * other.data, (self, other), "*")
+
+        def _backward():
+            self.grad += self.data * out.grad
+            other.grad += self.data * out.grad
+
+        out._backward = _backward
+        return out
+
+
+def _x_times_y(cls):
+    x, y = oe._named(cls(2.0), "x"), oe._named(cls(3.0), "y")
+    return oe._named(x * y, "z")
+
+
+@pytest.mark.parametrize("ran_backward", [False, True], ids=["fresh", "after-backward"])
+def test_a_quiz_on_a_learners_engine_grades_the_right_derivative_not_their_bug(ran_backward):
+    z = _x_times_y(OwnValueMul)
+    if ran_backward:
+        z.backward()
+    q = quiz(z)
+    assert [(b.label, b.answer) for b in q.blanks] == [("∂z/∂z", 1), ("∂z/∂x", 3), ("∂z/∂y", 2)]
+    assert q.submit("∂z/∂x", "2") is False  # their bug: was "✔ Right"
+    assert (
+        "✘ Not quite: 2 is what your engine's backward() gives for ∂z/∂x, but it is not the "
+        "right derivative. A rule in your engine is wrong: check_engine(z) names it."
+    ) in q.feedback.value
+    assert "∂z/∂x = y = 3" in q.feedback.value  # the hint and the grade now agree
+    assert q.submit("∂z/∂x", "3") is True  # the right derivative: was "Not quite"
+    assert "✔ Right: ∂z/∂x = 3. Your engine's backward() gives 2 for ∂z/∂x" in q.feedback.value
+    assert q.submit("∂z/∂y", "2") and "Your engine" not in q.feedback.value  # they agree here
+    assert z.grad == (1.0 if ran_backward else 0.0)  # their graph is left as it was
+
+
+def test_every_number_of_a_quiz_on_a_buggy_engine_is_the_op_tables():
+    root = oe.square_of_ab_plus_c(oe.SwappedMul)  # L = (a·b + c)²: 42, 28, 14
+    q = quiz(root, grads=["a", "b", "c", "d"])
+    assert {b.label: b.answer for b in q.blanks} == {
+        "∂L/∂a": 42.0, "∂L/∂b": 28.0, "∂L/∂c": 14.0, "∂L/∂d": 14.0,
+    }  # fmt: skip
+    assert q.hint("∂L/∂a") == (
+        "The product sends each input the other input's value, times the gradient arriving "
+        "at it: ∂L/∂d = 14, and the other input is b = 3."
+    )
+    q.submit("∂L/∂a", "1")
+    q.submit("∂L/∂a", "2")
+    q.equation_button.click()
+    assert q.equation.value == "∂L/∂a = ∂L/∂d · ∂d/∂a = 14 · b = 14 · 3 = ?"
+    assert "the product rule gives" not in q.graph.value  # no caption gives the answer away
+
+
+def test_a_quiz_on_a_correct_engine_says_nothing_about_it():
+    q = quiz(oe.sum_times_y(oe.BlogValue))
+    assert [b.answer for b in q.blanks] == [1.0, 3.0, 3.0, 8.0]
+    assert q.submit("∂z/∂y", "8") and "engine" not in q.feedback.value
+    assert not q.submit("∂z/∂x", "5") and "engine" not in q.feedback.value
+
+
+class CountsBackward(OwnValueMul):
+    runs = 0
+
+    def backward(self):
+        CountsBackward.runs += self.label == "z"  # not the fresh values check_engine probes
+        super().backward()
+
+
+@pytest.mark.parametrize("ran_backward", [False, True], ids=["fresh", "after-backward"])
+def test_their_backward_runs_once_per_quiz(ran_backward):
+    z = _x_times_y(CountsBackward)
+    if ran_backward:
+        z.backward()
+    CountsBackward.runs = 0
+    q = quiz(z)
+    q.submit("∂z/∂x", "2")
+    q.submit("∂z/∂y", "7")
+    assert CountsBackward.runs == 1
+
+
+class Sinh(oe.BlogValue):
+    """An operation the op table does not know; its rule forgets the chain rule's factor."""
+
+    def sinh(self):
+        out = type(self)(math.sinh(self.data), (self,), "sinh")
+
+        def _backward():
+            self.grad += math.cosh(self.data)
+
+        out._backward = _backward
+        return out
+
+
+def test_an_operation_the_table_does_not_know_is_graded_by_central_differences():
+    a, b = oe._named(Sinh(0.5), "a"), oe._named(Sinh(3.0), "b")
+    s = oe._named(a.sinh(), "s")
+    z = oe._named(s * b, "z")
+    q = quiz(z)
+    right = 3 * math.cosh(0.5)  # their rule sends cosh(0.5) = 1.128
+    assert q.blanks[-1].label == "∂z/∂a" and q.blanks[-1].answer == pytest.approx(right)
+    assert not q.submit("∂z/∂a", format_number(math.cosh(0.5)))
+    assert "is what your engine's backward() gives" in q.feedback.value
+    assert q.submit("∂z/∂a", f"{right:.6f}")
+
+
+def _mystery(v):
+    """An operation made outside any method: the kit can neither look it up nor re-run it."""
+    out = type(v)(v.data**3, (v,), "mystery")
+
+    def _backward():
+        v.grad += out.grad
+
+    out._backward = _backward
+    return out
+
+
+def test_a_gradient_no_right_rule_is_known_for_is_refused_not_graded_against_their_rule():
+    a, b = oe._named(oe.BlogValue(0.5), "a"), oe._named(oe.BlogValue(3.0), "b")
+    m = oe._named(_mystery(a), "m")
+    z = oe._named(m * b, "z")
+    with pytest.raises(QuizError) as err:
+        quiz(z)
+    said = str(err.value)
+    assert "cannot work out the right ∂z/∂a: it depends on `mystery` (m)" in said
+    assert "never grades against your engine's own rule" in said
+    assert "Ask only for the others: quiz(root, grads=['z', 'm', 'b'])" in said
+    q = quiz(z, grads=["z", "m", "b"])  # the advice, followed
+    assert [b.answer for b in q.blanks] == [1.0, 3.0, 0.125]
+    assert '<text id="v0-grad"' in q.graph.value and "grad 0<" not in q.graph.value
+
+
+# ---- one tolerance rule for quizzes and exercises -----------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("answer", "typed", "right"),
+    [
+        (12345.678, "1.235e4", True),  # as the drawing and the hint print it: was wrong
+        (12345.678, "12345.68", True),
+        (5e-10, "0", False),  # the quiz's abs_tol 1e-9 accepted it
+        (2e-7, "0", False),  # Exercise's abs_tol 1e-6 accepted it
+        (8.0, "8.0004", False),  # a whole number is checked in full: the quiz accepted it
+        (2 / 3, "0.6667", True),
+        (2 / 3, "0.66667", True),
+        (2 / 3, "0.667", False),
+        (-1.5e-7, "−1.5e−7", True),
+    ],
+)
+def test_a_quiz_and_an_exercise_accept_exactly_the_same_numbers(answer, typed, right):
+    x, w = Value(2.0, label="x"), Value(answer, label="w")
+    z = x * w
+    z.label = "z"
+    assert quiz(z, grads=["x"]).submit("∂z/∂x", typed) is right
+    assert Exercise("∂z/∂x?", answer=answer).is_correct(typed) is right
+
+
+def test_a_blank_states_the_rule_it_is_judged_by():
+    from autograd_viz._numbers import ANSWER_RULE
+
+    assert all(ANSWER_RULE in b.widget.tooltip for b in quiz(sum_times_y()).blanks)
+
+
+@pytest.mark.parametrize("typed", ["\u200f8", "٨", "۸", "\u20678\u2069", "７½+½"])
+def test_a_quiz_reads_direction_marks_and_digits_of_any_script(typed):
+    assert quiz(sum_times_y()).submit("∂z/∂y", typed)
+
+
+# ---- a blank filled in, blanks that share a name, the options a quiz takes ---------------
+
+
+def test_a_blank_filled_in_already_still_judges_what_is_typed():
+    q = quiz(sum_times_y())
+    assert q.submit("∂z/∂y", "8")
+    assert q.submit("∂z/∂y", "41") is False  # was True for any text
+    assert "✘ 41 is not it: ∂z/∂y is filled in already, = 8." in q.feedback.value
+    assert q.submit("∂z/∂y", "5+3") is True and q.left == 3
+
+
+def test_the_same_wrong_answer_twice_counts_twice():
+    q = quiz(sum_times_y())
+    assert not q.submit("∂z/∂x", "1") and not q.submit("∂z/∂x", "1")
+    assert q.blanks[2].misses == 2 and q.equation_button.layout.display == "flex"
+
+
+def _two_called_x() -> Value:
+    a, b = Value(2.0, label="x"), Value(3.0, label="x")
+    z = a * b
+    z.label = "z"
+    return z
+
+
+def test_values_that_share_a_name_get_blanks_that_can_each_be_filled_in():
+    q = quiz(_two_called_x())
+    assert _labels(q) == ["∂z/∂z", "∂z/∂x (1 of 2)", "∂z/∂x (2 of 2)"]
+    with pytest.raises(QuizError, match=r"2 blanks are called '∂z/∂x'.*'∂z/∂x \(1 of 2\)'"):
+        q.submit("∂z/∂x", "3")
+    assert q.submit("∂z/∂x (1 of 2)", "3") and q.submit("∂z/∂x (2 of 2)", "2")
+    assert [b.node for b in quiz(_two_called_x(), grads=["x"]).blanks] == [0, 1]
+
+
+def test_an_unknown_option_lists_only_options_the_quiz_takes_and_each_works():
+    with pytest.raises(TypeError) as err:
+        quiz(sum_times_y(), colour="red")
+    said = str(err.value)
+    listed = said.split("its options are ")[1].split(", ")
+    assert listed == ["grads", "values", "digits", "max_nodes", "rankdir", "font_size",
+                      "legend", "timeout", "notation"]  # fmt: skip
+    values = {"grads": ["y"], "values": True, "digits": 3, "max_nodes": 10, "rankdir": "TB",
+              "font_size": 16, "legend": True, "timeout": 60, "notation": "adjoint"}  # fmt: skip
+    for option in listed:  # phase=, show_grad= and by= were listed and then refused
+        assert quiz(sum_times_y(), **{option: values[option]}).blanks, option
+
+
+@pytest.mark.parametrize("option", ["collapse", "by", "phase", "show_grad", "states", "fmt"])
+def test_an_option_a_quiz_sets_itself_is_refused_saying_why(option):
+    value = {"collapse": "neuron", "by": "neuron", "phase": "forward", "show_grad": True,
+             "states": {}, "fmt": ".2f"}[option]  # fmt: skip
+    with pytest.raises(QuizError, match=rf"^a quiz .*: leave out {option}=$"):
+        quiz(sum_times_y(), **{option: value})
+
+
+def test_a_misspelt_option_the_quiz_sets_itself_is_not_suggested():
+    with pytest.raises(TypeError, match=r"'colapse' \(collapse= is not one: a quiz puts a blank"):
+        quiz(sum_times_y(), colapse="neuron")

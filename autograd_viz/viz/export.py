@@ -28,7 +28,8 @@ says the same caption as the widget (`Frames.caption`) and colours through the p
 
 Where each lives: `viz/filmstrip.py`, `viz/page.py` (the standalone page),
 `viz/animation.py` (animated SVG and GIF), and what they share in `viz/compose.py`
-(the frames for a source, the caption geometry). This module gathers them.
+(the frames for a source, the caption geometry). This module gathers them, and the printable
+worksheet of `viz/worksheet.py` (`save_worksheet(root, "w.pdf")`, `key=True` for the answer key).
 """
 
 from __future__ import annotations
@@ -36,14 +37,19 @@ from __future__ import annotations
 from autograd_viz.viz.animation import ExportError, save_gif, save_svg_animation, svg_animation
 from autograd_viz.viz.filmstrip import Filmstrip, filmstrip
 from autograd_viz.viz.page import save_html, standalone_html
+from autograd_viz.viz.worksheet import Worksheet, WorksheetError, save_worksheet, worksheet
 
 __all__ = [
     "ExportError",
     "Filmstrip",
+    "Worksheet",
+    "WorksheetError",
     "filmstrip",
     "save_gif",
     "save_html",
     "save_svg_animation",
+    "save_worksheet",
     "standalone_html",
     "svg_animation",
+    "worksheet",
 ]

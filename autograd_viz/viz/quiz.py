@@ -7,7 +7,13 @@ asked). Each answer is checked at once: right, and the node turns to its "known"
 for a gradient, orange for a value) with its number written in; wrong, and the quiz says
 which rule to apply, with the numbers it needs ("the product sends each input the *other*
 input's value: ∂z/∂s = y = 3"), and after two misses offers the step's equation. A progress
-line counts what is left. Answers are read as exercises read them (`5+3`, `−24`, `2·3`).
+line counts what is left. Answers are read as exercises read them (`5+3`, `−24`, `2·3`),
+and judged by the same rule (`autograd_viz._numbers.ANSWER_RULE`): within one part in a
+million, or the answer as the drawing prints it (`1.235e4` for 12345.678).
+
+On a learner's own engine the answers are the right derivatives — the op table's, or central
+differences on their own forward method (`autograd_viz.foreign_ops`) — never what their
+`_backward` closures send; where their engine gives another number, the feedback says so.
 
 The picture is one graphviz layout, made with every number in place so no node moves, then
 restyled per state like an animation frame; the blanks are text boxes laid over the cells
@@ -18,6 +24,9 @@ revealed. A teacher reveals every answer with `reveal()`, with the switch from
 
 from __future__ import annotations
 
+import dataclasses
+import difflib
+import functools
 import html
 import math
 import re
@@ -28,9 +37,9 @@ from typing import Any
 import ipywidgets as widgets
 
 from autograd_viz._equations import Eq, partial
-from autograd_viz._numbers import format_number
-from autograd_viz.exercises import AnswerParseError, _registry, parse_number
-from autograd_viz.graph import snapshot_for
+from autograd_viz._numbers import agrees, format_number
+from autograd_viz.exercises import ANSWER_HELP, AnswerParseError, _registry, parse_number
+from autograd_viz.graph import Graph, snapshot_for
 from autograd_viz.naming import expression_names
 from autograd_viz.trace import Step, node_names, trace
 from autograd_viz.viz.frames import Frames
@@ -44,6 +53,17 @@ _PT_TO_PX = 4 / 3  # an SVG drawn at its natural size: 1 pt = 4/3 CSS px
 _CELLPADDING = 3  # the value label's CELLPADDING (autograd_viz.viz.dot.value_label)
 
 _CSS = f"<style>{static_text('quiz.css')}</style>"
+
+# Drawing options a quiz passes on, and those it sets itself (with the reason).
+_DRAW_OPTIONS = ("rankdir", "font_size", "legend", "timeout", "notation")
+_SETS_ITSELF = {
+    "collapse": "puts a blank on every value, so it draws every value",
+    "by": "asks for every value, so it steps operation by operation",
+    "phase": "is about the backward pass (values=True asks the forward values too)",
+    "show_grad": "shows each gradient once it is filled in",
+    "states": "colours each node by what is filled in",
+    "fmt": "writes numbers to digits= significant digits, as it checks them (use digits=)",
+}
 
 
 class QuizError(ValueError):
@@ -69,6 +89,7 @@ class _Blank:
     widget: widgets.Text = field(repr=False)
     misses: int = 0
     solved: bool = False
+    asked: str = ""  # the label before numbering, where two values share a name
 
 
 def quiz(root: object, **options: Any) -> Quiz:
@@ -96,7 +117,8 @@ class Quiz(widgets.VBox):
         digits: significant digits of the numbers shown (an answer written to the digits
             the drawing shows is right).
         max_nodes: refuse a graph with more values than this (a quiz is a hand derivation).
-        **draw_options: drawing options such as `rankdir="TB"` or `font_size=16`.
+        **draw_options: `rankdir`, `font_size`, `legend`, `timeout` (as for `draw`) and
+            `notation` (of the step equations); the quiz sets the others itself.
     """
 
     def __init__(
@@ -111,9 +133,7 @@ class Quiz(widgets.VBox):
     ) -> None:
         if isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes < 1:
             raise QuizError(f"max_nodes must be a positive int, got {max_nodes!r}")
-        if draw_options.get("collapse") is not None:
-            raise QuizError("a quiz puts a blank on every value, so it draws every value: "
-                            "leave out collapse=")  # fmt: skip
+        _check_options(draw_options)
         read = read_within(root, max_nodes)  # refuse a big graph before reading all of it
         if read is None:
             raise _too_many(f"more than {max_nodes}", max_nodes,
@@ -128,6 +148,9 @@ class Quiz(widgets.VBox):
         order = graph.nodes
         if len(order) > max_nodes:
             raise _too_many(str(len(order)), max_nodes)
+        # every number the quiz shows and grades is the right derivative; for a learner's own
+        # engine, `_theirs` is what their backward() gives, to say so where it differs
+        graph, unknown, self._theirs = _right_answers(graph)
         self.digits = digits
         self._order = order
         self._graph = graph
@@ -147,17 +170,22 @@ class Quiz(widgets.VBox):
         asked_grads = self._pick(grads, "grads", grad_order)
         if not asked_values and not asked_grads:
             raise QuizError("nothing to fill in: pass grads=True or values=True (or names)")
+        self._unknown = _depends_on(graph, unknown)  # no right answer is known for these
+        self._refuse_unknown(unknown, asked_grads, grad_order)
         self._refuse_unanswerable(asked_values, asked_grads)
         self._cells = _cell_boxes(self._frames.base_svg)
 
+        wanted = [(i, "data", self._names[i], order[i].data) for i in asked_values] + [
+            (i, "grad", self._partial(self._root_name, self._names[i]), self._grads[i])
+            for i in asked_grads
+        ]
+        labels = _numbered([label for _, _, label, _ in wanted])
         self.blanks: list[_Blank] = []
-        for i in asked_values:
-            self.blanks.append(self._make_blank(i, "data", self._names[i], order[i].data))
-        for i in asked_grads:
-            label = self._partial(self._root_name, self._names[i])
-            self.blanks.append(self._make_blank(i, "grad", label, self._grads[i]))
+        for (i, what, asked, answer), label in zip(wanted, labels):
+            self.blanks.append(self._make_blank(i, what, label, answer, asked))
         self.revealed = False
         self._active: int | None = None
+        self._typing: _Blank | None = None  # the blank submit() is filling in
 
         self.graph = widgets.HTML("")
         board_px = _svg_size_px(self._frames.base_svg)
@@ -206,7 +234,8 @@ class Quiz(widgets.VBox):
 
     def submit(self, label: str, text: str) -> bool:
         """Type `text` into the blank called `label` (e.g. "∂z/∂y") as a learner would; the
-        verdict is shown and returned.
+        verdict on `text` is shown and returned (a blank already filled in is not filled in
+        again, but `text` is still judged).
 
         >>> from autograd_viz import Value
         >>> x = Value(2.0, label="x"); y = x * x; y.label = "y"
@@ -221,8 +250,12 @@ class Quiz(widgets.VBox):
                 f"submit() takes the text a learner would type, got {type(text).__name__}: "
                 f"{text!r}; e.g. submit({label!r}, '8')"
             )
-        blank.widget.value = text  # the observer checks it, as for typed text
-        return blank.solved
+        self._typing = blank  # typed into the box as a learner would, checked once, here
+        try:
+            blank.widget.value = text
+        finally:
+            self._typing = None
+        return self._on_answer(blank, text)
 
     def hint(self, label: str, text: str | None = None) -> str:
         """The rule to apply for the blank called `label`, with the numbers it needs (as
@@ -270,6 +303,23 @@ class Quiz(widgets.VBox):
 
     # ---- building ------------------------------------------------------------
 
+    def _refuse_unknown(self, unknown: set[int], asked: list[int], candidates: list[int]) -> None:
+        """A gradient below an operation of a learner's engine whose right derivative the kit
+        cannot find has no right answer to grade against: the quiz will not grade their rule."""
+        bad = [i for i in asked if i in self._unknown]
+        if not bad:
+            return
+        ops = ", ".join(sorted({f"`{self._order[i].op}` ({self._names[i]})" for i in unknown}))
+        keep = [self._names[i] for i in candidates if i not in self._unknown]
+        which = ", ".join(self._partial(self._root_name, self._names[i]) for i in bad)
+        raise QuizError(
+            f"the kit cannot work out the right {which}: it depends on {ops}, an operation the "
+            "op table does not know and that could not be re-run on fresh values of your class "
+            "for central differences, and a quiz never grades against your engine's own rule. "
+            + (f"Ask only for the others: quiz(root, grads={keep!r})" if keep else
+               "Quiz an expression made of operations the kit knows (+, *, **, tanh, exp, ...)")
+        )  # fmt: skip
+
     def _refuse_unanswerable(self, asked_values: list[int], asked_grads: list[int]) -> None:
         """A blank whose answer is nan or inf can never be filled in: no one types it."""
         data = {i: self._order[i].data for i in asked_values}
@@ -299,14 +349,16 @@ class Quiz(widgets.VBox):
             return []
         if isinstance(choice, str) or not isinstance(choice, Iterable):
             raise QuizError(f"{option} must be True, False or a list of names, got {choice!r}")
-        by_name = {self._names[i]: i for i in candidates}
+        by_name: dict[str, list[int]] = {}  # two values may share a name: both are asked
+        for i in candidates:
+            by_name.setdefault(self._names[i], []).append(i)
         picked = []
         for name in choice:
             if name not in by_name:
                 known = ", ".join(repr(n) for n in by_name) or "none"
                 raise QuizError(f"{option}: no value named {name!r} can be asked here; "
                                 f"the names are {known}")  # fmt: skip
-            picked.append(by_name[name])
+            picked += by_name[name]
         return [i for i in candidates if i in set(picked)]  # always in pass order
 
     def _partial(self, top: str, bottom: str) -> str:
@@ -314,12 +366,13 @@ class Quiz(widgets.VBox):
         eq = self._eq_of.get
         return partial(eq(top, Eq(top, top)), eq(bottom, Eq(bottom, bottom))).text
 
-    def _make_blank(self, i: int, what: str, label: str, answer: float) -> _Blank:
+    def _make_blank(self, i: int, what: str, label: str, answer: float, asked: str) -> _Blank:
         left, top, width, height = self._cells[(i, what)]
         text = widgets.Text(
             value="",
             placeholder="data ?" if what == "data" else "grad ?",
             description=label,
+            tooltip=ANSWER_HELP,
             continuous_update=False,
             layout=widgets.Layout(
                 left=f"{left:.1f}px", top=f"{top:.1f}px",
@@ -328,47 +381,89 @@ class Quiz(widgets.VBox):
         )  # fmt: skip
         text.add_class("agv-quiz-blank")
         text.add_class(f"agv-node-v{i}")
-        blank = _Blank(i, what, label, float(answer), text)
-        text.observe(lambda change, b=blank: self._on_answer(b, change["new"]), names="value")
+        blank = _Blank(i, what, label, float(answer), text, asked=asked)
+        text.observe(lambda change, b=blank: self._on_typed(b, change["new"]), names="value")
         return blank
 
     def _blank(self, label: str) -> _Blank:
         for b in self.blanks:
             if b.label == label:
                 return b
+        shared = [b.label for b in self.blanks if b.asked == label]
+        if shared:
+            raise QuizError(
+                f"{len(shared)} blanks are called {label!r}: values share a name. Say which: "
+                f"{', '.join(map(repr, shared))}, numbered in the order Tab visits them (or "
+                "give the values different labels)"
+            )
         raise QuizError(f"no blank is called {label!r}; the blanks are "
                         f"{', '.join(b.label for b in self.blanks)}")  # fmt: skip
 
     # ---- checking ------------------------------------------------------------
 
-    def _on_answer(self, blank: _Blank, text: str) -> None:
-        if blank.solved or not text.strip():
-            return
+    def _on_typed(self, blank: _Blank, text: str) -> None:
+        if self._typing is not blank:  # submit() checks what it types itself
+            self._on_answer(blank, text)
+
+    def _on_answer(self, blank: _Blank, text: str) -> bool:
+        if not text.strip():
+            return False
         try:
             value = parse_number(text)
         except AnswerParseError as err:
             self._say(f"I couldn't read that: {err}. Type a number such as 8, −24 or 0.5 "
                       "(a sum like 5+3 is fine too).", right=False)  # fmt: skip
-            return
-        if _close(value, blank.answer, self.digits):
+            return False
+        right = _close(value, blank.answer, self.digits)
+        number = format_number(blank.answer, self.digits)
+        if blank.solved:  # filled in already: judged, but nothing changes
+            verdict = "✔ Right" if right else f"✘ {text.strip()} is not it"
+            self._say(f"{verdict}: {blank.label} is filled in already, = {number}.", right=right)
+            return right
+        theirs = self._engine_says(blank)
+        if right:
             blank.solved = True
             blank.widget.remove_class("agv-wrong")
             blank.widget.layout.display = "none"  # the node now shows the number itself
             self._active = None
             self.equation_button.layout.display = "none"
             self.equation.value = ""
-            number = format_number(blank.answer, self.digits)
             done = " Every blank is filled in: well done!" if self.left == 0 else ""
-            self._say(f"✔ Right: {blank.label} = {number}.{done}", right=True)
+            more = f" {theirs}" if theirs else ""
+            self._say(f"✔ Right: {blank.label} = {number}.{more}{done}", right=True)
         else:
             blank.misses += 1
             blank.widget.add_class("agv-wrong")
             self._active = blank.node
-            self._say(f"✘ Not quite. {self._hint(blank, text)}", right=False)
+            if theirs and _close(value, self._theirs[blank.node], self.digits):
+                said = (f"✘ Not quite: {text.strip()} is what your engine's backward() gives "
+                        f"for {blank.label}, but it is not the right derivative. "
+                        f"{self._blame()} {self._hint(blank, text)}")  # fmt: skip
+            else:
+                more = f" ({theirs})" if theirs else ""
+                said = f"✘ Not quite. {self._hint(blank, text)}{more}"
+            self._say(said, right=False)
             if blank.misses >= 2:
                 self._offered = blank
                 self.equation_button.layout.display = "flex"
         self._redraw()
+        return right
+
+    def _engine_says(self, blank: _Blank) -> str:
+        """For a learner's engine whose backward() gives another number for this blank: a
+        sentence saying so ('' where it agrees, or for the kit's own engine)."""
+        if self._theirs is None or blank.what != "grad":
+            return ""
+        theirs = self._theirs[blank.node]
+        if _close(theirs, blank.answer, self.digits):
+            return ""
+        return (f"Your engine's backward() gives {self._num(theirs)} for {blank.label}, "
+                f"which is not right. {self._blame()}")  # fmt: skip
+
+    def _blame(self) -> str:
+        root = self._graph.root.label
+        call = f"check_engine({root})" if root.isidentifier() else "check_engine(your output)"
+        return f"A rule in your engine is wrong: {call} names it."
 
     def _say(self, text: str, *, right: bool) -> None:
         cls = "agv-right" if right else "agv-wrong-text"
@@ -502,7 +597,7 @@ class Quiz(widgets.VBox):
     def _redraw(self) -> None:
         known_values = dict(enumerate(v.data for v in self._order))
         known_grads = {
-            i: g for i, g in self._grads.items() if not any(
+            i: g for i, g in self._grads.items() if i not in self._unknown and not any(
                 b.node == i and b.what == "grad" for b in self.blanks
             )
         }  # fmt: skip
@@ -556,12 +651,110 @@ def _noun(op: str) -> str:
 
 
 def _close(value: float, answer: float, digits: int) -> bool:
-    """Right within 1e-6 (relative), or written to the digits the drawing shows."""
-    if not math.isfinite(answer):
-        return False
-    if math.isclose(value, answer, rel_tol=1e-6, abs_tol=1e-9):
-        return True
-    return format_number(value, digits) == format_number(answer, digits)
+    """The exercises' rule (`autograd_viz._numbers.ANSWER_RULE`): within one part in a
+    million, or the answer as the drawing prints it to `digits` significant digits."""
+    return agrees(value, answer, digits)
+
+
+def _check_options(draw_options: dict[str, Any]) -> None:
+    """Refuse a drawing option the quiz sets itself (saying why) or does not know (listing
+    only what it takes: every option it names works when passed)."""
+    for key, value in draw_options.items():
+        if key == "collapse" and value is None:
+            continue  # the default: every value drawn
+        if key in _SETS_ITSELF:
+            raise QuizError(f"a quiz {_SETS_ITSELF[key]}: leave out {key}=")
+        if key not in _DRAW_OPTIONS:
+            options = ["grads", "values", "digits", "max_nodes", *_DRAW_OPTIONS]
+            close = difflib.get_close_matches(key, [*options, *_SETS_ITSELF], n=1)
+            hint = f" (did you mean {close[0]}=?)" if close else ""
+            if close and close[0] in _SETS_ITSELF:  # named, but not offered: it would fail
+                hint = f" ({close[0]}= is not one: a quiz {_SETS_ITSELF[close[0]]})"
+            raise TypeError(
+                f"quiz() got an unknown option {key!r}{hint}; its options are {', '.join(options)}"
+            )
+
+
+def _numbered(labels: list[str]) -> list[str]:
+    """Labels made distinct where values share a name: '∂z/∂x (1 of 2)', '∂z/∂x (2 of 2)'."""
+    counts = {label: labels.count(label) for label in labels}
+    seen: dict[str, int] = {}
+    out = []
+    for label in labels:
+        if counts[label] == 1:
+            out.append(label)
+            continue
+        seen[label] = seen.get(label, 0) + 1
+        out.append(f"{label} ({seen[label]} of {counts[label]})")
+    return out
+
+
+# ---- the right answers, whoever's engine built the graph -------------------------------------
+
+
+def _right_answers(graph: Graph) -> tuple[Graph, set[int], tuple[float, ...] | None]:
+    """The graph to grade against, the operations with no known right derivative, and what
+    the learner's own backward() gives for every value (None for the kit's own engine).
+
+    The kit's `Value` has the op table's rules already. A learner's graph gets, at each
+    operation, the op table's derivative, or central differences on their own forward method
+    where the table has no row (`autograd_viz.foreign_ops`), never their `_backward`'s: a quiz
+    that graded against their rule would call their bug right. Their backward() is run once
+    here (or its run is taken from the check that already ran it)."""
+    from autograd_viz.own_engine import ForeignSnapshot, run_backward  # only for their engine
+
+    if not isinstance(graph, ForeignSnapshot) or graph.source is None:
+        return graph, set(), None
+    source = graph.source
+    rules: list[Any] = []
+    unknown: set[int] = set()
+    for i, node in enumerate(graph.nodes):
+        partials = None if node.is_leaf else _right_partials(source, i)
+        if partials is None and not node.is_leaf:
+            unknown.add(i)  # its operands' gradients are neither shown nor asked
+            partials = [0.0] * len(node.operands)
+        rules.append(None if node.is_leaf else functools.partial(_fixed_rule, tuple(partials)))
+    run = graph.report.run if graph.report is not None else run_backward(source)
+    right = dataclasses.replace(
+        graph, rules=tuple(rules), report=None, flags={}, source=None, replay=None
+    )  # no flags: a caption saying "the product rule gives 3" would give the answer away
+    return right, unknown, run.grads
+
+
+def _right_partials(source: Any, i: int) -> list[float] | None:
+    """∂node_i/∂(each operand position): the op table's, else central differences."""
+    from autograd_viz.foreign_ops import (
+        canonical_op,
+        method_name,
+        numeric_partials,
+        table_partials,
+    )
+
+    operands = source.operands[i]
+    args = [source.data[p] for p in operands]
+    canonical = canonical_op(source.ops[i], len(operands))
+    exponent, out = source.exponents[i], source.data[i]
+    partials = table_partials(canonical, args, exponent, out)
+    if partials is None:
+        method = method_name(source.nodes[i], canonical)
+        partials = numeric_partials(source.nodes[i], method, args, exponent, out)
+    return partials
+
+
+def _fixed_rule(partials: tuple[float, ...], out: Any) -> None:
+    """A backward rule in the engine's shape that sends each operand its right share."""
+    for operand, slope in zip(out.parents, partials):
+        operand.grad += slope * out.grad
+
+
+def _depends_on(graph: Graph, unknown: set[int]) -> set[int]:
+    """The values whose gradient passes through an operation in `unknown` (its operands,
+    and theirs, down to the inputs)."""
+    below: set[int] = set()
+    for node in reversed(graph.nodes):  # every consumer of a value comes after it
+        if node.index in unknown or node.index in below:
+            below.update(node.operands)
+    return below
 
 
 # ---- where the blanks go: cell boxes read from the laid-out SVG ----------------------------

@@ -484,6 +484,34 @@ def test_a_drawing_in_the_importing_cell_waits_for_graphviz_wasm(fresh):
     assert not fresh.foreign, f"requests left 127.0.0.1: {fresh.foreign}"
 
 
+_DECK_SHOWS_CODE_JS = """async () => {
+  const app = window.jupyterapp;
+  const panel = app.shell.currentWidget;
+  panel.content.activeCellIndex = 0;
+  await app.commands.execute('deck:start');
+  const onScreen = () => [...panel.node.querySelectorAll('.jp-Cell.jp-deck-mod-onscreen')];
+  for (let i = 0; i < 80; i++) {
+    if (onScreen().some((c) => c.classList.contains('jp-CodeCell'))) {
+      const first = onScreen()[0].innerText.split('\\n')[0];
+      await app.commands.execute('deck:stop');
+      return {slides: i + 1, first};
+    }
+    await app.commands.execute('deck:forward');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return null;
+}"""
+
+
+def test_the_site_presents_a_notebook_as_live_slides(fresh):
+    """jupyterlab-slideshow ships in the site: its deck mode presents notebook 03 with its code
+    cells on the slides (a literal "-" slide type would put them on none)."""
+    fresh.open("03_backprop_by_hand.ipynb")
+    shown = fresh.page.evaluate(_DECK_SHOWS_CODE_JS)
+    assert shown, "deck mode showed no code cell on any of notebook 03's first 80 slides"
+    assert not fresh.foreign, f"requests left 127.0.0.1: {fresh.foreign}"
+
+
 @pytest.mark.parametrize("notebook", NOTEBOOKS)
 def test_notebook_runs_in_the_browser_offline(fresh, notebook):
     read, patches = run_notebook(fresh, notebook)

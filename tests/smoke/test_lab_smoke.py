@@ -342,7 +342,7 @@ def lab(tmp_path_factory) -> Iterator[LabServer]:
         stop_lab(server)
 
 
-def test_lab_sh_serves_jupyterlab_with_the_widget_and_rise_extensions(lab):
+def test_lab_sh_serves_jupyterlab_with_the_widget_and_slideshow_extensions(lab):
     log = lab.log_text()
     assert "is running at" in log, log
     with urllib.request.urlopen(f"{lab.url}/lab?token={lab.token}", timeout=30) as resp:
@@ -351,7 +351,7 @@ def test_lab_sh_serves_jupyterlab_with_the_widget_and_rise_extensions(lab):
                                   page, re.S).group(1))
     federated = {ext["name"] for ext in config.get("federated_extensions", [])}
     assert "@jupyter-widgets/jupyterlab-manager" in federated, federated
-    assert "jupyterlab-rise" in federated, federated
+    assert "jupyterlab-slideshow" in federated, federated
 
 
 def test_start_notebook_runs_all_cells_in_chromium_without_errors(lab, chromium):

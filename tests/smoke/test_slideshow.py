@@ -1,0 +1,148 @@
+"""Live slides: jupyterlab-slideshow's deck mode presents a notebook with its widgets live.
+
+jupyterlab-slideshow (the maintained jupyterlab-contrib fork of jupyterlab-deck) restyles the
+live notebook as slides, so players, exercises and quizzes stay the kernel's widgets — unlike
+RISE with ipywidgets 8, which showed them as text. Each test opens a copy of a walkthrough
+notebook in the JupyterLab our setup installs (real server, headless Chromium at projector size
+1280×720), runs it, presses the deck button on the notebook toolbar and moves through the
+slides with → as a presenter would.
+
+A cell whose slide type is the literal "-" is on no slide in this deck (tests/test_notebooks.py
+keeps that value out of the notebooks); here the code cells must be on screen.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import shutil
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from test_lab_smoke import LabServer, _run_all, _wait_for_connected_kernel, start_lab, stop_lab
+
+ROOT = Path(__file__).resolve().parents[2]
+DECK = "03_backprop_by_hand.ipynb"  # the walkthrough with players and exercises on its slides
+PROJECTOR = {"width": 1280, "height": 720}
+
+_ON_SCREEN = ".jp-Deck .jp-Cell.jp-deck-mod-onscreen"
+
+
+@pytest.fixture(scope="module")
+def lab_on_copies(tmp_path_factory) -> Iterator[LabServer]:
+    root = tmp_path_factory.mktemp("decks")
+    shutil.copy(ROOT / "notebooks" / DECK, root / DECK)
+    jupyter = Path(sys.executable).with_name("jupyter")
+    server = start_lab(
+        [str(jupyter), "lab", "--allow-root", f"--ServerApp.root_dir={root}"],
+        root,
+        tmp_path_factory.mktemp("lab-home"),
+    )
+    try:
+        yield server
+    finally:
+        stop_lab(server)
+
+
+@pytest.fixture(scope="module")
+def deck(lab_on_copies, chromium):
+    """Notebook 03, run, then presented in deck mode from its first slide."""
+    context = chromium.new_context(viewport=PROJECTOR)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    server = lab_on_copies
+    page.goto(f"{server.url}/lab/tree/{DECK}?reset&token={server.token}")
+    page.wait_for_selector(".jp-NotebookPanel .jp-Cell", timeout=120_000)
+    _wait_for_connected_kernel(server, page, 120)
+    _run_all(page)
+    page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .agv-player").first.wait_for(
+        timeout=120_000
+    )
+    # A presenter starts from the top: the deck opens on the active cell's slide.
+    page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Cell").first.click()
+    page.keyboard.press("Escape")
+    page.locator('.jp-NotebookPanel:not(.lm-mod-hidden) [data-command="deck:toggle"]').click()
+    page.wait_for_selector("body[data-jp-deck-mode='presenting']", state="attached")
+    page.wait_for_selector(_ON_SCREEN, timeout=30_000)
+    try:
+        yield page, errors
+    finally:
+        context.close()
+
+
+def _advance_until(page, selector: str, limit: int = 80, remote: bool = False):
+    """Go forward until a cell on screen is or holds `selector`: with → (the deck's key, which
+    needs the notebook focused), or with the deck's on-screen remote (works whatever has focus,
+    e.g. after a click on a widget)."""
+    for _ in range(limit):
+        found = page.locator(f"{_ON_SCREEN}{selector}")
+        if found.count():
+            return found.first
+        if remote:
+            page.locator(".jp-Deck-Remote .jp-deck-mod-direction-forward").click()
+        else:
+            page.keyboard.press("ArrowRight")
+        page.wait_for_timeout(150)
+    how = "clicks on the remote's forward button" if remote else "presses of →"
+    raise AssertionError(f"no slide of {DECK} shows {selector} within {limit} {how}")
+
+
+def test_code_cells_are_on_the_slides(deck):
+    page, _ = deck
+    nb = json.loads((ROOT / "notebooks" / DECK).read_text(encoding="utf-8"))
+    hidden = [
+        i
+        for i, cell in enumerate(nb["cells"])
+        if cell["cell_type"] == "code"
+        and cell["metadata"].get("slideshow", {}).get("slide_type") == "-"
+    ]
+    assert not hidden, f"{DECK}: code cells {hidden} have slide_type '-': on no slide in the deck"
+    code = _advance_until(page, ".jp-CodeCell .jp-InputArea")
+    assert code.is_visible()
+
+
+def test_the_player_is_live_on_its_slide_and_steps(deck, tmp_path):
+    page, errors = deck
+    player = _advance_until(page, " .agv-player")
+    player.scroll_into_view_if_needed()
+    assert not page.locator(_ON_SCREEN, has_text="<Player of").count(), "player shown as text"
+    caption = player.locator(".agv-caption").first
+    before = caption.inner_text()
+    assert before.startswith("step 1 of"), before
+    player.locator(".widget-button", has_text="Next").click()  # a round trip through the kernel
+    player.locator(".agv-frame-body[data-step='2']").wait_for(timeout=30_000)
+    assert player.locator(".agv-caption").first.inner_text().startswith("step 2 of")
+    box = player.bounding_box()
+    assert box and box["width"] > 300 and box["height"] > 200, box
+    page.screenshot(path=str(tmp_path / "deck_player.png"))
+    assert not errors, errors
+
+
+def _first_exercise_answer() -> float:
+    """The `answer=` of the deck's first Exercise cell, read from its source."""
+    nb = json.loads((ROOT / "notebooks" / DECK).read_text(encoding="utf-8"))
+    for cell in nb["cells"]:
+        source = "".join(cell["source"])
+        if cell["cell_type"] == "code" and "Exercise(" in source:
+            for node in ast.walk(ast.parse(source)):
+                if isinstance(node, ast.keyword) and node.arg == "answer":
+                    return float(ast.literal_eval(node.value))
+    raise AssertionError(f"{DECK} has no Exercise(..., answer=<number>) cell")
+
+
+def test_an_exercise_answers_right_and_wrong_on_its_slide(deck, tmp_path):
+    page, errors = deck
+    answer = _first_exercise_answer()
+    box = _advance_until(page, " input[placeholder='your answer']", remote=True)
+    exercise = box.locator("xpath=ancestor::div[contains(@class, 'jp-OutputArea-output')]")
+    box.fill(f"{answer + 1000:g}")
+    box.press("Enter")
+    exercise.get_by_text("Not quite", exact=False).first.wait_for(timeout=30_000)
+    box.fill(f"{answer:g}")
+    box.press("Enter")
+    exercise.get_by_text("Right", exact=False).first.wait_for(timeout=30_000)
+    page.screenshot(path=str(tmp_path / "deck_exercise.png"))
+    assert not errors, errors
