@@ -424,7 +424,8 @@ def test_check_with_no_argument_grades_what_the_name_holds_in_the_kernel(monkeyp
     assert ex.last.ok and "✔ Right!" in ex.feedback.value
 
 
-def test_the_teacher_switch_reveals_the_model_answer_as_code():
+def test_the_teacher_switch_reveals_the_model_answer_as_code(monkeypatch):
+    monkeypatch.setenv("AUTOGRAD_VIZ_TEACHER", "1")  # the switch works on the teacher's machine
     ex = sigmoid_exercise()
     assert ex.solution.value == "" and "(-x).exp()" not in ex.widget.children[0].value
     assert reveal_all() >= 1 and ex.revealed

@@ -31,6 +31,7 @@ RULE = COLORS["rule"]
 # italic are faces rather than <B>/<I>, which graphviz sets 1 pt off the baseline;
 # `SVG_FACES` turns the face names back into CSS a browser understands.
 FONT = "Arial,Helvetica,sans-serif"
+NODE_MARGIN = "0.05,0.03"  # inches between a node's label and its border (x, y)
 BOLD = "Arial Bold"
 ITALIC = "Arial Italic"
 SVG_FACES = {
@@ -105,7 +106,7 @@ def graph_header(rankdir: str, font_size: float, caption: str | None = None) -> 
         f'graph [rankdir={rankdir} ordering=in bgcolor="white" nodesep=0.18 ranksep=0.3 '
         f'fontname="{FONT}" fontsize={fs}];',
         f'node [shape=box style="filled" fillcolor="white" color="{MUTED}" fontcolor="{INK}" '
-        f'fontname="{FONT}" fontsize={fs} margin="0.05,0.03" width=0.3 height=0.3 penwidth=1];',
+        f'fontname="{FONT}" fontsize={fs} margin="{NODE_MARGIN}" width=0.3 height=0.3 penwidth=1];',
         f'edge [color="{MUTED}" arrowsize=0.6 penwidth=1];',
     ]
     if caption:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 from importlib import resources
 
+from autograd_viz.viz.dot import NODE_MARGIN
 from autograd_viz.viz.layout import GraphvizError, GraphvizNotFoundError
 
 __all__ = ["FORMATS", "GraphvizLoadingError", "run_dot", "start_loading"]
@@ -21,6 +22,11 @@ __all__ = ["FORMATS", "GraphvizLoadingError", "run_dot", "start_loading"]
 ENGINE_FILE = "graphviz_wasm.js"
 # What Graphviz-WASM can write: no Cairo inside, so no PNG or PDF.
 FORMATS = ("svg", "dot", "json", "plain")
+# Graphviz-WASM has no font library: it sizes text from a built-in table of Arial widths, and
+# the browser's Arial (Liberation Sans on Linux) runs a little wider — "grad 0.09546" at 12 pt
+# ended 0.8 px past its node's border in Chromium. Nodes laid out here get 0.03 in (2 pt) more
+# room on each side, so every label stays inside its box.
+_BROWSER_NODE_MARGIN = "0.08,0.03"
 
 _graphviz = None  # the loaded Graphviz (a JsProxy), once ready
 _loading: asyncio.Future | None = None
@@ -93,6 +99,7 @@ def run_dot(dot: str, fmt: str) -> bytes:
     graphviz = _ready()
     from pyodide.ffi import JsException
 
+    dot = dot.replace(f'margin="{NODE_MARGIN}"', f'margin="{_BROWSER_NODE_MARGIN}"', 1)
     try:
         return str(graphviz.layout(dot, fmt, "dot")).encode("utf-8")
     except JsException as err:
