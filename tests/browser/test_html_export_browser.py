@@ -209,24 +209,36 @@ def test_exported_exercises_and_quiz_show_the_question_and_an_answer_to_open(les
     assert refused == []
 
 
-@pytest.mark.parametrize("name", sorted(p.name for p in NOTEBOOKS.glob("[0-9]*.ipynb")))
-def test_every_lesson_notebooks_maths_typesets_with_the_vendored_katex(name, page, tmp_path):
-    """Only the markdown: the committed cells, laid out by the export's page (no kernel)."""
+def test_every_lesson_notebooks_maths_typesets_with_the_vendored_katex(page, tmp_path):
+    """Only the markdown: every lesson notebook's markdown cells, in one page laid out by the
+    export (no kernel); each cell's id names its notebook, for the failure message."""
     import nbformat
 
     from autograd_viz.viz.notebook_html import _page
 
-    nb = nbformat.read(NOTEBOOKS / name, as_version=4)
-    for cell in nb.cells:
-        cell.pop("outputs", None) if cell.cell_type != "code" else cell.update(outputs=[])
-    target = tmp_path / name.replace(".ipynb", ".html")
-    target.write_text(_page(nb, name, NOTEBOOKS), encoding="utf-8")
+    lessons = sorted(NOTEBOOKS.glob("[0-9]*.ipynb"))
+    nb = nbformat.v4.new_notebook()
+    for notebook in lessons:
+        cells = nbformat.read(notebook, as_version=4).cells
+        for i, cell in enumerate(c for c in cells if c.cell_type == "markdown"):
+            cell.id = f"{notebook.stem[:2]}-{i}"
+            nb.cells.append(cell)
+    target = tmp_path / "all_lessons.html"
+    target.write_text(_page(nb, "every lesson", NOTEBOOKS), encoding="utf-8")
     p, refused = _open(page, target)
     p.wait_for_function("() => document.querySelectorAll('.katex').length > 0")
-    errors = p.evaluate("() => [...document.querySelectorAll('.katex-error')].map(e => e.title)")
-    assert errors == [], f"{name}: KaTeX cannot typeset {errors[:3]}"
+    typeset = p.evaluate(
+        """() => [...document.querySelectorAll('.jp-MarkdownCell')]
+          .filter((c) => c.querySelector('.katex')).map((c) => c.id.split('=')[1].split('-')[0])"""
+    )
+    assert sorted(set(typeset)) == [n.stem[:2] for n in lessons], "a notebook has no maths?"
+    errors = p.evaluate(
+        """() => [...document.querySelectorAll('.katex-error')]
+          .map((e) => `${e.closest('.jp-MarkdownCell').id}: ${e.title}`)"""
+    )
+    assert errors == [], f"KaTeX cannot typeset {errors[:3]}"
     left = [t for t in p.evaluate(_MARKDOWN_TEXT) if "$" in t]
-    assert left == [], f"{name}: raw maths left in markdown: {left[:3]}"
+    assert left == [], f"raw maths left in markdown: {left[:3]}"
     assert refused == []
 
 
