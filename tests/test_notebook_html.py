@@ -51,6 +51,7 @@ LESSON_CELLS = [
     ("code", "ipywidgets.IntSlider(3)"),
     ("code", "print('hidden' + ' code')"),
     ("code", "print('hidden' + ' output')"),
+    ("md", "It costs \\$5 or \\$10 (`\\$` in code stays)."),
 ]  # fmt: skip
 
 
@@ -125,6 +126,13 @@ def test_code_is_shown_and_collapsed_cells_stay_collapsed(lesson):
     hidden_output = page.split('class="avz-collapsed avz-collapsed-output"')
     assert len(hidden_output) == 2 and "hidden output" in hidden_output[1].split("</details>")[0]
     assert "hidden code" in page  # its output stays on show
+
+
+def test_an_escaped_dollar_stays_a_dollar_sign_and_is_no_maths(lesson):
+    _, page, _ = lesson
+    dollar = "<span class='avz-dollar'>$</span>"
+    assert f"It costs {dollar}5 or {dollar}10 (<code>\\$</code> in code stays)." in page
+    assert 'ignoredClasses:["avz-dollar"]' in page  # KaTeX skips it
 
 
 def test_a_markdown_cells_local_image_is_written_into_the_page(lesson):

@@ -17,7 +17,9 @@ whole without the network:
 * code cells are shown, as in the notebook; a cell whose input (or output) is collapsed in
   the notebook stays collapsed, behind a "▸ code hidden in the notebook" line that opens it.
 
-Images a markdown cell loads from the web stay links to the web: they show only online.
+Images a markdown cell loads from the web stay links to the web: they show only online; a
+Mermaid diagram shows as its text (its loader comes from a CDN). An escaped `\\$` is a dollar
+sign, as in JupyterLab.
 
 >>> save_notebook_html("notebooks/03_backprop_by_hand.ipynb")  # doctest: +SKIP
 PosixPath('notebooks/03_backprop_by_hand.html')
@@ -29,6 +31,7 @@ from __future__ import annotations
 
 import numbers
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -210,7 +213,7 @@ _TEMPLATE = r"""{%- extends 'index.html.j2' -%}
 _TYPESET_JS = """renderMathInElement(document.body,{delimiters:[
   {left:"$$",right:"$$",display:true},{left:"\\\\[",right:"\\\\]",display:true},
   {left:"$",right:"$",display:false},{left:"\\\\(",right:"\\\\)",display:false}],
-  throwOnError:false});"""
+  throwOnError:false,ignoredClasses:["avz-dollar"]});"""
 
 _CSS = """.avz-collapsed>summary{cursor:pointer;color:var(--jp-ui-font-color1,#333);
   font:var(--jp-code-font-size,13px) var(--jp-code-font-family,monospace);padding:2px 0;
@@ -225,6 +228,9 @@ def _page(nb: Any, title: str, folder: Path) -> str:
     from nbconvert import HTMLExporter
 
     _replace_widgets(nb)
+    for cell in nb.cells:
+        if cell.cell_type == "markdown":
+            cell.source = _escaped_dollars(cell.source)
     nb.metadata.pop("widgets", None)  # saved widget state: only a widget manager reads it
     try:
         assets = {
@@ -246,7 +252,19 @@ def _page(nb: Any, title: str, folder: Path) -> str:
         "avz": {**assets, "css": _CSS, "typeset_js": _TYPESET_JS},
     }
     body, _ = exporter.from_notebook_node(nb, resources=resources)
-    return body
+    return body.replace(_DOLLAR, _DOLLAR_HTML)
+
+
+# An escaped dollar (`\$5`) is a dollar sign in JupyterLab, but nbconvert's markdown writes it as
+# a bare `$`, which KaTeX would pair with the next one. It goes through nbconvert as a private-use
+# character and comes out in a span KaTeX skips. Code (fenced blocks, inline spans) stays as typed.
+_CODE_OR_DOLLAR = re.compile(r"(```.*?```|~~~.*?~~~|`[^`\n]*`)|\\\$", re.S)
+_DOLLAR = "\ue024"
+_DOLLAR_HTML = "<span class='avz-dollar'>$</span>"
+
+
+def _escaped_dollars(source: str) -> str:
+    return _CODE_OR_DOLLAR.sub(lambda m: m.group(1) or _DOLLAR, source)
 
 
 def _replace_widgets(nb: Any) -> None:

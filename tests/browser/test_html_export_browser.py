@@ -223,6 +223,7 @@ def test_every_lesson_notebooks_maths_typesets_with_the_vendored_katex(page, tmp
         for i, cell in enumerate(c for c in cells if c.cell_type == "markdown"):
             cell.id = f"{notebook.stem[:2]}-{i}"
             nb.cells.append(cell)
+    nb.cells.append(nbformat.v4.new_markdown_cell("It costs \\$5 or \\$10.", id="dollars"))
     target = tmp_path / "all_lessons.html"
     target.write_text(_page(nb, "every lesson", NOTEBOOKS), encoding="utf-8")
     p, refused = _open(page, target)
@@ -237,7 +238,11 @@ def test_every_lesson_notebooks_maths_typesets_with_the_vendored_katex(page, tmp
           .map((e) => `${e.closest('.jp-MarkdownCell').id}: ${e.title}`)"""
     )
     assert errors == [], f"KaTeX cannot typeset {errors[:3]}"
-    left = [t for t in p.evaluate(_MARKDOWN_TEXT) if "$" in t]
+    # an escaped dollar is a dollar sign, as in JupyterLab, not the start of maths
+    dollars = p.locator("[id='cell-id=dollars']")
+    assert dollars.locator("p").inner_text() == "It costs $5 or $10."
+    assert dollars.locator(".katex").count() == 0
+    left = [t for t in p.evaluate(_MARKDOWN_TEXT) if "$" in t and "costs" not in t]
     assert left == [], f"raw maths left in markdown: {left[:3]}"
     assert refused == []
 
