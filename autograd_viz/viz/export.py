@@ -36,17 +36,20 @@ from __future__ import annotations
 
 from autograd_viz.viz.animation import ExportError, save_gif, save_svg_animation, svg_animation
 from autograd_viz.viz.filmstrip import Filmstrip, filmstrip
+from autograd_viz.viz.notebook_html import NotebookHTMLError, save_notebook_html
 from autograd_viz.viz.page import save_html, standalone_html
 from autograd_viz.viz.worksheet import Worksheet, WorksheetError, save_worksheet, worksheet
 
 __all__ = [
     "ExportError",
     "Filmstrip",
+    "NotebookHTMLError",
     "Worksheet",
     "WorksheetError",
     "filmstrip",
     "save_gif",
     "save_html",
+    "save_notebook_html",
     "save_svg_animation",
     "save_worksheet",
     "standalone_html",

@@ -1,8 +1,24 @@
-"""The executed notebook's HTML export (nbconvert, saved widget state) in Chromium with no
-kernel and no internet: the widget manager, RequireJS and MathJax come from disk, and the
-player still steps (step box ↑ ↓, slider ← →), plays and resets in the page."""
+"""A notebook's HTML export, opened in Chromium with no kernel and no internet.
+
+Two exports, the two that docs/classroom.md describes:
+
+* the kit's own, `save_notebook_html` (what a teacher puts on a USB stick): notebook 03 is
+  exported once, opened from `file://` with every request that is not file:, data:, blob: or
+  about: refused, and checked for what a class sees — no request left the page, nothing
+  failed, every player renders and steps (Next, → / PageDown, End) with no kernel, the maths
+  is KaTeX with no raw `$` left, each exercise shows its question with its answer to open and
+  its collapsed code stays collapsed. Every lesson notebook's markdown is typeset too (from
+  its committed cells, no kernel), so a macro KaTeX lacks fails here, not in a classroom;
+* plain nbconvert with saved widget state, which needs the widget manager, RequireJS and
+  MathJax served from somewhere: here from disk on 127.0.0.1 (`local_export_urls`), and the
+  widget player then steps (step box ↑ ↓, slider ← →), plays and resets in the page.
+"""
 
 from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
 
 import pytest
 from nbclient import NotebookClient
@@ -12,6 +28,226 @@ from player_page import BLUE, ORANGE, VERMILION, demo_notebook, read_player, wai
 pytestmark = pytest.mark.browser
 
 PLAYER = ".agv-player"
+ROOT = Path(__file__).resolve().parents[2]
+NOTEBOOKS = ROOT / "notebooks"
+LESSON = NOTEBOOKS / "03_backprop_by_hand.ipynb"
+ALLOWED = ("file:", "data:", "blob:", "about:")
+# What a widget looks like when a page shows its repr instead of rendering it.
+WIDGET_AS_TEXT = re.compile(
+    r"<Player of|<InlinePlayer|<Quiz on|^Exercise: |Teacher switch:"
+    r"|\b(VBox|HBox|Button|ToggleButton)\(",
+    re.M,
+)
+# Markdown text outside code (where a `$` is meant) and outside KaTeX's own markup.
+_MARKDOWN_TEXT = """() => [...document.querySelectorAll('.jp-MarkdownOutput')].map((cell) => {
+  const copy = cell.cloneNode(true);
+  copy.querySelectorAll('code, pre, .katex').forEach((e) => e.remove());
+  return copy.textContent;
+})"""
+
+
+# ---------------------------------------------------------------- the kit's export
+
+
+@pytest.fixture(scope="module")
+def lesson_html(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Notebook 03 exported the way the teacher's guide says (once per module)."""
+    from autograd_viz.export import save_notebook_html
+
+    folder = tmp_path_factory.mktemp("usb_stick")
+    notebook = folder / LESSON.name
+    shutil.copy(LESSON, notebook)
+    out = save_notebook_html(notebook)
+    assert out == folder / "03_backprop_by_hand.html"
+    return out
+
+
+def _offline(page) -> list[str]:
+    """Refuse every request that would leave the file (as on a machine with no network);
+    the list fills with what was refused."""
+    refused: list[str] = []
+
+    def handle(route) -> None:
+        url = route.request.url
+        if url.startswith(ALLOWED):
+            route.continue_()
+        else:
+            refused.append(url)
+            route.abort()
+
+    page.page.context.route("**/*", handle)
+    return refused
+
+
+def _open(page, path: Path):
+    refused = _offline(page)
+    p = page.page
+    p.set_viewport_size({"width": 1280, "height": 720})
+    p.goto(path.as_uri())
+    p.wait_for_load_state("load")
+    return p, refused
+
+
+def _players(p) -> list:
+    return [f for f in p.frames if f.parent_frame is not None and f.url == "about:srcdoc"]
+
+
+def _code_cells(notebook: Path, needle: str = "", *, hidden: bool | None = None) -> int:
+    """How many code cells hold `needle` (and, if `hidden` is given, have their input
+    collapsed in the notebook, or not)."""
+    import nbformat
+
+    nb = nbformat.read(notebook, as_version=4)
+    return sum(
+        c.cell_type == "code" and needle in c.source
+        and (hidden is None or hidden == bool(c.metadata.get("jupyter", {}).get("source_hidden")))
+        for c in nb.cells
+    )  # fmt: skip
+
+
+def test_exported_lesson_asks_for_nothing_and_holds_every_asset(lesson_html, page):
+    text = lesson_html.read_text(encoding="utf-8")
+    # every asset inside the one file: no script or stylesheet by address, no font by URL
+    assert not re.search(r"<script[^>]*\bsrc=", text), "a script is loaded from elsewhere"
+    assert not re.search(r"<link[^>]*stylesheet", text), "a stylesheet is loaded from elsewhere"
+    assert not re.search(r"url\((?!['\"]?data:)", text.split("<main>")[0]), "a font by URL"
+    for cdn in ("unpkg.com", "cdnjs", "jsdelivr", "require.js", "MathJax.Hub"):
+        assert cdn not in text, f"{cdn} is still in the page"
+
+    p, refused = _open(page, lesson_html)
+    players = _players(p)
+    assert len(players) == _code_cells(LESSON, "animate(") == 5
+    for frame in players:
+        frame.locator("#avz-caption").wait_for()
+    shown = p.evaluate("() => document.querySelector('main').innerText")
+    assert not WIDGET_AS_TEXT.findall(shown), "a widget is shown as text"
+    assert p.locator(".avz-widget-note").count() == 0, "a widget has no kernel-free form"
+    assert refused == [], f"the page asked the network for {refused}"
+    assert [u for u in page.requests if not u.startswith(ALLOWED)] == []
+    assert page.failed == [], page.failed
+    assert page.console_errors == [], page.console_errors
+
+
+def test_exported_lesson_maths_is_typeset_with_no_dollar_left(lesson_html, page):
+    p, refused = _open(page, lesson_html)
+    p.wait_for_function("() => document.querySelectorAll('.katex').length > 0")
+    assert p.locator(".jp-MarkdownOutput .katex").count() > 50
+    assert p.locator(".katex-error").count() == 0
+    left = [t for t in p.evaluate(_MARKDOWN_TEXT) if "$" in t]
+    assert left == [], f"raw maths left in markdown: {left[:3]}"
+    title = p.locator("h1").first
+    assert title.locator(".katex").count() == 1 and "$" not in title.inner_text()
+    # the fonts are the vendored ones, inlined: KaTeX's main face has loaded
+    faces = p.evaluate(
+        "async () => { await document.fonts.ready; return [...document.fonts]"
+        ".filter((f) => f.status === 'loaded').map((f) => f.family); }"
+    )
+    assert any("KaTeX_Main" in face for face in faces), faces
+    assert refused == []
+
+
+def test_exported_players_step_without_a_kernel(lesson_html, page, tmp_path):
+    p, refused = _open(page, lesson_html)
+    first = _players(p)[0]
+    caption = first.locator("#avz-caption")
+    assert caption.inner_text().startswith("step 1 of 9")
+    first.locator("#avz-next").click()
+    assert caption.inner_text().startswith("step 2 of 9")
+    assert "2 + 3 = 5" in first.locator("#avz-equation").inner_text()
+    p.keyboard.press("ArrowRight")  # the player has focus now: its keys step it
+    assert caption.inner_text().startswith("step 3 of 9")
+    p.keyboard.press("PageDown")  # a presenter's remote
+    assert caption.inner_text().startswith("step 4 of 9")
+    p.keyboard.press("PageUp")
+    assert caption.inner_text().startswith("step 3 of 9")
+    p.keyboard.press("End")
+    assert caption.inner_text().startswith("step 9 of 9")
+    assert first.locator("#avz-equation").inner_text().endswith("= 8")
+    p.screenshot(path=str(tmp_path / "export_player_last_step.png"))
+
+    # each player steps on its own: the last one is still at its start, then moves
+    last = _players(p)[-1]
+    last_caption = last.locator("#avz-caption")
+    start = last_caption.inner_text()
+    assert start.startswith("step 1 of ")
+    last.locator("#avz-next").click()
+    assert last_caption.inner_text().startswith("step 2 of ")
+    assert caption.inner_text().startswith("step 9 of 9")
+    assert refused == []
+
+
+def test_exported_exercises_and_quiz_show_the_question_and_an_answer_to_open(lesson_html, page):
+    p, refused = _open(page, lesson_html)
+    exercises = p.locator(".avz-exercise")
+    assert exercises.count() == _code_cells(LESSON, "Exercise(", hidden=True) == 4
+    first = exercises.first
+    assert "∂z/∂s" in first.inner_text()
+    answer = first.locator("details", has_text="Show the answer")
+    assert not answer.evaluate("(d) => d.open")
+    assert "Answer:" not in first.inner_text()
+    answer.locator("summary").click()
+    assert answer.evaluate("(d) => d.open") and "Answer:" in answer.inner_text()
+
+    # the quiz: its graph with blanks to fill in on paper, and the answers to open
+    quiz = p.locator(".avz-quiz")
+    assert quiz.count() == _code_cells(LESSON, "quiz(z") == 1
+    assert quiz.locator("svg").count() == 1 and "?" in quiz.locator("svg").text_content()
+    answers = quiz.locator("details", has_text="Show the answers")
+    assert not answers.evaluate("(d) => d.open")
+    answers.locator("summary").click()
+    assert "∂z/∂y = 7" in answers.inner_text()  # x = 3, y = 2: s + y = 5 + 2
+
+    # the exercise cells' code is collapsed in the notebook, and collapsed here
+    hidden = p.locator("details.avz-collapsed-input")
+    assert hidden.count() == _code_cells(LESSON, hidden=True) == 4
+    assert "Exercise(" not in p.evaluate("() => document.querySelector('main').innerText")
+    hidden.first.locator("summary").click()
+    assert "Exercise(" in hidden.first.inner_text()
+    # and the code of every other cell is on show, as in the notebook
+    shown = p.locator(".jp-CodeCell > .jp-Cell-inputWrapper")
+    assert shown.count() == _code_cells(LESSON, hidden=False) == 16
+    assert refused == []
+
+
+def test_every_lesson_notebooks_maths_typesets_with_the_vendored_katex(page, tmp_path):
+    """Only the markdown: every lesson notebook's markdown cells, in one page laid out by the
+    export (no kernel); each cell's id names its notebook, for the failure message."""
+    import nbformat
+
+    from autograd_viz.viz.notebook_html import _page
+
+    lessons = sorted(NOTEBOOKS.glob("[0-9]*.ipynb"))
+    nb = nbformat.v4.new_notebook()
+    for notebook in lessons:
+        cells = nbformat.read(notebook, as_version=4).cells
+        for i, cell in enumerate(c for c in cells if c.cell_type == "markdown"):
+            cell.id = f"{notebook.stem[:2]}-{i}"
+            nb.cells.append(cell)
+    nb.cells.append(nbformat.v4.new_markdown_cell("It costs \\$5 or \\$10.", id="dollars"))
+    target = tmp_path / "all_lessons.html"
+    target.write_text(_page(nb, "every lesson", NOTEBOOKS), encoding="utf-8")
+    p, refused = _open(page, target)
+    p.wait_for_function("() => document.querySelectorAll('.katex').length > 0")
+    typeset = p.evaluate(
+        """() => [...document.querySelectorAll('.jp-MarkdownCell')]
+          .filter((c) => c.querySelector('.katex')).map((c) => c.id.split('=')[1].split('-')[0])"""
+    )
+    assert sorted(set(typeset)) == [n.stem[:2] for n in lessons], "a notebook has no maths?"
+    errors = p.evaluate(
+        """() => [...document.querySelectorAll('.katex-error')]
+          .map((e) => `${e.closest('.jp-MarkdownCell').id}: ${e.title}`)"""
+    )
+    assert errors == [], f"KaTeX cannot typeset {errors[:3]}"
+    # an escaped dollar is a dollar sign, as in JupyterLab, not the start of maths
+    dollars = p.locator("[id='cell-id=dollars']")
+    assert dollars.locator("p").inner_text() == "It costs $5 or $10."
+    assert dollars.locator(".katex").count() == 0
+    left = [t for t in p.evaluate(_MARKDOWN_TEXT) if "$" in t and "costs" not in t]
+    assert left == [], f"raw maths left in markdown: {left[:3]}"
+    assert refused == []
+
+
+# ---------------------------------------------------------------- plain nbconvert
 
 
 @pytest.fixture(scope="module")

@@ -1,0 +1,303 @@
+"""A notebook as one HTML file that opens offline: players step, maths is typeset.
+
+Why this exists: `jupyter nbconvert --to html` writes a page that loads the widget manager
+(unpkg), RequireJS and MathJax (cdnjs) from the internet. Opened from a USB stick with no
+network, its players are empty boxes and its maths is raw `$y$`. This export keeps the page
+whole without the network:
+
+* the notebook runs once, top to bottom, in a fresh kernel with `AUTOGRAD_VIZ_WIDGETS=0`
+  (as `save_slides` does), so each `animate()` gives the widget-free player (the standalone
+  page in an `<iframe srcdoc>`: it steps with its buttons and keys, no kernel) and each
+  exercise and quiz its widget-free HTML (the question, an answer to open). A widget that has
+  no widget-free form is replaced by a line saying to open the notebook with a kernel;
+* nbconvert's JupyterLab template lays the cells out, with no RequireJS, no widget-manager
+  script, no MathJax and no Mermaid loader; the markdown's maths is typeset in the page by
+  the KaTeX copy in this package (`viz/vendor/katex`, the one the slides use), its script,
+  stylesheet and fonts written into the file, and local images are embedded;
+* code cells are shown, as in the notebook; a cell whose input (or output) is collapsed in
+  the notebook stays collapsed, behind a "▸ code hidden in the notebook" line that opens it.
+
+Images a markdown cell loads from the web stay links to the web: they show only online; a
+Mermaid diagram shows as its text (its loader comes from a CDN). An escaped `\\$` is a dollar
+sign, as in JupyterLab.
+
+>>> save_notebook_html("notebooks/03_backprop_by_hand.ipynb")  # doctest: +SKIP
+PosixPath('notebooks/03_backprop_by_hand.html')
+
+From a shell: `python -m autograd_viz.viz.notebook_html notebooks/03_backprop_by_hand.ipynb`.
+"""
+
+from __future__ import annotations
+
+import numbers
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+from autograd_viz.viz.outpath import output_path
+from autograd_viz.viz.slides import (
+    _ANSI,
+    WIDGET_VIEW,
+    SlidesError,
+    _katex_css,
+    _timed_out,
+    _title,
+    _vendor,
+)
+
+__all__ = ["NotebookHTMLError", "notebook_html", "save_notebook_html"]
+
+WIDGET_NOTE = (
+    '<p class="avz-widget-note">An interactive widget is here in the notebook; '
+    "open the notebook with a kernel to use it.</p>"
+)
+
+
+class NotebookHTMLError(ValueError):
+    """The notebook cannot be exported to offline HTML (the message says what to change)."""
+
+
+def save_notebook_html(
+    notebook: str | Path, out: str | Path | None = None, *, timeout: float | None = 600
+) -> Path:
+    """Run `notebook` with widget-free output and write it as one offline HTML file.
+
+    For a teacher who hands out or projects a lesson where there is no Jupyter and no
+    network: the file opens from a USB stick, its players step without a kernel and its maths
+    is typeset. `out` defaults to the notebook's name with `.html`, beside it; `timeout` is
+    seconds per cell (None: no limit). Returns the path written.
+
+    >>> save_notebook_html("notebooks/03_backprop_by_hand.ipynb", "lesson03.html")  # doctest: +SKIP
+    PosixPath('lesson03.html')
+    """
+    if not isinstance(notebook, (str, os.PathLike)):
+        raise NotebookHTMLError(
+            "save_notebook_html needs the path of a notebook (.ipynb), "
+            f"got {type(notebook).__name__}"
+        )
+    notebook = Path(notebook)
+    _check_timeout(timeout)
+    target = notebook.with_suffix(".html") if out is None else out
+    target = output_path(target, "save_notebook_html", (".html", ".htm"))  # before it runs
+    page = notebook_html(notebook, timeout=timeout)
+    target.write_text(page, encoding="utf-8")
+    return target
+
+
+def notebook_html(notebook: str | Path, *, timeout: float | None = 600) -> str:
+    """The page `save_notebook_html` writes, as a string (runs the notebook first)."""
+    if not isinstance(notebook, (str, os.PathLike)):
+        raise NotebookHTMLError(
+            f"notebook_html needs the path of a notebook (.ipynb), got {type(notebook).__name__}"
+        )
+    _check_timeout(timeout)
+    path = Path(notebook)
+    nb = _read(path)
+    _execute(nb, path, timeout)
+    return _page(nb, _title(nb) or path.stem.replace("_", " "), path.resolve().parent)
+
+
+# ---- reading and running ----------------------------------------------------------------
+
+
+def _check_timeout(timeout: object) -> None:
+    """The slides' rule (a number > 0 seconds, or None), raised as this module's error."""
+    if timeout is not None and (
+        isinstance(timeout, bool) or not isinstance(timeout, numbers.Real) or not timeout > 0
+    ):
+        raise NotebookHTMLError(
+            f"timeout is the seconds each cell may run, a number > 0 (or None for no limit); "
+            f"got {timeout!r}. E.g. timeout=600"
+        )
+
+
+def _read(path: Path) -> Any:
+    """The notebook at `path` (any notebook: slide metadata is not needed here)."""
+    try:
+        import nbclient  # noqa: F401  (checked here, used by _execute)
+        import nbconvert  # noqa: F401
+        import nbformat
+    except ImportError as error:  # the lab extra brings them (jupyterlab needs nbconvert)
+        raise NotebookHTMLError(
+            "exporting a notebook needs nbformat, nbclient and nbconvert: "
+            "pip install 'autograd-viz[lab]'"
+        ) from error
+    suffix = path.suffix.lower()  # NOTES.IPYNB is a notebook too
+    if suffix == ".ipynb" and not path.exists():
+        raise NotebookHTMLError(f"{path} does not exist; pass the path of a notebook that does")
+    if suffix != ".ipynb" or not path.is_file():
+        raise NotebookHTMLError(f"{path} is not a notebook file (.ipynb); pass the notebook's path")
+    try:
+        return nbformat.read(path, as_version=4)
+    except OSError:
+        raise
+    except Exception as error:  # not JSON, or JSON that is no notebook: nbformat's many kinds
+        what = "is not JSON" if type(error).__name__ == "NotJSONError" else "is not a notebook"
+        raise NotebookHTMLError(
+            f"{path.name} {what}, so it cannot be exported to HTML ({type(error).__name__}: "
+            f"{str(error)[:200]}); pass a notebook saved by Jupyter"
+        ) from None
+
+
+def _execute(nb: Any, path: Path, timeout: float | None) -> None:
+    """Run every cell in a fresh kernel in the notebook's folder, widgets off (the slides'
+    way, with this export's messages)."""
+    from nbclient import NotebookClient
+    from nbclient.exceptions import CellExecutionError, CellTimeoutError
+
+    from autograd_viz.viz.inline import WIDGETS_ENV
+
+    client = NotebookClient(
+        nb, timeout=timeout, kernel_name="python3",
+        resources={"metadata": {"path": str(path.resolve().parent)}},
+    )  # fmt: skip
+    try:
+        client.execute(env={**os.environ, WIDGETS_ENV: "0"})
+    except CellTimeoutError:
+        limit = f"{timeout:g}" if timeout is not None else "None"
+        raise NotebookHTMLError(
+            f"{path.name}: {_timed_out(nb)} ran longer than timeout={limit} seconds while "
+            "exporting it to HTML; pass a longer timeout= (seconds per cell, None for no "
+            "limit), or make the cell quicker"
+        ) from None
+    except CellExecutionError as error:
+        raise NotebookHTMLError(
+            f"{path.name} stopped with an error while exporting it to HTML; fix the notebook "
+            f"so that Run All works, then try again:\n{_ANSI.sub('', str(error))}"
+        ) from error
+
+
+# ---- the page ----------------------------------------------------------------------------------
+
+# nbconvert's JupyterLab page without the scripts that come from the web, collapsed cells
+# kept collapsed, and KaTeX (written in by _page) where MathJax was.
+_TEMPLATE = r"""{%- extends 'index.html.j2' -%}
+{%- block html_head_js_requirejs -%}{%- endblock html_head_js_requirejs -%}
+{%- block jupyter_widgets -%}{%- endblock jupyter_widgets -%}
+{%- block html_head_js_mathjax -%}{%- endblock html_head_js_mathjax -%}
+{%- block html_head_js_mermaidjs -%}{%- endblock html_head_js_mermaidjs -%}
+{%- block html_head_css -%}
+<style>{{ resources.avz.katex_css }}</style>
+<style>{{ resources.avz.css }}</style>
+{%- endblock html_head_css -%}
+{% block input_group -%}
+{%- if cell.metadata.get('jupyter', {}).get('source_hidden') -%}
+<details class="avz-collapsed avz-collapsed-input">
+<summary>code hidden in the notebook (click to show)</summary>
+{{ super() }}
+</details>
+{%- else -%}
+{{ super() }}
+{%- endif -%}
+{%- endblock input_group %}
+{% block output_group -%}
+{%- if cell.metadata.get('jupyter', {}).get('outputs_hidden') -%}
+<details class="avz-collapsed avz-collapsed-output">
+<summary>output hidden in the notebook (click to show)</summary>
+{{ super() }}
+</details>
+{%- else -%}
+{{ super() }}
+{%- endif -%}
+{%- endblock output_group %}
+{% block footer_js %}
+<script>{{ resources.avz.katex_js }}</script>
+<script>{{ resources.avz.auto_render_js }}</script>
+<script>{{ resources.avz.typeset_js }}</script>
+{% endblock footer_js %}
+"""
+
+# The delimiters JupyterLab's MathJax reads in markdown; code and text output stay as typed
+# (auto-render skips pre and code by default).
+_TYPESET_JS = """renderMathInElement(document.body,{delimiters:[
+  {left:"$$",right:"$$",display:true},{left:"\\\\[",right:"\\\\]",display:true},
+  {left:"$",right:"$",display:false},{left:"\\\\(",right:"\\\\)",display:false}],
+  throwOnError:false,ignoredClasses:["avz-dollar"]});"""
+
+_CSS = """.avz-collapsed>summary{cursor:pointer;color:var(--jp-ui-font-color1,#333);
+  font:var(--jp-code-font-size,13px) var(--jp-code-font-family,monospace);padding:2px 0;
+  margin-left:calc(var(--jp-cell-prompt-width,64px) + var(--jp-cell-padding,5px))}
+.avz-collapsed[open]>summary{margin-bottom:4px}
+.avz-widget-note{font-style:italic}"""
+
+
+def _page(nb: Any, title: str, folder: Path) -> str:
+    """`nb` (already run) as the offline page: nbconvert's lab layout, KaTeX written in."""
+    from jinja2 import DictLoader
+    from nbconvert import HTMLExporter
+
+    _replace_widgets(nb)
+    for cell in nb.cells:
+        if cell.cell_type == "markdown":
+            cell.source = _escaped_dollars(cell.source)
+    nb.metadata.pop("widgets", None)  # saved widget state: only a widget manager reads it
+    try:
+        assets = {
+            "katex_css": _katex_css(),
+            "katex_js": _vendor("katex/katex.min.js"),
+            "auto_render_js": _vendor("katex/auto-render.min.js"),
+        }
+    except SlidesError as error:  # the vendored copy is missing: a broken install
+        raise NotebookHTMLError(str(error)) from None
+    exporter = HTMLExporter(
+        template_name="lab",
+        template_file="avz_offline.html.j2",
+        extra_loaders=[DictLoader({"avz_offline.html.j2": _TEMPLATE})],
+        embed_images=True,  # markdown's local images, as data: URLs
+        theme="light",
+    )
+    resources = {
+        "metadata": {"name": title, "path": str(folder)},
+        "avz": {**assets, "css": _CSS, "typeset_js": _TYPESET_JS},
+    }
+    body, _ = exporter.from_notebook_node(nb, resources=resources)
+    return body.replace(_DOLLAR, _DOLLAR_HTML)
+
+
+# An escaped dollar (`\$5`) is a dollar sign in JupyterLab, but nbconvert's markdown writes it as
+# a bare `$`, which KaTeX would pair with the next one. It goes through nbconvert as a private-use
+# character and comes out in a span KaTeX skips. Code (fenced blocks, inline spans) stays as typed.
+_CODE_OR_DOLLAR = re.compile(r"(```.*?```|~~~.*?~~~|`[^`\n]*`)|\\\$", re.S)
+_DOLLAR = "\ue024"
+_DOLLAR_HTML = "<span class='avz-dollar'>$</span>"
+
+
+def _escaped_dollars(source: str) -> str:
+    return _CODE_OR_DOLLAR.sub(lambda m: m.group(1) or _DOLLAR, source)
+
+
+def _replace_widgets(nb: Any) -> None:
+    """Outputs only a widget manager can show (none of this package's, with widgets off)
+    become a line that says so, instead of a blank area or the widget's repr."""
+    for cell in nb.cells:
+        for output in cell.get("outputs", []):
+            if WIDGET_VIEW in output.get("data", {}):
+                output["data"] = {"text/html": WIDGET_NOTE}
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`python -m autograd_viz.viz.notebook_html NOTEBOOK [OUT]`: write the offline HTML,
+    print its path."""
+    import argparse
+
+    parser = argparse.ArgumentParser(
+        prog="python -m autograd_viz.viz.notebook_html",
+        description="Run a notebook (widgets off) and write it as one HTML file that opens "
+        "offline: players step without a kernel, maths is typeset, nothing is fetched.",
+    )
+    parser.add_argument("notebook", help="the .ipynb to export")
+    parser.add_argument("out", nargs="?", help="the .html to write (default: beside it)")
+    parser.add_argument(
+        "--timeout", type=float, default=600, help="seconds each cell may run (default 600)"
+    )
+    args = parser.parse_args(argv)
+    try:
+        print(save_notebook_html(args.notebook, args.out, timeout=args.timeout))
+    except (ValueError, OSError) as error:  # ours, and output_path's
+        parser.exit(1, f"error: {error}\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
