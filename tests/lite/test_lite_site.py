@@ -503,13 +503,19 @@ _DECK_SHOWS_CODE_JS = """async () => {
 }"""
 
 
-def test_the_site_presents_a_notebook_as_live_slides(fresh):
+def test_the_site_presents_a_notebook_as_live_slides(chromium, site):
     """jupyterlab-slideshow ships in the site: its deck mode presents notebook 03 with its code
-    cells on the slides (a literal "-" slide type would put them on none)."""
-    fresh.open("03_backprop_by_hand.ipynb")
-    shown = fresh.page.evaluate(_DECK_SHOWS_CODE_JS)
-    assert shown, "deck mode showed no code cell on any of notebook 03's first 80 slides"
-    assert not fresh.foreign, f"requests left 127.0.0.1: {fresh.foreign}"
+    cells on the slides (a literal "-" slide type would put them on none). A browser of its own:
+    the deck keeps its state in the site's settings storage, which the notebook runs share."""
+    deck = Browser(chromium, site)
+    try:
+        deck.open("03_backprop_by_hand.ipynb")
+        shown = deck.page.evaluate(_DECK_SHOWS_CODE_JS)
+        assert shown, "deck mode showed no code cell on any of notebook 03's first 80 slides"
+        assert not deck.foreign, f"requests left 127.0.0.1: {deck.foreign}"
+        assert not deck.page_errors, f"page errors: {deck.page_errors}"
+    finally:
+        deck.close()
 
 
 @pytest.mark.parametrize("notebook", NOTEBOOKS)
