@@ -139,3 +139,26 @@ def test_a_drawing_a_trace_and_a_20_step_animation_each_walk_the_graph_once(read
     reads.clear()
     save_html(root, tmp_path / "page.html", phase="backward")
     assert dict(reads) == {"parents": n}
+
+
+# ---- issue 18 --------------------------------------------------------------------------
+
+BIDI = [chr(c) for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A))]
+
+
+@pytest.mark.parametrize("control", BIDI, ids=[f"U+{ord(c):04X}" for c in BIDI])
+def test_bidi_controls_in_a_label_cannot_reorder_the_page(control):
+    from autograd_viz.trace import derivation
+    from autograd_viz.viz.quiz import quiz
+    from autograd_viz.viz.render import to_dot
+
+    x, y = Value(2.0, label=f"x{control}1"), Value(3.0, label="y")
+    z = x * y
+    shown = [
+        snapshot(z).nodes[0].label,
+        derivation(z),
+        to_dot(z),
+        " ".join(b.label for b in quiz(z).blanks),
+    ]
+    for text in shown:
+        assert control not in text and "x\ufffd1" in text

@@ -229,7 +229,26 @@ def test_show_grad_overrides_the_guess():
     *_, L = blog_l()
     assert to_dot(L, show_grad=True).count("grad 0<") == 6
     L.backward()
-    assert to_dot(L, show_grad=False).count("grad ?<") == 6
+    assert ">grad " not in to_dot(L, show_grad=False)
+
+
+def test_show_grad_false_leaves_every_gradient_out_of_the_svg_before_and_after_backward():
+    *_, L = blog_l()
+    for _ in ("before", "after"):
+        svg = draw(L, show_grad=False, legend=True).svg()
+        texts = re.findall(r"<text[^>]*>([^<]*)</text>", svg)
+        assert texts and not any("grad" in t for t in texts), texts
+        assert svg.count('id="v5-data"') == 1 and 'id="v5-grad"' not in svg
+        assert '<g id="v5-label" class="label"><text' in svg  # the name is still the name
+        L.backward()
+
+
+def test_show_grad_false_leaves_the_gradient_out_of_collapsed_boxes_too():
+    out = MLP(2, [2, 1], seed=0)([1.0, -1.0])
+    out.backward()
+    for collapse in ("neuron", "layer"):
+        dot = to_dot(out, collapse=collapse, show_grad=False)
+        assert ">grad" not in dot and ">data" in dot, collapse
 
 
 # ---- escaping ------------------------------------------------------------------------

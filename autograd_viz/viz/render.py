@@ -115,9 +115,11 @@ def _build(graph: Graph, options: DrawOptions) -> tuple[str, str | None, str]:
     number = _dot.number_formatter(options.fmt)
     nodes = graph.nodes
     state_of = _check_states(options.states, len(nodes))
-    show_grad = options.show_grad
+    # True: the gradients; None: them once backward() has run, else "grad ?" (not computed
+    # yet); False: no gradient at all, not even the "?" (a picture of the forward pass)
+    show_grad: bool | None = options.show_grad
     if show_grad is None:
-        show_grad = any(n.grad != 0 for n in nodes)
+        show_grad = True if any(n.grad != 0 for n in nodes) else None
 
     view, caption = _choose_view(graph, options.collapse, options.max_nodes)
     styles: set[str] = set()
@@ -129,7 +131,7 @@ def _build(graph: Graph, options: DrawOptions) -> tuple[str, str | None, str]:
         styles.update(t for s in state_of.values() for t in s.split())
         if options.legend == "animation":
             styles.update(STATES)
-    label = _dot.caption_label(caption, styles, not show_grad)
+    label = _dot.caption_label(caption, styles, show_grad is None)
     lines = _dot.graph_header(options.rankdir, options.font_size, label)
     n = len(nodes)
     if view is None:
@@ -240,7 +242,7 @@ def _plain_lines(lines, graph, indices, drawn_as, number, show_grad, state_of) -
         if role == "const":
             label = f"<{_dot.html_text(data)}>"
         else:
-            grad = number(v.grad) if show_grad else "?"
+            grad = _grad_text(v.grad, number, show_grad)
             generated = not v.label
             label = _dot.value_label(names[i], generated, role in ("input", "output"), data, grad)
         attrs = _dot.ROLE_ATTRS[role] + sattrs
@@ -273,9 +275,16 @@ def _activation(op: str) -> str:
     return op if describe(op).activation else "linear"
 
 
+def _grad_text(grad: float, number, show_grad: bool | None) -> str | None:
+    """A value's grad as drawn: the number, "?" (not computed yet) or None (left out)."""
+    if show_grad is False:
+        return None
+    return number(grad) if show_grad else "?"
+
+
 def _box_node(box: Box, graph: Graph, number, show_grad, state_of) -> str:
-    def grad(i: int) -> str:
-        return number(graph.nodes[i].grad) if show_grad else "?"
+    def grad(i: int) -> str | None:
+        return _grad_text(graph.nodes[i].grad, number, show_grad)
 
     nodes = graph.nodes
     if box.key.startswith("v"):  # one neuron
