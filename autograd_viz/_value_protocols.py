@@ -155,6 +155,10 @@ class ValueProtocols:
             if id(node) in memo:
                 continue
             cls, data, op, rule, a, b, arg = _fields(node)
+            if any(p is not None and id(p) not in memo for p in (a, b)):  # `x._a = y`: a loop
+                from autograd_viz.graph import cycle_error  # lazily: only on this error path
+
+                raise cycle_error(node)
             a = None if a is None else memo[id(a)]
             b = None if b is None else memo[id(b)]
             memo[id(node)] = new = _rebuild(cls, data, op, rule, a, b, arg)

@@ -45,13 +45,30 @@ from typing import Any, NamedTuple
 from autograd_viz._text import clean_label
 from autograd_viz.engine import Value
 
-__all__ = ["Edge", "Graph", "GraphError", "Node", "snapshot"]
+__all__ = ["CycleError", "Edge", "Graph", "GraphError", "Node", "snapshot"]
 
 ROLES = ("input", "param", "const", "value", "output")
 
 
 class GraphError(TypeError):
     """The object given is not a graph node this package can read."""
+
+
+class CycleError(GraphError):
+    """A value is among its own operands: something rewrote a node's operand slots
+    (`x._a = y`) after it was made, so the graph loops and no walk of it can end."""
+
+
+def cycle_error(node: object) -> CycleError:
+    """The error for a graph that loops back to `node` (what to look for, and how to mend it)."""
+    label = getattr(node, "label", "")
+    name = f"the value labelled {label!r}" if label else repr(node)
+    return CycleError(
+        f"{name} is one of its own operands (directly or through others): a computation graph "
+        "has no cycles, so it cannot be drawn, traced or copied. A Value's "
+        "operands are fixed when the operation makes it; something set an operand slot "
+        "(`_a` or `_b`) afterwards. Build the expression again from its inputs."
+    )
 
 
 class Node(NamedTuple):
@@ -181,6 +198,8 @@ def snapshot_for(
     """
     try:
         return snapshot(root, read=read)
+    except CycleError:
+        raise
     except GraphError:
         from autograd_viz.foreign import LOOKS_FOR  # lazily: only on the error path
 
@@ -215,6 +234,7 @@ def snapshot(root: object, *, read: dict[int, tuple[object, ...]] | None = None)
     nodes: list[Node] = []
     rules: list[Callable[..., Any] | None] = []
     index: dict[int, int] = {}  # id(node) -> its position, once all its operands are placed
+    entered: set[int] = set()  # nodes whose operands are being placed: the current path
     stack: list[Any] = [root]
     known = read if read is not None else {}
     while stack:
@@ -235,6 +255,9 @@ def snapshot(root: object, *, read: dict[int, tuple[object, ...]] | None = None)
             nodes.append(Node(i, label, data, grad, op, operands, exponent, tag, trainable, role))
             rules.append(rule if operands else None)
         elif id(v) not in index:
+            if id(v) in entered:  # met again below itself: it is its own ancestor
+                raise cycle_error(v)
+            entered.add(id(v))
             operands = known.pop(id(v), None)
             if operands is None:
                 operands = _read_operands(v)

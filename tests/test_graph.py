@@ -162,3 +162,36 @@ def test_bidi_controls_in_a_label_cannot_reorder_the_page(control):
     ]
     for text in shown:
         assert control not in text and "x\ufffd1" in text
+
+
+def _looped() -> Value:
+    """z = x * 3 + 1, then `x._a = z`: x now depends on z, which depends on x."""
+    x = Value(2.0, label="x")
+    z = x * 3 + 1
+    x._a, x._b = z, Value(1.0)
+    return z
+
+
+@pytest.mark.parametrize("viewer", ["snapshot", "draw", "trace", "animate", "quiz", "deepcopy"])
+def test_a_cycle_written_into_our_value_is_a_graph_error_at_once(viewer):
+    import copy
+    import time
+
+    from autograd_viz import quiz
+    from autograd_viz.graph import CycleError
+    from autograd_viz.trace import trace
+
+    call = {
+        "snapshot": snapshot,
+        "draw": lambda z: z.draw(),
+        "trace": trace,
+        "animate": lambda z: z.animate(),
+        "quiz": quiz,
+        "deepcopy": copy.deepcopy,
+    }[viewer]
+    z = _looped()
+    start = time.perf_counter()
+    with pytest.raises(CycleError, match=r"one of its own operands.*Build the expression again"):
+        call(z)
+    assert time.perf_counter() - start < 2
+    assert issubclass(CycleError, GraphError)  # what docs/errors.md promises
