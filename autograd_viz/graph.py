@@ -25,8 +25,9 @@ user's, '' if none), `data`, `grad` (as read), `op` (the engine's op string: "+"
 "**2", "**", "tanh", ...; '' for a leaf), `operands` (indices, in operand order, a
 repeat for `a * a`), `exponent` (the number of `x**n`, else None), `tag` (the name of
 the `nn` neuron that made it, e.g. "L2.n1"; None), `trainable` (a weight or bias),
-`role` ("input", "param", "const", "value", "output") and `name` (how equations and
-drawings call it: the label, else `v{i}`). `Graph.rule(i)` is the engine's backward
+`role` ("input", "param", "const" — a number the engine wrapped, the 2 of `x * 2`, an
+`engine.Constant` — "value", "output") and `name` (the label, else `v{i}`; the viewers'
+names are `autograd_viz.naming`'s). `Graph.rule(i)` is the engine's backward
 rule for node i; `Graph.contributions(i, g)` runs it with the output's gradient at g on
 stand-in values and returns what it adds to each operand, so numbers shown to a
 learner always agree with `backward()`; `Graph.local(i)` is the same at g = 1.
@@ -43,7 +44,7 @@ from types import SimpleNamespace
 from typing import Any, NamedTuple
 
 from autograd_viz._text import clean_label
-from autograd_viz.engine import Value
+from autograd_viz.engine import Constant, Value
 
 __all__ = ["CycleError", "Edge", "Graph", "GraphError", "Node", "snapshot"]
 
@@ -250,8 +251,8 @@ def snapshot(root: object, *, read: dict[int, tuple[object, ...]] | None = None)
                 role = "param"
             elif operands:
                 role = "value"
-            else:
-                role = "input" if label else "const"
+            else:  # a number the engine wrapped (the 2 of x * 2), unless someone named it
+                role = "const" if type(v) is Constant and not label else "input"
             nodes.append(Node(i, label, data, grad, op, operands, exponent, tag, trainable, role))
             rules.append(rule if operands else None)
         elif id(v) not in index:

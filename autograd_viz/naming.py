@@ -8,8 +8,10 @@ product with −1 as the negation (`−b`, from `a - b`) — and by its number (
 expression would be longer than `MAX_LENGTH` characters, or when the name is taken. The
 output, whose name starts every line of the backward pass, keeps its expression only up to
 `ROOT_LENGTH` characters (`a · b`), else it is `out`. A neuron's output is named after its
-neuron (`L2.n1`), a constant by its value. Drawings, equations, the player and quizzes all
-use these names.
+neuron (`L2.n1`), a constant (a number the engine wrapped, the 2 of `x * 2`) by its value,
+and an input nobody labelled (`a = Value(2.0)`) by a letter: a, b, c, … in the order the
+expression first uses them, skipping letters that are labels. Drawings, equations, the
+player and quizzes all use these names.
 
     >>> from autograd_viz import Value
     >>> from autograd_viz.graph import snapshot
@@ -34,9 +36,12 @@ def expression_names(graph: Graph, digits: int = 4) -> list[Eq]:
     """The name of every value of `graph`, in node order, as text and LaTeX (see above)."""
     names: list[Eq] = []
     taken = {n.label for n in graph.nodes if n.label}
+    letters = _input_letters(graph, taken)
     for node in graph.nodes:
         if node.label:
             name = Eq(node.label, latex_name(node.label))
+        elif node.index in letters:
+            name = Eq(letters[node.index], letters[node.index])
         elif node.role == "const":
             name = num(node.data, digits)
         elif node.tag is not None:  # a neuron's output
@@ -52,6 +57,14 @@ def expression_names(graph: Graph, digits: int = 4) -> list[Eq]:
             taken.add(name.text)
         names.append(name)
     return names
+
+
+def _input_letters(graph: Graph, taken: set[str]) -> dict[int, str]:
+    """Names for the inputs nobody labelled (`a = Value(2.0)`, as micrograd users write):
+    a, b, c, … in the order the expression first uses them, skipping the labels in use."""
+    free = (c for c in "abcdefghijklmnopqrstuvwxyz" if c not in taken)
+    unnamed = (n.index for n in graph.nodes if n.role == "input" and not n.label)
+    return dict(zip(unnamed, free))
 
 
 def _expression(graph: Graph, node: Node, names: list[Eq], digits: int) -> Eq | None:

@@ -17,9 +17,10 @@ contribution to the adjoints (`s̄ = z̄ · ∂z/∂s = 1 · 3 = 3`, `ȳ = ȳ_mu
 
 Names (`autograd_viz.naming`): a value's label where it has one; else its expression
 while that stays short (`x + y`, `tanh(a · b)`: `∂z/∂(x + y)`), a neuron's name (`L2.n1`),
-or a stable generated name `v{i}` from its topological index. Unlabelled leaves that are
-not parameters are constants (numbers written into the expression, like the 2 in `2 * d`):
-they appear by value and get no gradient line. Numbers are formatted by `format_number`.
+or a stable generated name `v{i}` from its topological index; an input nobody labelled is
+a, b, c, …. Constants (numbers written into the expression, like the 2 in `2 * d`, which
+the engine wraps in a `Constant`) appear by value and get no gradient line. Numbers are
+formatted by `format_number`.
 
 Where the pieces come from: the graph is read once into a snapshot
 (`autograd_viz.graph`); how each operation is written and named is its row in the op

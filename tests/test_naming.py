@@ -57,3 +57,19 @@ def test_a_taken_name_is_not_given_twice():
     assert names == ["x", "x · x", "v2", "out"]  # the output: `x · x + v2` is over 8 characters
     labelled = Value(1.0, label="x · x")  # a label wins, and keeps its name to itself
     assert node_names(labelled + x * x)[-2:] == ["v2", "out"]
+
+
+def test_unlabelled_inputs_are_drawn_and_quizzed_with_their_gradients():
+    # issue 18 item 6: `a = Value(2.0)` is an input (a letter), `x * 2`'s 2 a constant
+    a, b = Value(2.0), Value(3.0)
+    z = a * b + a
+    z.backward()
+    dot = to_dot(z)
+    assert 'class="input"' in dot and 'class="const"' not in dot
+    for name, grad in (("a", "4"), ("b", "2")):
+        assert f">{name}</FONT></TD><TD>data " in dot and f"grad {grad}<" in dot
+    labels = [blank.label for blank in quiz(z).blanks]
+    assert "∂out/∂a" in labels and "∂out/∂b" in labels
+    frames = Frames(z)
+    assert frames.steps[0].text == "inputs: a = 2, b = 3"
+    assert [n.role for n in snapshot(a * 2).nodes] == ["input", "const", "output"]

@@ -15,6 +15,7 @@ from mathjax import mathjax_errors
 from ops import expressions
 
 from autograd_viz import MLP, Value
+from autograd_viz.engine import Constant
 from autograd_viz.graph import snapshot
 from autograd_viz.trace import (
     Step,
@@ -313,14 +314,31 @@ def test_a_network_lists_a_few_parameters_in_natural_order_then_counts_them():
     assert params.endswith(", … (37 in all)") and params.count("=") == 6
 
 
-def test_unlabelled_leaves_are_constants_shown_by_value():
+def test_numbers_the_engine_wraps_are_constants_and_values_you_make_are_inputs():
     x = Value(3.0, label="x")
-    y = x * 2 + Value(1.0)
+    y = x * 2 + Value(1.0)  # the 2 is wrapped by `*`; Value(1.0) is the learner's own
     roles = [n.role for n in snapshot(y).nodes]
-    assert roles == ["input", "const", "value", "const", "output"]
-    assert node_names(y) == ["x", "2", "x · 2", "1", "out"]
+    assert roles == ["input", "const", "value", "input", "output"]
+    assert node_names(y) == ["x", "2", "x · 2", "a", "out"]
     grads = trace(y)[-1].grads
-    assert set(grads) == {0, 2, 4}
+    assert set(grads) == {0, 2, 3, 4}
+
+
+def test_unlabelled_inputs_are_named_a_b_in_order_of_use_and_get_their_gradients():
+    # issue 18 item 6: micrograd users never label; their inputs must not vanish
+    a, b = Value(2.0), Value(3.0)
+    z = a * b + a
+    z.backward()
+    g = snapshot(z)
+    assert [n.role for n in g.nodes] == ["input", "input", "value", "output"]
+    assert node_names(z) == ["a", "b", "a · b", "out"]
+    assert trace(z)[0].text == "inputs: a = 2, b = 3"
+    last = trace(z)[-1]
+    assert (last.grads[0], last.grads[1]) == (a.grad, b.grad) == (4.0, 2.0)
+    assert "∂out/∂b = ∂out/∂(a · b) · ∂(a · b)/∂b = 1 · a = 1 · 2 = 2" in derivation(z)
+    # a letter someone already uses as a label is skipped
+    c = Value(1.0, label="a")
+    assert node_names(Value(5.0) * c)[:2] == ["b", "a"]
 
 
 def test_a_leaf_root_is_an_input_with_a_seed():
@@ -330,7 +348,7 @@ def test_a_leaf_root_is_an_input_with_a_seed():
 
 
 def test_only_constant_leaves_are_shown_with_the_first_operation():
-    y = Value(2.0) * Value(3.0)
+    y = Constant(2.0) * 3  # numbers only: nothing to list as inputs
     steps = trace(y)
     assert steps[0].text == "2 · 3 = 6"
     assert dict(steps[0].values) == {0: 2, 1: 3, 2: 6}

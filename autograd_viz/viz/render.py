@@ -75,9 +75,10 @@ class GraphTooLargeError(ValueError):
 
 
 def roles(root: object) -> list[str]:
-    """The role of every value, in topological order: parameters -> "param", labelled
-    leaves -> "input", unlabelled leaves -> "const", the root -> "output", everything
-    else -> "value" (the snapshot's `Node.role`).
+    """The role of every value, in topological order: parameters -> "param", numbers the
+    engine wrapped (the 3 of `x * 3`) -> "const", other leaves (every Value you made,
+    labelled or not) -> "input", the root -> "output", everything else -> "value" (the
+    snapshot's `Node.role`).
 
     >>> from autograd_viz import Value
     >>> x = Value(2.0, label="x")
