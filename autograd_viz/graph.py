@@ -38,6 +38,7 @@ function that looks inside a node object.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import SimpleNamespace
@@ -46,7 +47,7 @@ from typing import Any, NamedTuple
 from autograd_viz._text import clean_label
 from autograd_viz.engine import Constant, Value
 
-__all__ = ["CycleError", "Edge", "Graph", "GraphError", "Node", "snapshot"]
+__all__ = ["CycleError", "Edge", "Graph", "GraphError", "Node", "StaleGraphError", "snapshot"]
 
 ROLES = ("input", "param", "const", "value", "output")
 
@@ -265,7 +266,95 @@ def snapshot(root: object, *, read: dict[int, tuple[object, ...]] | None = None)
             stack += (v, operands, None)
             stack.extend(reversed(operands))  # the first operand pops first
     nodes[-1] = nodes[-1]._replace(role="output")
-    return Graph(tuple(nodes), tuple(rules))
+    graph = Graph(tuple(nodes), tuple(rules))
+    _check_current(graph)
+    return graph
+
+
+# ---- a stale graph: a value that no longer follows from its operands ------------------
+
+
+class StaleGraphError(ValueError):
+    """A value of the graph no longer follows from its operands: some `.data` was changed
+    after the graph was built, so every picture of it would show an equation that is false."""
+
+
+# How the engine computes each op, run again on stand-ins of the operands' numbers.
+_FORWARD: dict[str, Callable[..., Value]] = {
+    "+": Value.__add__,
+    "*": Value.__mul__,
+    "**": Value.__pow__,
+    "ReLU": Value.relu,
+    "tanh": Value.tanh,
+    "sigmoid": Value.sigmoid,
+    "exp": Value.exp,
+    "log": Value.log,
+    "sin": Value.sin,
+    "cos": Value.cos,
+}
+
+
+def recomputed(graph: Graph, i: int) -> float | None:
+    """Node i's value computed again from its operands' values now, as the engine computes
+    it; None for an op the engine does not have (a learner's own, say). Raises what the op
+    raises when the operands now have no value for it (log of a negative number)."""
+    node = graph.nodes[i]
+    operands = [Value(graph.nodes[p].data) for p in node.operands]
+    if node.op.startswith("**") and node.op != "**" and node.exponent is not None:
+        return (operands[0] ** node.exponent).data if len(operands) == 1 else None
+    forward = _FORWARD.get(node.op)
+    if forward is None or len(operands) != (2 if node.op in ("+", "*", "**") else 1):
+        return None
+    return forward(*operands).data
+
+
+def _same(a: float, b: float) -> bool:
+    return a == b or (a != a and b != b) or math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12)
+
+
+def _check_current(graph: Graph) -> None:
+    """Raise StaleGraphError at the first value (in topological order) that its operands,
+    as they are now, no longer give: the viewers would draw `s = 100 + 3 = 5`."""
+    for node in graph.nodes:
+        if not node.operands:
+            continue
+        try:
+            now = recomputed(graph, node.index)
+        except (ArithmeticError, ValueError) as err:
+            raise _stale(graph, node.index, None, err) from None
+        if now is not None and not _same(now, node.data):
+            raise _stale(graph, node.index, now, None)
+
+
+def _stale(graph: Graph, i: int, now: float | None, err: Exception | None) -> StaleGraphError:
+    from autograd_viz._equations import num  # lazily: only on this error path
+    from autograd_viz.naming import expression_names
+    from autograd_viz.ops import Args, describe
+
+    names = expression_names(graph)
+    node = graph.nodes[i]
+    operands = [graph.nodes[p] for p in node.operands]
+    args = Args(
+        names=[names[p] for p in node.operands],
+        numbers=[num(o.data, 4) for o in operands],
+        values=[o.data for o in operands],
+        out=names[i],
+        out_number=num(node.data, 4),
+        out_value=node.data,
+        exponent=node.exponent,
+        digits=4,
+    )
+    row = describe(node.op)
+    symbolic, numbers = row.forward(args.names, args).text, row.forward(args.numbers, args).text
+    what = symbolic if names[i].text == symbolic else f"{names[i].text} = {symbolic}"
+    given = f"{numbers} = {num(now, 4).text}" if err is None else f"{numbers}, which fails ({err})"
+    return StaleGraphError(
+        f"this graph is out of date: {what} was computed as {num(node.data, 4).text}, but its "
+        f"operands now give {given}: a .data was changed after the graph was built, so a "
+        "picture, derivation or quiz of it would show a false equation. Run the forward pass "
+        "again (the code that computes the output from its inputs, then backward()) and show "
+        "the new output."
+    )
 
 
 # ---- the one place that looks inside a node -------------------------------------------
