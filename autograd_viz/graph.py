@@ -171,6 +171,36 @@ class Graph:
         """The local derivatives ∂node_i/∂(operand k), from the engine's rule at gradient 1."""
         return self.contributions(i, 1.0)
 
+    def one_backward_pass(self) -> list[float] | None:
+        """Every value's gradient after one `backward()` from the root on fresh gradients —
+        the engine's rules run on stand-ins, as `contributions` does; None where a rule
+        fails (a slope with no finite value: `trace` says where)."""
+        grads = [0.0] * len(self.nodes)
+        grads[-1] = 1.0
+        for node in reversed(self.nodes):
+            if not node.operands:
+                continue
+            try:
+                shares = self.contributions(node.index, grads[node.index])
+            except (ArithmeticError, ValueError):
+                return None
+            for p, share in zip(node.operands, shares):
+                grads[p] += share
+        return grads
+
+    def accumulated(self, once: list[float] | None = None) -> list[tuple[int, float, float]]:
+        """The inputs and parameters whose `.grad` holds more (or other) than one backward
+        pass from this root gives, as (index, .grad, one pass): `backward()` ran again
+        without `zero_grad()`, or another output's backward() added to a shared input.
+        Empty before any backward() (every grad 0) and for another engine's graph."""
+        if type(self) is not Graph or all(n.grad == 0 for n in self.nodes):
+            return []
+        once = self.one_backward_pass() if once is None else once
+        if once is None:
+            return []
+        return [(n.index, n.grad, once[n.index]) for n in self.nodes
+                if n.role in ("input", "param") and not _same(n.grad, once[n.index])]  # fmt: skip
+
     def with_grads(self, grads: Mapping[int, float]) -> Graph:
         """A copy whose node `i` has gradient `grads[i]` (others unchanged)."""
         nodes = tuple(

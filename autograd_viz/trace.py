@@ -310,6 +310,8 @@ class _Backward:
         self.kinds_used: dict[int, dict[str, set[int]]] = {}  # value -> kind -> consumers
         # a learner's engine, checked (autograd_viz.own_engine): what went wrong at which edge
         self.flags = getattr(graph, "flags", {})
+        # leaves whose .grad holds more than this pass gives (backward() twice, no zero_grad)
+        self.held = {i: g for i, g, _ in graph.accumulated()}
 
     def lines(self) -> tuple[list[_Line], list[float]]:
         r, top = self.r, self.top
@@ -413,6 +415,8 @@ class _Backward:
                 if shared:
                     completed.append(p)
             reveal = (p,) if done and not shared else ()
+            if done and not shared:
+                eq = self._held(p, eq)
             flag = self.flags.get((i, p)) or (not lines and self.flags.get((i, None)))
             said = ""
             if flag:  # what a check of the learner's engine found here: (sentence, hint)
@@ -420,6 +424,18 @@ class _Backward:
                 eq = Eq(f"{eq.text}   ✗ {said}" + (f" — {hint}" if hint else ""), eq.latex)
             lines.append(_Line("backward", kind, touched, edges, p, eq, (), reveal, said))
         return locals_ + lines + [self._sum(p) for p in completed]
+
+    def _held(self, p: int, eq: Eq) -> Eq:
+        """The line completing p's gradient, with a note where p's `.grad` holds more than
+        this one pass gives: `(x.grad holds 6: backward() ran again without zero_grad())`."""
+        if p not in self.held:
+            return eq
+        held = num(self.held[p], self.digits)
+        name = self.names[p]
+        text = f"{name.text}.grad holds {held.text}: backward() ran again without zero_grad()"
+        latex = (rf"\quad\left(\text{{the grad of }}{name.latex}\text{{ holds }}{held.latex}"
+                 r"\text{: backward() ran again}\right)")  # fmt: skip
+        return Eq(f"{eq.text}   ({text})", eq.latex + latex, eq.prec)
 
     def _sum(self, p: int) -> _Line:
         """`∂z/∂y = 5 + 3 = 8`: a value used several times gets the sum of its shares."""
@@ -436,7 +452,7 @@ class _Backward:
             parts = [_bar(names[p]), symbolic_sum]
         else:
             parts = [partial(self.top, names[p])]
-        eq = chain([*parts, total_eq, num(self.grad[p], digits)])
+        eq = self._held(p, chain([*parts, total_eq, num(self.grad[p], digits)]))
         consumers = tuple(dict.fromkeys(c for c, _, _ in received))
         edges = tuple(f"v{p}-op{c}-{k}" for c, k, _ in received)
         return _Line("backward", "accumulate", (p, *consumers), edges, p, eq, (), (p,))

@@ -774,3 +774,23 @@ def test_a_wide_layer_lists_its_first_neurons_and_how_many_more():
     assert ">n23<" in dot and ">n24<" not in dot and ">37 more<" in dot
     assert "L1  ReLU × 60" in dot
     assert parse(draw(out, collapse="layer").svg()) is not None
+
+
+def test_backward_twice_draws_what_grad_holds_and_says_what_one_pass_gives():
+    # issue 18 item 7: the "forgot zero_grad" pitfall gets a caption, not silence
+    x, y = Value(2.0, label="x"), Value(3.0, label="y")
+    z = (x + y) * y
+    z.backward()
+    assert draw(z).caption is None  # one pass: nothing to say
+    z.backward()
+    d = draw(z)
+    assert "grad 6<" in d.source and "grad 16<" in d.source  # .grad as it is
+    assert d.caption.splitlines() == [
+        "x.grad = 6 and y.grad = 16, but one backward pass gives 3 and 8:",
+        "backward() ran again without zero_grad(), so the gradients of inputs add up.",
+        "Call zero_grad() before backward() (notebook 09, pitfall 1).",
+    ]
+    assert "one backward pass gives 3 and 8:" in d.svg()
+    z.zero_grad()
+    z.backward()
+    assert draw(z).caption is None

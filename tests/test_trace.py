@@ -557,3 +557,20 @@ def test_the_docstring_examples_hold():
 
     result = doctest.testmod(module)
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_backward_twice_the_derivation_says_what_grad_holds_where_it_differs():
+    # issue 18 item 7: the derivation is one pass (3 and 8); .grad holds 6 and 16
+    x, y = Value(2.0, label="x"), Value(3.0, label="y")
+    z = (x + y) * y
+    z.backward()
+    assert "holds" not in derivation(z)
+    z.backward()
+    lines = derivation(z, "backward").splitlines()
+    note = "backward() ran again without zero_grad()"
+    assert lines[3].endswith(f"= 3 · 1 = 3   (x.grad holds 6: {note})")
+    assert lines[-1] == f"∂out/∂y = 5 + 3 = 8   (y.grad holds 16: {note})"
+    assert sum("holds" in line for line in lines) == 2  # only the two leaves, once each
+    adjoint = derivation(z, "backward", notation="adjoint")
+    assert "(x.grad holds 6:" in adjoint and "(y.grad holds 16:" in adjoint
+    assert trace(z)[-1].grads[1] == 8  # the steps still animate one pass

@@ -137,8 +137,11 @@ def caption_label(note: str | None, styles: set[str], grads_hidden: bool) -> str
     True
     """
     rows = []
-    if note:
-        rows.append(f'<TR><TD ALIGN="LEFT">{html_text(note)}</TD></TR>')
+    if note:  # several lines: each flush left (graphviz centres the lines of a cell)
+        text = html_text(note)
+        if "<BR/>" in text:
+            text = text.replace("<BR/>", '<BR ALIGN="LEFT"/>') + '<BR ALIGN="LEFT"/>'
+        rows.append(f'<TR><TD ALIGN="LEFT">{text}</TD></TR>')
     cells = []
     for key, (attrs, text) in _LEGEND.items():
         if key not in styles:

@@ -28,6 +28,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from autograd_viz._numbers import format_number
 from autograd_viz.graph import Graph, snapshot_for
 from autograd_viz.naming import expression_names
 from autograd_viz.ops import describe
@@ -123,6 +124,9 @@ def _build(graph: Graph, options: DrawOptions) -> tuple[str, str | None, str]:
         show_grad = True if any(n.grad != 0 for n in nodes) else None
 
     view, caption = _choose_view(graph, options.collapse, options.max_nodes)
+    if show_grad:
+        held = _accumulated_note(graph)
+        caption = f"{caption}\n{held}" if caption and held else caption or held
     styles: set[str] = set()
     if options.legend:
         kinds = [n.role for n in nodes]
@@ -151,6 +155,27 @@ def _build(graph: Graph, options: DrawOptions) -> tuple[str, str | None, str]:
 
         source = mark(source, graph)
     return source, caption, summary
+
+
+def _accumulated_note(graph: Graph, listed: int = 4) -> str | None:
+    """A caption for leaf gradients that hold more than one backward pass gives (backward()
+    run twice without zero_grad()): the boxes show `.grad` as it is, the note what differs."""
+    held = graph.accumulated()
+    if not held:
+        return None
+    names = expression_names(graph)
+    now = [f"{names[i].text}.grad = {format_number(g)}" for i, g, _ in held[:listed]]
+    once = [format_number(o) for _, _, o in held[:listed]]
+    more = f" (and {len(held) - listed} more)" if len(held) > listed else ""
+    return (
+        f"{_and(now)}{more}, but one backward pass gives {_and(once)}:\n"
+        "backward() ran again without zero_grad(), so the gradients of inputs add up.\n"
+        "Call zero_grad() before backward() (notebook 09, pitfall 1)."
+    )
+
+
+def _and(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def _count(n: int, noun: str) -> str:
