@@ -163,7 +163,7 @@ def test_unlabelled_interior_values_are_named_by_their_short_expression():
     assert ">x · 3<" in nodes(to_dot(y))["v2"][1]
     assert ">ReLU(x · 3)<" in nodes(to_dot(y))["v3"][1]
     long = (x * 3 + x * 4 + x * 5).tanh()  # x · 3 + x · 4 + x · 5 is too long to be a name
-    assert ">v8<" in nodes(to_dot(long))["v8"][1] and ">tanh(v8)<" in to_dot(long)
+    assert ">sum2<" in nodes(to_dot(long))["v8"][1]  # the second sum, named after its kind
     assert nodes(to_dot(y))["op3"][1] == "<ReLU>"
 
 

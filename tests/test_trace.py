@@ -105,16 +105,16 @@ def test_square_of_ab_plus_c_at_2_3_1_names_unlabelled_values_by_their_expressio
     ]
 
 
-def test_a_name_that_would_be_long_is_numbered_and_a_division_is_said_once():
+def test_a_name_that_would_be_long_is_named_after_its_operation_and_a_division_is_said_once():
     a, b, c, d = (Value(x, label=n) for x, n in ((2.0, "a"), (-3.0, "b"), (1.0, "c"), (4.0, "d")))
     texts = _texts(_named(((a * b).tanh() + c.exp()) / d, "f"), "forward")
     assert texts[1:] == [
         "a · b = 2 · (−3) = −6",
         "tanh(a · b) = tanh(−6) = −1",
         "exp(c) = exp(1) = 2.718",
-        "v6 = tanh(a · b) + exp(c) = −1 + 2.718 = 1.718",  # 20 characters: numbered
+        "sum1 = tanh(a · b) + exp(c) = −1 + 2.718 = 1.718",  # 20 characters: the first sum
         "d⁻¹ = 4⁻¹ = 0.25   (÷ d is × d⁻¹: a / b is computed as a · b⁻¹)",
-        "f = v6 · d⁻¹ = 1.718 · 0.25 = 0.4296",
+        "f = sum1 · d⁻¹ = 1.718 · 0.25 = 0.4296",
     ]
     assert node_names(((a * b) / d).exp())[-2:] == ["a · b / d", "out"]  # the output: `out`
 
@@ -451,7 +451,7 @@ def test_an_operation_missing_from_the_table_is_traced_by_number_never_another_f
     z = _named(_sinh(x) + _sinh(x), "z")  # shared: "via" names need the unknown op's short name
     texts = _texts(z, "backward")
     assert texts[-1] == "∂z/∂x = 1.543 + 1.543 = 3.086"
-    assert any("(via sinh v2)" in t for t in texts)  # the second sinh(x): the name is taken
+    assert any("(via sinh sinh2)" in t for t in texts)  # the second sinh(x): the name is taken
     z.backward()
     assert trace(z)[-1].grads[0] == x.grad
 
