@@ -17,6 +17,9 @@ backward rule. Two choices differ from micrograd, and both are about speed:
 * Graph walks use an explicit stack, so a chain of a million operations needs
   no recursion.
 
+A number an operation meets (the 2 of `x * 2`) is wrapped in a `Constant`, a Value
+that drawings show by its number; a Value you make yourself is an input, labelled or not.
+
 The numeric rules, the same in forward and backward (tests pin each one):
 
 * Numbers are Python floats and follow IEEE arithmetic: nan and inf flow through
