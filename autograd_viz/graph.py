@@ -192,8 +192,10 @@ class Graph:
         """The inputs and parameters whose `.grad` holds more (or other) than one backward
         pass from this root gives, as (index, .grad, one pass): `backward()` ran again
         without `zero_grad()`, or another output's backward() added to a shared input.
-        Empty before any backward() (every grad 0) and for another engine's graph."""
-        if type(self) is not Graph or all(n.grad == 0 for n in self.nodes):
+        Empty unless the last backward() started here (the root's grad is 1: before any
+        backward() it is 0, and after one from a later output it is that output's slope), and
+        for another engine's graph."""
+        if type(self) is not Graph or self.root.is_leaf or self.root.grad != 1.0:
             return []
         once = self.one_backward_pass() if once is None else once
         if once is None:
@@ -324,7 +326,7 @@ _FORWARD: dict[str, Callable[..., Value]] = {
 }
 
 
-def recomputed(graph: Graph, i: int) -> float | None:
+def _recomputed(graph: Graph, i: int) -> float | None:
     """Node i's value computed again from its operands' values now, as the engine computes
     it; None for an op the engine does not have (a learner's own, say). Raises what the op
     raises when the operands now have no value for it (log of a negative number)."""
@@ -349,8 +351,8 @@ def _check_current(graph: Graph) -> None:
         if not node.operands:
             continue
         try:
-            now = recomputed(graph, node.index)
-        except (ArithmeticError, ValueError) as err:
+            now = _recomputed(graph, node.index)
+        except (ArithmeticError, ValueError, TypeError) as err:  # log(−1); data = "abc"
             raise _stale(graph, node.index, None, err) from None
         if now is not None and not _same(now, node.data):
             raise _stale(graph, node.index, now, None)

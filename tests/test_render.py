@@ -794,3 +794,10 @@ def test_backward_twice_draws_what_grad_holds_and_says_what_one_pass_gives():
     z.zero_grad()
     z.backward()
     assert draw(z).caption is None
+
+
+def test_no_zero_grad_note_when_backward_started_at_a_later_output():
+    x, y = Value(2.0, label="x"), Value(3.0, label="y")
+    z = x * y
+    (z * 5).backward()  # x.grad = 15: one pass from z * 5, not a second pass from z
+    assert draw(z).caption is None
