@@ -172,9 +172,12 @@ def _looped() -> Value:
     return z
 
 
-@pytest.mark.parametrize("viewer", ["snapshot", "draw", "trace", "animate", "quiz", "deepcopy"])
+@pytest.mark.parametrize(
+    "viewer", ["snapshot", "draw", "trace", "animate", "quiz", "deepcopy", "pickle"]
+)
 def test_a_cycle_written_into_our_value_is_a_graph_error_at_once(viewer):
     import copy
+    import pickle
     import time
 
     from autograd_viz import quiz
@@ -188,6 +191,7 @@ def test_a_cycle_written_into_our_value_is_a_graph_error_at_once(viewer):
         "animate": lambda z: z.animate(),
         "quiz": quiz,
         "deepcopy": copy.deepcopy,
+        "pickle": pickle.dumps,
     }[viewer]
     z = _looped()
     start = time.perf_counter()
