@@ -3,8 +3,11 @@
 The graph snapshot passes every label through `clean_label`, so a drawing, the
 derivation under it, the player, a quiz and every exported page show the same name:
 characters that XML and HTML cannot carry (C0 controls, DEL, lone surrogates, U+FFFE,
-U+FFFF) become U+FFFD (�), a tab becomes a space, and a name longer than anyone could
-read is clipped, with "…" marking the cut, to `MAX_LINES` lines of `MAX_LINE` characters.
+U+FFFF) and the bidirectional embedding, override and isolate controls (U+202A–U+202E,
+U+2066–U+2069: left open, they reorder the text around the label on the page, so an
+equation reads backwards) become U+FFFD (�), a tab becomes a space, and a name longer than
+anyone could read is clipped, with "…" marking the cut, to `MAX_LINES` lines of `MAX_LINE`
+characters.
 """
 
 from __future__ import annotations
@@ -14,7 +17,9 @@ __all__ = ["MAX_LINE", "MAX_LINES", "clean_label", "clip"]
 MAX_LINE = 60
 MAX_LINES = 8
 
+_BIDI = [*range(0x202A, 0x202F), *range(0x2066, 0x206A)]
 _BAD = [c for c in range(32) if c != ord("\n")] + [0x7F, *range(0xD800, 0xE000), 0xFFFE, 0xFFFF]
+_BAD += _BIDI
 _CLEAN: dict[int, str] = dict.fromkeys(_BAD, "\ufffd")
 _CLEAN[ord("\t")] = " "
 
@@ -38,5 +43,7 @@ def clean_label(text: str) -> str:
 
     >>> clean_label("a\\ud800b\\x00c\\td"), len(clean_label("x" * 100_000))
     ('a�b�c d', 60)
+    >>> clean_label("x\\u202ey")  # a right-to-left override would flip what follows it
+    'x�y'
     """
     return clip(text.replace("\r\n", "\n").replace("\r", "\n").translate(_CLEAN))

@@ -171,6 +171,10 @@ class ValueProtocols:
             if id(node) in memo:
                 continue
             cls, data, op, rule, a, b, arg = _fields(node)
+            if any(p is not None and id(p) not in memo for p in (a, b)):  # `x._a = y`: a loop
+                from autograd_viz.graph import cycle_error  # lazily: only on this error path
+
+                raise cycle_error(node)
             a = None if a is None else memo[id(a)]
             b = None if b is None else memo[id(b)]
             memo[id(node)] = new = _rebuild(cls, data, op, rule, a, b, arg)
@@ -185,13 +189,27 @@ class ValueProtocols:
         state = (self.grad, self._label, self.tag)
         if _listed.pop(id(self), None) is self:
             return _rebuild, (*_fields(self), None), state
-        ancestors = self.topological_order()[:-1]
+        ancestors = _parents_first(self)[:-1]
         for node in ancestors:
             _listed[id(node)] = node
         return _rebuild_after, (tuple(ancestors), _Forget(ancestors), *_fields(self)), state
 
     def __setstate__(self, state: tuple) -> None:
         self.grad, self._label, self.tag = state
+
+
+def _parents_first(root) -> list:
+    """`root.topological_order()`, checked: each node's parents come before it, which fails
+    only where the graph loops (`x._a = z`), and pickle would then recurse to its limit."""
+    order = root.topological_order()
+    placed: set[int] = set()
+    for node in order:
+        if any(p is not None and id(p) not in placed for p in (node._a, node._b)):
+            from autograd_viz.graph import cycle_error  # lazily: only on this error path
+
+            raise cycle_error(node)
+        placed.add(id(node))
+    return order
 
 
 # id -> Value: ancestors being pickled by the value that listed them (see __reduce_ex__)

@@ -17,6 +17,9 @@ backward rule. Two choices differ from micrograd, and both are about speed:
 * Graph walks use an explicit stack, so a chain of a million operations needs
   no recursion.
 
+A number an operation meets (the 2 of `x * 2`) is wrapped in a `Constant`, a Value
+that drawings show by its number; a Value you make yourself is an input, labelled or not.
+
 The numeric rules, the same in forward and backward (tests pin each one):
 
 * Numbers are Python floats and follow IEEE arithmetic: nan and inf flow through
@@ -133,7 +136,7 @@ class Value(ValueProtocols):
     # ---- operations: forward, then the local backward rule ----------------------
 
     def __add__(self, other: Operand) -> Value:
-        other = other if isinstance(other, Value) else Value(other)
+        other = other if isinstance(other, Value) else Constant(other)
         return Value(self.data + other.data, "+", Value._add_backward, self, other)
 
     @staticmethod
@@ -143,7 +146,7 @@ class Value(ValueProtocols):
         b.grad += out.grad  # d(a+b)/db = 1
 
     def __mul__(self, other: Operand) -> Value:
-        other = other if isinstance(other, Value) else Value(other)
+        other = other if isinstance(other, Value) else Constant(other)
         return Value(self.data * other.data, "*", Value._mul_backward, self, other)
 
     @staticmethod
@@ -267,7 +270,7 @@ class Value(ValueProtocols):
         return self + (-other)
 
     def __truediv__(self, other: Operand) -> Value:  # a / b
-        other = other if isinstance(other, Value) else Value(other)
+        other = other if isinstance(other, Value) else Constant(other)
         if other.data == 0:
             raise ZeroDivisionError(f"division by zero: {self!r} / {other!r}")
         return self * other**-1
@@ -279,13 +282,13 @@ class Value(ValueProtocols):
         return self * other
 
     def __rsub__(self, other: Number) -> Value:  # 1 - a
-        return Value(other) + (-self)
+        return Constant(other) + (-self)
 
     def __rtruediv__(self, other: Number) -> Value:  # 2 / a
-        return Value(other) / self
+        return Constant(other) / self
 
     def __rpow__(self, other: Number) -> Value:  # 2 ** a
-        return Value(other) ** self
+        return Constant(other) ** self
 
     # ---- backpropagation ------------------------------------------------------
 
@@ -353,3 +356,11 @@ class Value(ValueProtocols):
         from autograd_viz.viz.inline import animate  # the widget, or the widget-free player
 
         return animate(self, **options)
+
+
+class Constant(Value):
+    """A number written into an expression, like the 2 in `x * 2`, which the operation
+    wraps so it meets only Values. Drawings show it by its number, with no gradient line;
+    a Value you make yourself is an input, labelled or not."""
+
+    __slots__ = ()

@@ -25,8 +25,9 @@ user's, '' if none), `data`, `grad` (as read), `op` (the engine's op string: "+"
 "**2", "**", "tanh", ...; '' for a leaf), `operands` (indices, in operand order, a
 repeat for `a * a`), `exponent` (the number of `x**n`, else None), `tag` (the name of
 the `nn` neuron that made it, e.g. "L2.n1"; None), `trainable` (a weight or bias),
-`role` ("input", "param", "const", "value", "output") and `name` (how equations and
-drawings call it: the label, else `v{i}`). `Graph.rule(i)` is the engine's backward
+`role` ("input", "param", "const" — a number the engine wrapped, the 2 of `x * 2`, an
+`engine.Constant` — "value", "output") and `name` (the label, else `v{i}`; the viewers'
+names are `autograd_viz.naming`'s). `Graph.rule(i)` is the engine's backward
 rule for node i; `Graph.contributions(i, g)` runs it with the output's gradient at g on
 stand-in values and returns what it adds to each operand, so numbers shown to a
 learner always agree with `backward()`; `Graph.local(i)` is the same at g = 1.
@@ -37,21 +38,39 @@ function that looks inside a node object.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import SimpleNamespace
 from typing import Any, NamedTuple
 
 from autograd_viz._text import clean_label
-from autograd_viz.engine import Value
+from autograd_viz.engine import Constant, Value
 
-__all__ = ["Edge", "Graph", "GraphError", "Node", "snapshot"]
+__all__ = ["CycleError", "Edge", "Graph", "GraphError", "Node", "StaleGraphError", "snapshot"]
 
 ROLES = ("input", "param", "const", "value", "output")
 
 
 class GraphError(TypeError):
     """The object given is not a graph node this package can read."""
+
+
+class CycleError(GraphError):
+    """A value is among its own operands: something rewrote a node's operand slots
+    (`x._a = y`) after it was made, so the graph loops and no walk of it can end."""
+
+
+def cycle_error(node: object) -> CycleError:
+    """The error for a graph that loops back to `node` (what to look for, and how to mend it)."""
+    label = getattr(node, "label", "")
+    name = f"the value labelled {label!r}" if label else repr(node)
+    return CycleError(
+        f"{name} is one of its own operands (directly or through others): a computation graph "
+        "has no cycles, so it cannot be drawn, traced or copied. A Value's "
+        "operands are fixed when the operation makes it; something set an operand slot "
+        "(`_a` or `_b`) afterwards. Build the expression again from its inputs."
+    )
 
 
 class Node(NamedTuple):
@@ -152,6 +171,38 @@ class Graph:
         """The local derivatives ∂node_i/∂(operand k), from the engine's rule at gradient 1."""
         return self.contributions(i, 1.0)
 
+    def one_backward_pass(self) -> list[float] | None:
+        """Every value's gradient after one `backward()` from the root on fresh gradients —
+        the engine's rules run on stand-ins, as `contributions` does; None where a rule
+        fails (a slope with no finite value: `trace` says where)."""
+        grads = [0.0] * len(self.nodes)
+        grads[-1] = 1.0
+        for node in reversed(self.nodes):
+            if not node.operands:
+                continue
+            try:
+                shares = self.contributions(node.index, grads[node.index])
+            except (ArithmeticError, ValueError):
+                return None
+            for p, share in zip(node.operands, shares):
+                grads[p] += share
+        return grads
+
+    def accumulated(self, once: list[float] | None = None) -> list[tuple[int, float, float]]:
+        """The inputs and parameters whose `.grad` holds more (or other) than one backward
+        pass from this root gives, as (index, .grad, one pass): `backward()` ran again
+        without `zero_grad()`, or another output's backward() added to a shared input.
+        Empty unless the last backward() started here (the root's grad is 1: before any
+        backward() it is 0, and after one from a later output it is that output's slope), and
+        for another engine's graph."""
+        if type(self) is not Graph or self.root.is_leaf or self.root.grad != 1.0:
+            return []
+        once = self.one_backward_pass() if once is None else once
+        if once is None:
+            return []
+        return [(n.index, n.grad, once[n.index]) for n in self.nodes
+                if n.role in ("input", "param") and not _same(n.grad, once[n.index])]  # fmt: skip
+
     def with_grads(self, grads: Mapping[int, float]) -> Graph:
         """A copy whose node `i` has gradient `grads[i]` (others unchanged)."""
         nodes = tuple(
@@ -181,6 +232,8 @@ def snapshot_for(
     """
     try:
         return snapshot(root, read=read)
+    except CycleError:
+        raise
     except GraphError:
         from autograd_viz.foreign import LOOKS_FOR  # lazily: only on the error path
 
@@ -215,6 +268,7 @@ def snapshot(root: object, *, read: dict[int, tuple[object, ...]] | None = None)
     nodes: list[Node] = []
     rules: list[Callable[..., Any] | None] = []
     index: dict[int, int] = {}  # id(node) -> its position, once all its operands are placed
+    entered: set[int] = set()  # nodes whose operands are being placed: the current path
     stack: list[Any] = [root]
     known = read if read is not None else {}
     while stack:
@@ -230,18 +284,109 @@ def snapshot(root: object, *, read: dict[int, tuple[object, ...]] | None = None)
                 role = "param"
             elif operands:
                 role = "value"
-            else:
-                role = "input" if label else "const"
+            else:  # a number the engine wrapped (the 2 of x * 2), unless someone named it
+                role = "const" if type(v) is Constant and not label else "input"
             nodes.append(Node(i, label, data, grad, op, operands, exponent, tag, trainable, role))
             rules.append(rule if operands else None)
         elif id(v) not in index:
+            if id(v) in entered:  # met again below itself: it is its own ancestor
+                raise cycle_error(v)
+            entered.add(id(v))
             operands = known.pop(id(v), None)
             if operands is None:
                 operands = _read_operands(v)
             stack += (v, operands, None)
             stack.extend(reversed(operands))  # the first operand pops first
     nodes[-1] = nodes[-1]._replace(role="output")
-    return Graph(tuple(nodes), tuple(rules))
+    graph = Graph(tuple(nodes), tuple(rules))
+    _check_current(graph)
+    return graph
+
+
+# ---- a stale graph: a value that no longer follows from its operands ------------------
+
+
+class StaleGraphError(ValueError):
+    """A value of the graph no longer follows from its operands: some `.data` was changed
+    after the graph was built, so every picture of it would show an equation that is false."""
+
+
+# How the engine computes each op, run again on stand-ins of the operands' numbers.
+_FORWARD: dict[str, Callable[..., Value]] = {
+    "+": Value.__add__,
+    "*": Value.__mul__,
+    "**": Value.__pow__,
+    "ReLU": Value.relu,
+    "tanh": Value.tanh,
+    "sigmoid": Value.sigmoid,
+    "exp": Value.exp,
+    "log": Value.log,
+    "sin": Value.sin,
+    "cos": Value.cos,
+}
+
+
+def _recomputed(graph: Graph, i: int) -> float | None:
+    """Node i's value computed again from its operands' values now, as the engine computes
+    it; None for an op the engine does not have (a learner's own, say). Raises what the op
+    raises when the operands now have no value for it (log of a negative number)."""
+    node = graph.nodes[i]
+    operands = [Value(graph.nodes[p].data) for p in node.operands]
+    if node.op.startswith("**") and node.op != "**" and node.exponent is not None:
+        return (operands[0] ** node.exponent).data if len(operands) == 1 else None
+    forward = _FORWARD.get(node.op)
+    if forward is None or len(operands) != (2 if node.op in ("+", "*", "**") else 1):
+        return None
+    return forward(*operands).data
+
+
+def _same(a: float, b: float) -> bool:
+    return a == b or (a != a and b != b) or math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12)
+
+
+def _check_current(graph: Graph) -> None:
+    """Raise StaleGraphError at the first value (in topological order) that its operands,
+    as they are now, no longer give: the viewers would draw `s = 100 + 3 = 5`."""
+    for node in graph.nodes:
+        if not node.operands:
+            continue
+        try:
+            now = _recomputed(graph, node.index)
+        except (ArithmeticError, ValueError, TypeError) as err:  # log(−1); data = "abc"
+            raise _stale(graph, node.index, None, err) from None
+        if now is not None and not _same(now, node.data):
+            raise _stale(graph, node.index, now, None)
+
+
+def _stale(graph: Graph, i: int, now: float | None, err: Exception | None) -> StaleGraphError:
+    from autograd_viz._equations import num  # lazily: only on this error path
+    from autograd_viz.naming import expression_names
+    from autograd_viz.ops import Args, describe
+
+    names = expression_names(graph)
+    node = graph.nodes[i]
+    operands = [graph.nodes[p] for p in node.operands]
+    args = Args(
+        names=[names[p] for p in node.operands],
+        numbers=[num(o.data, 4) for o in operands],
+        values=[o.data for o in operands],
+        out=names[i],
+        out_number=num(node.data, 4),
+        out_value=node.data,
+        exponent=node.exponent,
+        digits=4,
+    )
+    row = describe(node.op)
+    symbolic, numbers = row.forward(args.names, args).text, row.forward(args.numbers, args).text
+    what = symbolic if names[i].text == symbolic else f"{names[i].text} = {symbolic}"
+    given = f"{numbers} = {num(now, 4).text}" if err is None else f"{numbers}, which fails ({err})"
+    return StaleGraphError(
+        f"this graph is out of date: {what} was computed as {num(node.data, 4).text}, but its "
+        f"operands now give {given}: a .data was changed after the graph was built, so a "
+        "picture, derivation or quiz of it would show a false equation. Run the forward pass "
+        "again (the code that computes the output from its inputs, then backward()) and show "
+        "the new output."
+    )
 
 
 # ---- the one place that looks inside a node -------------------------------------------

@@ -17,9 +17,10 @@ contribution to the adjoints (`s̄ = z̄ · ∂(s · y)/∂s = 1 · 3 = 3`, `ȳ 
 
 Names (`autograd_viz.naming`): a value's label where it has one; else its expression
 while that stays short (`x + y`, `tanh(a · b)`: `∂z/∂(x + y)`), a neuron's name (`L2.n1`),
-or a stable generated name `v{i}` from its topological index. Unlabelled leaves that are
-not parameters are constants (numbers written into the expression, like the 2 in `2 * d`):
-they appear by value and get no gradient line. Numbers are formatted by `format_number`.
+or a stable generated name `v{i}` from its topological index; an input nobody labelled is
+a, b, c, …. Constants (numbers written into the expression, like the 2 in `2 * d`, which
+the engine wraps in a `Constant`) appear by value and get no gradient line. Numbers are
+formatted by `format_number`.
 
 Where the pieces come from: the graph is read once into a snapshot
 (`autograd_viz.graph`); how each operation is written and named is its row in the op
@@ -342,6 +343,8 @@ class _Backward:
         self.kinds_used: dict[int, dict[str, set[int]]] = {}  # value -> kind -> consumers
         # a learner's engine, checked (autograd_viz.own_engine): what went wrong at which edge
         self.flags = getattr(graph, "flags", {})
+        # leaves whose .grad holds more than this pass gives (backward() twice, no zero_grad)
+        self.held = {i: g for i, g, _ in graph.accumulated()}
 
     def lines(self) -> tuple[list[_Line], list[float]]:
         r, top = self.r, self.top
@@ -447,6 +450,8 @@ class _Backward:
                 if shared:
                     completed.append(p)
             reveal = (p,) if done and not shared else ()
+            if done and not shared:
+                eq = self._held(p, eq)
             flag = self.flags.get((i, p)) or (not lines and self.flags.get((i, None)))
             said = ""
             if flag:  # what a check of the learner's engine found here: (sentence, hint)
@@ -454,6 +459,18 @@ class _Backward:
                 eq = Eq(f"{eq.text}   ✗ {said}" + (f" — {hint}" if hint else ""), eq.latex)
             lines.append(_Line("backward", kind, touched, edges, p, eq, (), reveal, said))
         return locals_ + lines + [self._sum(p) for p in completed]
+
+    def _held(self, p: int, eq: Eq) -> Eq:
+        """The line completing p's gradient, with a note where p's `.grad` holds more than
+        this one pass gives: `(x.grad holds 6: backward() ran again without zero_grad())`."""
+        if p not in self.held:
+            return eq
+        held = num(self.held[p], self.digits)
+        name = self.names[p]
+        text = f"{name.text}.grad holds {held.text}: backward() ran again without zero_grad()"
+        latex = (rf"\quad\left(\text{{the grad of }}{name.latex}\text{{ holds }}{held.latex}"
+                 r"\text{: backward() ran again}\right)")  # fmt: skip
+        return Eq(f"{eq.text}   ({text})", eq.latex + latex, eq.prec)
 
     def _sum(self, p: int) -> _Line:
         """`∂z/∂y = 5 + 3 = 8`: a value used several times gets the sum of its shares."""
@@ -470,7 +487,7 @@ class _Backward:
             parts = [_bar(names[p]), symbolic_sum]
         else:
             parts = [partial(self.top, names[p])]
-        eq = chain([*parts, total_eq, num(self.grad[p], digits)])
+        eq = self._held(p, chain([*parts, total_eq, num(self.grad[p], digits)]))
         consumers = tuple(dict.fromkeys(c for c, _, _ in received))
         edges = tuple(f"v{p}-op{c}-{k}" for c, k, _ in received)
         return _Line("backward", "accumulate", (p, *consumers), edges, p, eq, (), (p,))

@@ -302,7 +302,7 @@ def test_the_too_many_frames_advice_offers_no_phase_that_is_then_too_large_to_sa
 
     net = MLP(2, [4, 4, 1], seed=26)
     points = [([0, 0], 0), ([0, 1], 1), ([1, 0], 1), ([1, 1], 0)]
-    loss = sum(((net(x) - y) ** 2 for x, y in points), Value(0.0))  # XOR's whole loss
+    loss = sum(((net(x) - y) ** 2 for x, y in points), 0.0)  # XOR's whole loss
     with pytest.raises(AnimationTooLargeError, match="more than max_frames=400") as info:
         loss.animate()
     advice = str(info.value)

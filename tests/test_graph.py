@@ -139,3 +139,119 @@ def test_a_drawing_a_trace_and_a_20_step_animation_each_walk_the_graph_once(read
     reads.clear()
     save_html(root, tmp_path / "page.html", phase="backward")
     assert dict(reads) == {"parents": n}
+
+
+# ---- issue 18 --------------------------------------------------------------------------
+
+BIDI = [chr(c) for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A))]
+
+
+@pytest.mark.parametrize("control", BIDI, ids=[f"U+{ord(c):04X}" for c in BIDI])
+def test_bidi_controls_in_a_label_cannot_reorder_the_page(control):
+    from autograd_viz.trace import derivation
+    from autograd_viz.viz.quiz import quiz
+    from autograd_viz.viz.render import to_dot
+
+    x, y = Value(2.0, label=f"x{control}1"), Value(3.0, label="y")
+    z = x * y
+    shown = [
+        snapshot(z).nodes[0].label,
+        derivation(z),
+        to_dot(z),
+        " ".join(b.label for b in quiz(z).blanks),
+    ]
+    for text in shown:
+        assert control not in text and "x\ufffd1" in text
+
+
+def _looped() -> Value:
+    """z = x * 3 + 1, then `x._a = z`: x now depends on z, which depends on x."""
+    x = Value(2.0, label="x")
+    z = x * 3 + 1
+    x._a, x._b = z, Value(1.0)
+    return z
+
+
+@pytest.mark.parametrize(
+    "viewer", ["snapshot", "draw", "trace", "animate", "quiz", "deepcopy", "pickle"]
+)
+def test_a_cycle_written_into_our_value_is_a_graph_error_at_once(viewer):
+    import copy
+    import pickle
+    import time
+
+    from autograd_viz import quiz
+    from autograd_viz.graph import CycleError
+    from autograd_viz.trace import trace
+
+    call = {
+        "snapshot": snapshot,
+        "draw": lambda z: z.draw(),
+        "trace": trace,
+        "animate": lambda z: z.animate(),
+        "quiz": quiz,
+        "deepcopy": copy.deepcopy,
+        "pickle": pickle.dumps,
+    }[viewer]
+    z = _looped()
+    start = time.perf_counter()
+    with pytest.raises(CycleError, match=r"one of its own operands.*Build the expression again"):
+        call(z)
+    assert time.perf_counter() - start < 2
+    assert issubclass(CycleError, GraphError)  # what docs/errors.md promises
+
+
+def _stale_blog() -> tuple[Value, Value]:
+    """The notebook 09 pitfall: z = (x + y) · y, backward, then `x.data = 100`."""
+    x, y = Value(2.0, label="x"), Value(3.0, label="y")
+    s = x + y
+    s.label = "s"
+    z = s * y
+    z.label = "z"
+    z.backward()
+    x.data = 100.0
+    return x, z
+
+
+STALE = r"out of date: s = x \+ y was computed as 5, but its operands now give 100 \+ 3 = 103"
+
+
+@pytest.mark.parametrize("viewer", ["snapshot", "draw", "trace", "animate", "quiz"])
+def test_a_stale_graph_is_refused_naming_the_value_and_what_to_run(viewer):
+    from autograd_viz import quiz
+    from autograd_viz.graph import StaleGraphError
+    from autograd_viz.trace import trace
+
+    call = {
+        "snapshot": snapshot,
+        "draw": lambda z: z.draw(),
+        "trace": trace,
+        "animate": lambda z: z.animate(),
+        "quiz": lambda z: quiz(z, values=True),
+    }[viewer]
+    x, z = _stale_blog()
+    with pytest.raises(StaleGraphError, match=STALE + r".*Run the forward pass again"):
+        call(z)
+    x.data = 2.0  # back as it was built: every viewer works again
+    assert call(z) is not None
+
+
+def test_a_stale_graph_whose_operands_now_have_no_value_says_so():
+    from autograd_viz.graph import StaleGraphError
+
+    w = Value(2.0, label="w")
+    out = w.log() * 3
+    w.data = -1.0
+    with pytest.raises(StaleGraphError, match=r"log\(w\) was computed as 0.6931, .*log\(−1\)"):
+        snapshot(out)
+
+
+def test_a_current_graph_of_every_op_and_a_trained_network_pass_the_check():
+    x, y = Value(0.7, label="x"), Value(1.3, label="y")
+    every = (x + y) * y / x - x**2.5 + x**y + x.relu() + x.tanh() + x.sigmoid()
+    every = every + x.exp() + y.log() + x.sin() + y.cos() - (-x).relu() + 2 / y
+    assert len(snapshot(every)) > 30
+    net = MLP(2, [4, 1], seed=0)
+    loss = (net([1.0, -1.0]) - 1) ** 2
+    loss.backward()
+    assert snapshot(loss).root.data == loss.data

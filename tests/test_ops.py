@@ -61,9 +61,11 @@ def test_a_new_operation_with_its_row_traces_draws_and_animates(softsign):
     y = _graph()
     texts = [s.text for s in trace(y)]
     assert texts[1] == "softsign(x) = softsign(1) = 0.5"  # named by its expression
-    assert texts[2] == "v2 = softsign(x) = softsign(1) = 0.5"  # the same name is taken
+    # the same name is taken: the second softsign is named after its op, softsign2
+    assert texts[2] == "softsign2 = softsign(x) = softsign(1) = 0.5"
     assert (
-        "x\u0304 via the softsign v2 = ∂y/∂v2 · ∂v2/∂x = 1 · 1/(1 + |x|)² = 1 · 1/(1 + |1|)² = 0.25"
+        "x\u0304 via the softsign softsign2 = ∂y/∂softsign2 · ∂softsign2/∂x = 1 · 1/(1 + |x|)² "
+        "= 1 · 1/(1 + |1|)² = 0.25"
     ) in texts
     assert texts[-1] == "∂y/∂x = 0.5 + 0.25 + 0.25 = 1"
     steps = trace(y)

@@ -997,8 +997,8 @@ def test_a_graph_with_no_labels_at_all_shows_every_leaf_with_its_gradient():
     z = (x + y) * y
     z.backward()
     text = derivation(z, "backward").splitlines()
-    z_ = "out"  # the output: its expression, (v0 + v1) · v1, is too long to start every line
-    assert text[-1] == f"∂{z_}/∂v1 = 5 + 3 = 8"  # y, used twice
-    assert f"∂{z_}/∂v0 = ∂{z_}/∂(v0 + v1) · ∂(v0 + v1)/∂v0 = 3 · 1 = 3" in text
+    z_ = "out"  # the output: its expression, (a + b) · b, is too long to start every line
+    assert text[-1] == f"∂{z_}/∂b = 5 + 3 = 8"  # y, used twice; unlabelled inputs are a, b, …
+    assert f"∂{z_}/∂a = ∂{z_}/∂(a + b) · ∂(a + b)/∂a = 3 · 1 = 3" in text
     drawing = autograd_viz.draw(z).source
     assert "grad 3" in drawing and "grad 8" in drawing

@@ -15,6 +15,7 @@ from mathjax import mathjax_errors
 from ops import expressions
 
 from autograd_viz import MLP, Value
+from autograd_viz.engine import Constant
 from autograd_viz.graph import snapshot
 from autograd_viz.trace import (
     Step,
@@ -104,16 +105,16 @@ def test_square_of_ab_plus_c_at_2_3_1_names_unlabelled_values_by_their_expressio
     ]
 
 
-def test_a_name_that_would_be_long_is_numbered_and_a_division_is_said_once():
+def test_a_name_that_would_be_long_is_named_after_its_operation_and_a_division_is_said_once():
     a, b, c, d = (Value(x, label=n) for x, n in ((2.0, "a"), (-3.0, "b"), (1.0, "c"), (4.0, "d")))
     texts = _texts(_named(((a * b).tanh() + c.exp()) / d, "f"), "forward")
     assert texts[1:] == [
         "a · b = 2 · (−3) = −6",
         "tanh(a · b) = tanh(−6) = −1",
         "exp(c) = exp(1) = 2.718",
-        "v6 = tanh(a · b) + exp(c) = −1 + 2.718 = 1.718",  # 20 characters: numbered
+        "sum1 = tanh(a · b) + exp(c) = −1 + 2.718 = 1.718",  # 20 characters: the first sum
         "d⁻¹ = 4⁻¹ = 0.25   (÷ d is × d⁻¹: a / b is computed as a · b⁻¹)",
-        "f = v6 · d⁻¹ = 1.718 · 0.25 = 0.4296",
+        "f = sum1 · d⁻¹ = 1.718 · 0.25 = 0.4296",
     ]
     assert node_names(((a * b) / d).exp())[-2:] == ["a · b / d", "out"]  # the output: `out`
 
@@ -316,14 +317,31 @@ def test_a_network_lists_a_few_parameters_in_natural_order_then_counts_them():
     assert params.endswith(", … (37 in all)") and params.count("=") == 6
 
 
-def test_unlabelled_leaves_are_constants_shown_by_value():
+def test_numbers_the_engine_wraps_are_constants_and_values_you_make_are_inputs():
     x = Value(3.0, label="x")
-    y = x * 2 + Value(1.0)
+    y = x * 2 + Value(1.0)  # the 2 is wrapped by `*`; Value(1.0) is the learner's own
     roles = [n.role for n in snapshot(y).nodes]
-    assert roles == ["input", "const", "value", "const", "output"]
-    assert node_names(y) == ["x", "2", "x · 2", "1", "out"]
+    assert roles == ["input", "const", "value", "input", "output"]
+    assert node_names(y) == ["x", "2", "x · 2", "a", "out"]
     grads = trace(y)[-1].grads
-    assert set(grads) == {0, 2, 4}
+    assert set(grads) == {0, 2, 3, 4}
+
+
+def test_unlabelled_inputs_are_named_a_b_in_order_of_use_and_get_their_gradients():
+    # issue 18 item 6: micrograd users never label; their inputs must not vanish
+    a, b = Value(2.0), Value(3.0)
+    z = a * b + a
+    z.backward()
+    g = snapshot(z)
+    assert [n.role for n in g.nodes] == ["input", "input", "value", "output"]
+    assert node_names(z) == ["a", "b", "a · b", "out"]
+    assert trace(z)[0].text == "inputs: a = 2, b = 3"
+    last = trace(z)[-1]
+    assert (last.grads[0], last.grads[1]) == (a.grad, b.grad) == (4.0, 2.0)
+    assert "∂out/∂b = ∂out/∂(a · b) · ∂(a · b)/∂b = 1 · a = 1 · 2 = 2" in derivation(z)
+    # a letter someone already uses as a label is skipped
+    c = Value(1.0, label="a")
+    assert node_names(Value(5.0) * c)[:2] == ["b", "a"]
 
 
 def test_a_leaf_root_is_an_input_with_a_seed():
@@ -333,7 +351,7 @@ def test_a_leaf_root_is_an_input_with_a_seed():
 
 
 def test_only_constant_leaves_are_shown_with_the_first_operation():
-    y = Value(2.0) * Value(3.0)
+    y = Constant(2.0) * 3  # numbers only: nothing to list as inputs
     steps = trace(y)
     assert steps[0].text == "2 · 3 = 6"
     assert dict(steps[0].values) == {0: 2, 1: 3, 2: 6}
@@ -436,8 +454,8 @@ def test_an_operation_missing_from_the_table_is_traced_by_number_never_another_f
     z = _named(_sinh(x) + _sinh(x), "z")  # shared: "via" names need the unknown op's short name
     texts = _texts(z, "backward")
     assert texts[-1] == "∂z/∂x = 1.543 + 1.543 = 3.086"
-    # the second sinh(x): the name is taken
-    assert any(t.startswith("x\u0304 via sinh v2 = ") for t in texts)
+    # the second sinh(x): the name is taken, so it is named after its op
+    assert any(t.startswith("x\u0304 via sinh sinh2 = ") for t in texts)
     z.backward()
     assert trace(z)[-1].grads[0] == x.grad
 
@@ -570,3 +588,20 @@ def test_a_line_written_as_dz_dv_always_states_the_total():
     local = [s.text for s in adjoint if s.kind == "local"]
     assert local[:2] == ["∂(s · y)/∂s = y = 3", "∂(s · y)/∂y = s = 5"]
     assert not any("∂z/∂" in s.text for s in adjoint if s.kind != "seed")
+
+
+def test_backward_twice_the_derivation_says_what_grad_holds_where_it_differs():
+    # issue 18 item 7: the derivation is one pass (3 and 8); .grad holds 6 and 16
+    x, y = Value(2.0, label="x"), Value(3.0, label="y")
+    z = (x + y) * y
+    z.backward()
+    assert "holds" not in derivation(z)
+    z.backward()
+    lines = derivation(z, "backward").splitlines()
+    note = "backward() ran again without zero_grad()"
+    assert lines[3].endswith(f"= 3 · 1 = 3   (x.grad holds 6: {note})")
+    assert lines[-1] == f"∂out/∂y = 5 + 3 = 8   (y.grad holds 16: {note})"
+    assert sum("holds" in line for line in lines) == 2  # only the two leaves, once each
+    adjoint = derivation(z, "backward", notation="adjoint")
+    assert "(x.grad holds 6:" in adjoint and "(y.grad holds 16:" in adjoint
+    assert trace(z)[-1].grads[1] == 8  # the steps still animate one pass

@@ -138,8 +138,11 @@ def caption_label(note: str | None, styles: set[str], grads_hidden: bool) -> str
     True
     """
     rows = []
-    if note:
-        rows.append(f'<TR><TD ALIGN="LEFT">{html_text(note)}</TD></TR>')
+    if note:  # several lines: each flush left (graphviz centres the lines of a cell)
+        text = html_text(note)
+        if "<BR/>" in text:
+            text = text.replace("<BR/>", '<BR ALIGN="LEFT"/>') + '<BR ALIGN="LEFT"/>'
+        rows.append(f'<TR><TD ALIGN="LEFT">{text}</TD></TR>')
     cells = []
     for key, (attrs, text) in _LEGEND.items():
         if key not in styles:
@@ -203,8 +206,9 @@ def edge_state_attrs(state: str) -> str:
     return ""
 
 
-def value_label(name: str, generated: bool, bold: bool, data: str, grad: str) -> str:
-    """The HTML label of a value node: name | data | grad, in one row.
+def value_label(name: str, generated: bool, bold: bool, data: str, grad: str | None) -> str:
+    """The HTML label of a value node: name | data | grad, in one row (grad None: no grad
+    cell at all, for `draw(show_grad=False)`).
 
     The SVG post-processing in `render` relies on this order: the name's text lines
     first, then exactly one text for data and one for grad. Long names are clipped.
@@ -219,37 +223,45 @@ def value_label(name: str, generated: bool, bold: bool, data: str, grad: str) ->
     return (
         '<<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="3" COLUMNS="*" '
         f'COLOR="{RULE}">'
-        f"<TR><TD>{name_html}</TD><TD>data {html_text(data)}</TD>"
-        f"<TD>grad {html_text(grad)}</TD></TR></TABLE>>"
+        f"<TR><TD>{name_html}</TD><TD>data {html_text(data)}</TD>{_grad_cell(grad)}</TR>"
+        "</TABLE>>"
     )
 
 
-def neuron_label(name: str, activation: str, data: str, grad: str) -> str:
-    """The HTML label of a collapsed neuron: name and activation, then data | grad."""
+def _grad_cell(grad: str | None) -> str:
+    return "" if grad is None else f"<TD>grad {html_text(grad)}</TD>"
+
+
+def neuron_label(name: str, activation: str, data: str, grad: str | None) -> str:
+    """The HTML label of a collapsed neuron: name and activation, then data | grad
+    (no grad cell for grad None)."""
     return (
         '<<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="2">'
         f'<TR><TD COLSPAN="2"><FONT FACE="{BOLD}">{html_text(clip(name, lines=1))}</FONT>  '
         f"{html_text(activation)}</TD></TR>"
-        f"<TR><TD>data {html_text(data)}</TD><TD>grad {html_text(grad)}</TD></TR></TABLE>>"
+        f"<TR><TD>data {html_text(data)}</TD>{_grad_cell(grad)}</TR></TABLE>>"
     )
 
 
-def layer_label(title: str, rows: list[tuple[str, str, str]]) -> str:
+def layer_label(title: str, rows: list[tuple[str, str, str | None]]) -> str:
     """The HTML label of a collapsed layer: a title row, then name | data | grad per neuron
-    (the first `MAX_LAYER_ROWS - 1` of them, and how many more, for a wide layer)."""
+    (the first `MAX_LAYER_ROWS - 1` of them, and how many more, for a wide layer); no grad
+    column where the grads are None."""
+    grads = any(g is not None for _, _, g in rows)
     if len(rows) > MAX_LAYER_ROWS:
         more = len(rows) - MAX_LAYER_ROWS + 1
         rows = [*rows[: MAX_LAYER_ROWS - 1], ("…", f"{more} more", "")]
     rows = [(clip(n, 20, 1), d, g) for n, d, g in rows]
     body = "".join(
         f'<TR><TD ALIGN="LEFT">{html_text(n)}</TD><TD ALIGN="RIGHT">{html_text(d)}</TD>'
-        f'<TD ALIGN="RIGHT">{html_text(g)}</TD></TR>'
+        + (f'<TD ALIGN="RIGHT">{html_text(g or "")}</TD>' if grads else "")
+        + "</TR>"
         for n, d, g in rows
     )
+    head = f'<TD ALIGN="RIGHT"><FONT COLOR="{MUTED}">grad</FONT></TD>' if grads else ""
     return (
         '<<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="2">'
-        f'<TR><TD COLSPAN="3"><FONT FACE="{BOLD}">{html_text(title)}</FONT></TD></TR>'
-        f'<TR><TD ALIGN="LEFT"><FONT COLOR="{MUTED}">neuron</FONT></TD>'
-        f'<TD ALIGN="RIGHT"><FONT COLOR="{MUTED}">data</FONT></TD>'
-        f'<TD ALIGN="RIGHT"><FONT COLOR="{MUTED}">grad</FONT></TD></TR>{body}</TABLE>>'
+        f'<TR><TD COLSPAN="{3 if grads else 2}"><FONT FACE="{BOLD}">{html_text(title)}</FONT>'
+        f'</TD></TR><TR><TD ALIGN="LEFT"><FONT COLOR="{MUTED}">neuron</FONT></TD>'
+        f'<TD ALIGN="RIGHT"><FONT COLOR="{MUTED}">data</FONT></TD>{head}</TR>{body}</TABLE>>'
     )

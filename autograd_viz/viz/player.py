@@ -30,7 +30,7 @@ import ipywidgets as widgets
 from ipywidgets.widgets.widget_string import HTMLMathStyle
 
 from autograd_viz.foreign import LOOKS_FOR
-from autograd_viz.graph import GraphError, snapshot
+from autograd_viz.graph import CycleError, GraphError, snapshot
 from autograd_viz.trace import Step, check_phase
 from autograd_viz.viz.frames import Frames
 from autograd_viz.viz.guard import check_size
@@ -423,6 +423,8 @@ def _graph(root: object, read: dict | None = None):
     """The snapshot of `root`'s graph, or a clear error for something that cannot animate."""
     try:
         graph = snapshot(root, read=read)
+    except CycleError:  # a graph, but one that loops: its own message says where
+        raise
     except GraphError:
         hint = ""
         if isinstance(root, (int, float)):

@@ -28,6 +28,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from autograd_viz._numbers import format_number
 from autograd_viz.graph import Graph, snapshot_for
 from autograd_viz.naming import expression_names
 from autograd_viz.ops import describe
@@ -75,9 +76,10 @@ class GraphTooLargeError(ValueError):
 
 
 def roles(root: object) -> list[str]:
-    """The role of every value, in topological order: parameters -> "param", labelled
-    leaves -> "input", unlabelled leaves -> "const", the root -> "output", everything
-    else -> "value" (the snapshot's `Node.role`).
+    """The role of every value, in topological order: parameters -> "param", numbers the
+    engine wrapped (the 3 of `x * 3`) -> "const", other leaves (every Value you made,
+    labelled or not) -> "input", the root -> "output", everything else -> "value" (the
+    snapshot's `Node.role`).
 
     >>> from autograd_viz import Value
     >>> x = Value(2.0, label="x")
@@ -115,11 +117,16 @@ def _build(graph: Graph, options: DrawOptions) -> tuple[str, str | None, str]:
     number = _dot.number_formatter(options.fmt)
     nodes = graph.nodes
     state_of = _check_states(options.states, len(nodes))
-    show_grad = options.show_grad
+    # True: the gradients; None: them once backward() has run, else "grad ?" (not computed
+    # yet); False: no gradient at all, not even the "?" (a picture of the forward pass)
+    show_grad: bool | None = options.show_grad
     if show_grad is None:
-        show_grad = any(n.grad != 0 for n in nodes)
+        show_grad = True if any(n.grad != 0 for n in nodes) else None
 
     view, caption = _choose_view(graph, options.collapse, options.max_nodes)
+    if show_grad:
+        held = _accumulated_note(graph)
+        caption = f"{caption}\n{held}" if caption and held else caption or held
     styles: set[str] = set()
     if options.legend:
         kinds = [n.role for n in nodes]
@@ -129,7 +136,7 @@ def _build(graph: Graph, options: DrawOptions) -> tuple[str, str | None, str]:
         styles.update(t for s in state_of.values() for t in s.split())
         if options.legend == "animation":
             styles.update(STATES)
-    label = _dot.caption_label(caption, styles, not show_grad)
+    label = _dot.caption_label(caption, styles, show_grad is None)
     lines = _dot.graph_header(options.rankdir, options.font_size, label)
     n = len(nodes)
     if view is None:
@@ -148,6 +155,27 @@ def _build(graph: Graph, options: DrawOptions) -> tuple[str, str | None, str]:
 
         source = mark(source, graph)
     return source, caption, summary
+
+
+def _accumulated_note(graph: Graph, listed: int = 4) -> str | None:
+    """A caption for leaf gradients that hold more than one backward pass gives (backward()
+    run twice without zero_grad()): the boxes show `.grad` as it is, the note what differs."""
+    held = graph.accumulated()
+    if not held:
+        return None
+    names = expression_names(graph)
+    now = [f"{names[i].text}.grad = {format_number(g)}" for i, g, _ in held[:listed]]
+    once = [format_number(o) for _, _, o in held[:listed]]
+    more = f" (and {len(held) - listed} more)" if len(held) > listed else ""
+    return (
+        f"{_and(now)}{more}, but one backward pass gives {_and(once)}:\n"
+        "backward() ran again without zero_grad(), so the gradients of inputs add up.\n"
+        "Call zero_grad() before backward() (notebook 09, pitfall 1)."
+    )
+
+
+def _and(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def _count(n: int, noun: str) -> str:
@@ -240,7 +268,7 @@ def _plain_lines(lines, graph, indices, drawn_as, number, show_grad, state_of) -
         if role == "const":
             label = f"<{_dot.html_text(data)}>"
         else:
-            grad = number(v.grad) if show_grad else "?"
+            grad = _grad_text(v.grad, number, show_grad)
             generated = not v.label
             label = _dot.value_label(names[i], generated, role in ("input", "output"), data, grad)
         attrs = _dot.ROLE_ATTRS[role] + sattrs
@@ -273,9 +301,16 @@ def _activation(op: str) -> str:
     return op if describe(op).activation else "linear"
 
 
+def _grad_text(grad: float, number, show_grad: bool | None) -> str | None:
+    """A value's grad as drawn: the number, "?" (not computed yet) or None (left out)."""
+    if show_grad is False:
+        return None
+    return number(grad) if show_grad else "?"
+
+
 def _box_node(box: Box, graph: Graph, number, show_grad, state_of) -> str:
-    def grad(i: int) -> str:
-        return number(graph.nodes[i].grad) if show_grad else "?"
+    def grad(i: int) -> str | None:
+        return _grad_text(graph.nodes[i].grad, number, show_grad)
 
     nodes = graph.nodes
     if box.key.startswith("v"):  # one neuron

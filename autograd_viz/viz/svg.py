@@ -60,6 +60,8 @@ def tag_cells(svg: str) -> str:
             continue
         if " const" in head:
             cells, first = [(grad, "data")], -1
+        elif not svg.startswith("grad ", svg.find(">", grad) + 1):  # show_grad=False: no grad
+            cells, first = [(grad, "data")], svg.find("<text", head_end, grad)
         else:
             data = svg.rfind("<text", head_end, grad)
             if data < 0:
