@@ -36,7 +36,7 @@ class Parameter(Value):
 
 def _check_act(act: object) -> str | None:
     """An activation the op table has (by its method name, "tanh"), or None for linear."""
-    if act is not None and (not isinstance(act, str) or activation_row(act) is None):
+    if act is not None and activation_row(act) is None:
         names = ", ".join(repr(a) for a in activations())
         raise ValueError(f"act must be {names} or None (a linear neuron), got {act!r}")
     return act
@@ -111,8 +111,9 @@ def _inputs(owner: str, x: object, n: int) -> list[Operand]:
 
 
 class Neuron(Module):
-    """One neuron: act(w·x + b), with act "relu" (the default), "tanh", "sigmoid" or None
-    (linear: w·x + b; `nonlin=False` says the same).
+    """One neuron: act(w·x + b), with act "relu" (the default), "tanh", "sigmoid" (or any
+    activation row of the op table, by its method) or None (linear: w·x + b; `nonlin=False`
+    says the same).
 
     >>> n = Neuron(2, act="tanh", seed=0)
     >>> out = n([1.0, -2.0])

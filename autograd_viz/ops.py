@@ -289,4 +289,7 @@ def activations() -> tuple[str, ...]:
 
 def activation_row(act: str) -> Op | None:
     """The activation row whose method is `act` ("relu" -> the ReLU row); None if none."""
-    return next((r for r in OPS.values() if r.activation and r.method == act), None)
+    for r in OPS.values():  # a plain loop: nn asks on every neuron's call
+        if r.method == act and r.activation:
+            return r
+    return None
