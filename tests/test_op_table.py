@@ -21,6 +21,7 @@ import autograd_viz
 from autograd_viz import MLP, Neuron, Value
 from autograd_viz._equations import call
 from autograd_viz.engine_check import RIGHT, WRONG
+from autograd_viz.foreign import read_graph
 from autograd_viz.foreign_ops import (
     canonical_op,
     engine_op,
@@ -89,6 +90,8 @@ def _lacks(r: Op) -> list[str]:
     else:
         if not all(name in text for name in names):
             missing.append(f"written {r.written!r} leaves out an operand")
+    if r.arity == 2 and not r.noun.removeprefix("the ").isidentifier():
+        missing.append(f"noun {r.noun!r}: a call of three operands is named by it, `sum(a, b, c)`")
     if r.key != POWER_N:
         for spelling in r.spellings:
             if row(spelling) is not r:
@@ -145,6 +148,7 @@ def _row(**fields) -> Op:
         ({"method": "tanh", "written": "{0} + {1}"}, "needs more than 1 operand"),
         ({"method": "tanh", "written": "wobble"}, "leaves out an operand"),
         ({"method": "tanh", "rule": "the wobble"}, "does not name a rule"),
+        ({"method": "__add__", "arity": 2, "written": "{0} ~ {1}"}, "whose row is not this one"),
         ({"method": "tanh", "activation": True, "slope": "s"}, "act='tanh' is another"),
     ],
 )
@@ -156,6 +160,14 @@ def test_the_completeness_check_names_what_a_row_lacks(restore_table, fields, la
 def test_an_engine_row_without_a_formula_is_incomplete(restore_table):
     r = register(Op("wobble", "wobble", "wobble", lambda xs, a: xs[0], None, method="tanh"))
     assert any("no local derivative" in m for m in _lacks(r))
+
+
+def test_a_two_operand_row_needs_a_one_word_noun(restore_table):
+    r = register(Op("~", "the wob ble", "wob", lambda xs, a: xs[0], None, derived=True,
+                    method="__sub__", arity=2, written="{0} ~ {1}"))  # fmt: skip
+    assert [m for m in _lacks(r) if "noun" in m] == [
+        "noun 'the wob ble': a call of three operands is named by it, `sum(a, b, c)`"
+    ]
 
 
 # ---- other engines read the same rows --------------------------------------------------------
@@ -394,3 +406,15 @@ def test_the_architecture_docs_recipe_is_the_fixtures_three_edits():
     assert steps == [("1", "engine.py"), ("2", "ops.py"), ("3", "tests/ops.py")]
     for gets in ('act="softplus"', 'slope="σ({z})"', "check_engine", "tests/test_op_table.py"):
         assert gets in recipe, gets
+
+
+@pytest.mark.parametrize(
+    ("op", "n", "written_as"),
+    [("+", 3, "sum"), ("add", 3, "sum"), ("-", 3, "difference"), ("/", 3, "quotient"),
+     ("*", 1, "product"), ("**", 3, "power"), ("+", 2, "+"), ("tanh", 2, "tanh")],
+)  # fmt: skip
+def test_a_two_operand_op_with_another_count_is_a_call_named_by_its_noun(op, n, written_as):
+    """A learner's "+" over three values is drawn `sum(a, b, c)`: the row's noun, not `+`."""
+    leaves = [oe.BlogValue(float(k + 2), label=f"x{k}") for k in range(n)]
+    node = oe.BlogValue(1.0, tuple(leaves), op)
+    assert read_graph(node).ops[-1] == written_as
