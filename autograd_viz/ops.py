@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from autograd_viz._equations import (
     MINUS,
@@ -119,7 +119,7 @@ class Op:
     reads: bool = True
     method: str = ""
     arity: int = 1
-    aliases: tuple[str, ...] = field(default=())
+    aliases: tuple[str, ...] = ()
     rule: str = ""
     written: str = ""
     slope: str = ""
@@ -278,8 +278,19 @@ def row(spelling: str) -> Op | None:
     >>> row("__mul__").key, row("Tanh").key, row("softsign")
     ('*', 'tanh', None)
     """
-    text = spelling.lower()
-    return next((r for r in rows() if r.key != POWER_N and text in r.spellings), None)
+    table = (*OPS.values(), *DERIVED.values())
+    if table != _spelt[0]:  # the table changed (a row registered or removed): index it again
+        index: dict[str, Op] = {}
+        for r in table:
+            for name in r.spellings if r.key != POWER_N else ():
+                index.setdefault(name, r)
+        _spelt[:] = [table, index]
+    return _spelt[1].get(spelling.lower())
+
+
+# The spelling index of the table as it was last read: (its rows, spelling -> row). Other
+# engines' graphs ask once per node, so it is built once, not per question.
+_spelt: list = [(), {}]
 
 
 def activations() -> tuple[str, ...]:
