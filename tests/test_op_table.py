@@ -418,3 +418,21 @@ def test_a_two_operand_op_with_another_count_is_a_call_named_by_its_noun(op, n, 
     leaves = [oe.BlogValue(float(k + 2), label=f"x{k}") for k in range(n)]
     node = oe.BlogValue(1.0, tuple(leaves), op)
     assert read_graph(node).ops[-1] == written_as
+
+
+@pytest.mark.parametrize(
+    ("spelt", "value", "drawn"),
+    [("relu", lambda a, b: a, "ReLU"), ("RELU", lambda a, b: a, "ReLU"),
+     ("add", lambda a, b: a + b, "+"), ("__mul__", lambda a, b: a * b, "*"),
+     ("ln", lambda a, b: math.log(a), "log"), ("σ", lambda a, b: 1 / (1 + math.exp(-a)), "sigmoid"),
+     ("sub", lambda a, b: a - b, "sub")],
+)  # fmt: skip
+def test_another_engines_spelling_is_drawn_as_the_engines_op(spelt, value, drawn):
+    """Their "relu" is drawn (and traced) as our "ReLU"; a derived op keeps their spelling."""
+    from autograd_viz.own_engine import foreign_snapshot
+
+    a, b = oe.BlogValue(2.0, label="a"), oe.BlogValue(3.0, label="b")
+    r = row(spelt)
+    node = oe.BlogValue(value(2.0, 3.0), (a, b)[: r.arity], spelt)
+    snap = foreign_snapshot(node, check=False)
+    assert snap.root.op == drawn and not snap.forward
