@@ -24,10 +24,10 @@ from autograd_viz._numbers import format_number
 from autograd_viz.engine import Value
 from autograd_viz.foreign import ForeignGraph, NotAGraphError, is_graph, read_graph
 from autograd_viz.foreign_ops import (
-    RULE_NAMES,
     canonical_op,
     method_name,
     numeric_partials,
+    rule_name,
     table_partials,
 )
 from autograd_viz.naming import expression_names
@@ -288,10 +288,10 @@ def _check_call(
         numeric = numeric_partials(graph.nodes[i], method, args, exponent, graph.data[i])
     if table is not None:
         partials, how, tol = table, "op table", 1e-6
-        rule_name = RULE_NAMES["**" if canonical == "**n" else canonical]
+        named = rule_name(canonical)
     elif numeric is not None:
         partials, how, tol = numeric, "central differences", 1e-4
-        rule_name = "central differences"
+        named = "central differences"
     else:
         return _Verdict(UNCHECKED, "")
     g = call.out_grad
@@ -302,11 +302,11 @@ def _check_call(
         sent, expected = call.sent[p], right[p]
         if _close(sent, expected, tol):
             continue
-        verb = "gives" if rule_name != "central differences" else "give"
+        verb = "gives" if named != "central differences" else "give"
         shown = method or graph.ops[i] or "its rule"
         message = (
             f"your `{shown}` sent {format_number(sent)} to {names[p]}; "
-            f"{rule_name} {verb} {format_number(expected)}"
+            f"{named} {verb} {format_number(expected)}"
         )
         if positions.count(p) > 1:
             each = [partials[j] * g for j, q in enumerate(positions) if q == p]

@@ -394,20 +394,22 @@ def _op_text(node: object) -> str:
     return str(found[1])
 
 
-_CALLED = {"+": "sum", "*": "product", "-": "difference", "/": "quotient", "**": "power"}
-
-
 def _fit_arity(op: str, n_operands: int) -> str:
     """An op the kit writes between two operands (`a + b`) but met with another number of
     them (a learner's "+" over three values) is written as a call instead, `sum(a, b, c)`,
-    with its derivatives by number: no equation is built from the wrong operands."""
+    with its derivatives by number (the call is named by the row's noun, "the sum" -> `sum`):
+    no equation is built from the wrong operands."""
     from autograd_viz.foreign_ops import canonical_op
+    from autograd_viz.ops import DERIVED, OPS
 
     text = op.strip()
     if text.startswith("**") and text != "**" and n_operands > 1:  # "**2" of two values
         return "power"
     name = canonical_op(op, n_operands) if n_operands else None
-    return _CALLED[name] if name in _CALLED and n_operands != 2 else op
+    row = OPS.get(name or "") or DERIVED.get(name or "")
+    if row is not None and row.arity == 2 and n_operands != 2:
+        return row.noun.removeprefix("the ")
+    return op
 
 
 def _label(node: object) -> str:

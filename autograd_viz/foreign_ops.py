@@ -1,84 +1,61 @@
 """The operations a learner's engine may spell, in the kit's terms.
 
 A micrograd-style class names its operations as it likes (`"+"`, `"add"`, `"ReLU"`,
-`"relu"`, `"**2"`). `canonical` maps a spelling to one name; from that name the kit knows
-how the operation is spelt in its own engine and op table (`ENGINE_OPS`), what its rule
-is called in a sentence (`RULE_NAMES`), which method of the learner's class made it
-(`method_name`), and the right local derivatives: from the kit's own `Value`
-(`table_partials`, the numbers of the op table's rules) or, for an operation it does not
-know, measured by central differences on the learner's own forward method
-(`numeric_partials`).
+`"relu"`, `"**2"`). `canonical_op` maps a spelling to the key of its row in the op table
+(`autograd_viz.ops`: "+", "ReLU", "**n"; "-", "/" and "neg" are derived rows). Everything
+else is read off that row: how the operation is spelt in the kit's own engine
+(`engine_op`), what its rule is called in a sentence (`rule_name`), which method of the
+learner's class made it (`method_name`), and the right local derivatives: from the kit's
+own `Value`, re-built with the row's method (`table_partials`, the numbers of the engine's
+own rules) or, for an operation it does not know, measured by central differences on the
+learner's own forward method (`numeric_partials`). This module keeps no list of
+operations of its own, so a row added to the table is known here at once.
 """
 
 from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable
 
 from autograd_viz.engine import Value
+from autograd_viz.ops import DERIVED, OPS, POWER_N, Op, row, rows
 
-__all__ = ["ENGINE_OPS", "RULE_NAMES", "canonical_op", "method_name", "numeric_partials",
-           "op_of_method", "rerun", "table_partials", "table_value", "what_it_computes",
+__all__ = ["canonical_op", "engine_op", "method_name", "numeric_partials", "op_of_method",
+           "rerun", "rule_name", "table_partials", "table_value", "what_it_computes",
            "written"]  # fmt: skip
 
-# How each operation the kit knows is spelt, and how to build it from the kit's own Value.
-_SPELLINGS = {
-    "+": "+", "add": "+", "__add__": "+",
-    "*": "*", "mul": "*", "__mul__": "*",
-    "-": "-", "sub": "-", "__sub__": "-",
-    "/": "/", "div": "/", "truediv": "/", "__truediv__": "/",
-    "**": "**", "pow": "**", "__pow__": "**",
-    "relu": "relu", "tanh": "tanh", "exp": "exp", "log": "log", "ln": "log",
-    "sigmoid": "sigmoid", "σ": "sigmoid", "neg": "neg", "__neg__": "neg",
-    "sin": "sin", "cos": "cos",
-}  # fmt: skip
-_BUILD: dict[str, Callable[..., Value]] = {
-    "+": lambda a, b: a + b,
-    "*": lambda a, b: a * b,
-    "-": lambda a, b: a - b,
-    "/": lambda a, b: a / b,
-    "**": lambda a, b: a**b,
-    "relu": lambda a: a.relu(),
-    "tanh": lambda a: a.tanh(),
-    "exp": lambda a: a.exp(),
-    "log": lambda a: a.log(),
-    "sigmoid": lambda a: a.sigmoid(),
-    "neg": lambda a: -a,
-    "sin": lambda a: a.sin(),
-    "cos": lambda a: a.cos(),
-}
-RULE_NAMES = {
-    "+": "the sum rule",
-    "*": "the product rule",
-    "-": "the difference rule",
-    "/": "the quotient rule",
-    "**": "the power rule",
-    "relu": "ReLU's rule",
-    "tanh": "tanh's rule (1 − tanh²)",
-    "exp": "exp's rule",
-    "log": "log's rule (1/x)",
-    "sigmoid": "the sigmoid rule σ(1 − σ)",
-    "neg": "negation's rule",
-    "sin": "sin's rule (cos)",
-    "cos": "cos's rule (−sin)",
-}
-_METHODS = {
-    "+": "__add__", "*": "__mul__", "-": "__sub__", "/": "__truediv__", "**": "__pow__",
-    "relu": "relu", "tanh": "tanh", "exp": "exp", "log": "log", "sigmoid": "sigmoid",
-    "neg": "__neg__", "sin": "sin", "cos": "cos",
-}  # fmt: skip
-_ARITY = {"+": 2, "*": 2, "-": 2, "/": 2, "**": 2, "neg": 1}
+
+def _row(canonical: str | None) -> Op | None:
+    """The table's row for a canonical name ("**n" included); None for none."""
+    if canonical is None:
+        return None
+    return OPS.get(canonical) or DERIVED.get(canonical)
 
 
 def canonical_op(op: str, n_operands: int) -> str | None:
+    """The op table's key for another engine's spelling of an operation with `n_operands`
+    operands ("relu" -> "ReLU", "**2" -> "**n"); None where no row spells it so."""
     text = op.strip()
     if re.fullmatch(r"\*\*\s*\(?\s*[-+]?[0-9.]+(?:e[-+]?\d+)?\s*\)?", text) and n_operands == 1:
-        return "**n"
-    name = _SPELLINGS.get(text, _SPELLINGS.get(text.lower()))
+        return POWER_N
+    found = row(text)
+    name = None if found is None else found.key
     if name == "**" and n_operands == 1:
-        return "**n"
+        return POWER_N
     return name
+
+
+def engine_op(canonical: str | None) -> str | None:
+    """The kit's own engine's op string for a canonical name ("ReLU"); None for an operation
+    it builds from others ("-") or does not know. `x ** number` is spelt with its number."""
+    found = _row(canonical)
+    return None if found is None or found.derived or found.key == POWER_N else found.key
+
+
+def rule_name(canonical: str) -> str:
+    """The operation's backward rule in a sentence ("the product rule")."""
+    found = _row(canonical)
+    return found.rule if found is not None else f"{canonical}'s rule"
 
 
 def method_name(node: object, canonical: str | None) -> str:
@@ -91,31 +68,35 @@ def method_name(node: object, canonical: str | None) -> str:
         owner = parts[len(parts) - 1 - parts[::-1].index("<locals>") - 1]
         if owner not in ("<lambda>", "__init__"):  # __init__'s is the do-nothing default
             return owner
-    if canonical == "**n":
-        return "__pow__"
-    return _METHODS.get(canonical or "", "")
+    found = _row(canonical)
+    return "" if found is None else found.method
 
 
 def op_of_method(method: str) -> str | None:
     """The operation a method of the usual name makes (`__mul__` -> "*"), else None."""
-    return next((op for op, name in _METHODS.items() if name == method), None)
+    return next((r.key for r in rows() if r.key != POWER_N and r.method == method), None)
 
 
 def _build(canonical: str, args: list[float], exponent: float | None) -> tuple[list, Value]:
+    """The operation on fresh Values of the kit's own engine, made by the row's method."""
+    found = _row(canonical)
+    method = None if found is None else getattr(Value, found.method, None)
+    if not callable(method):  # no row, or a row whose engine method is missing
+        raise TypeError(f"the kit's Value cannot make {canonical!r}")
     leaves = [Value(a) for a in args]
-    if canonical == "**n":
+    if canonical == POWER_N:
         if exponent is None or len(leaves) != 1:
             raise TypeError("not x ** n")
         return leaves, leaves[0] ** exponent
-    if len(leaves) != _ARITY.get(canonical, 1):
+    if len(leaves) != found.arity:
         raise TypeError("wrong number of operands")
-    return leaves, _BUILD[canonical](*leaves)
+    return leaves, method(*leaves)
 
 
 def table_value(canonical: str | None, args: list[float], exponent: float | None) -> float | None:
     """The value the kit's own engine gives for the operation on `args`; None where the
     table has no row for it or the operation has no value there (log of 0)."""
-    if canonical is None or (canonical not in _BUILD and canonical != "**n"):
+    if canonical is None:
         return None
     try:
         return _build(canonical, args, exponent)[1].data
@@ -133,12 +114,10 @@ def what_it_computes(
 ) -> tuple[str, bool] | None:
     """An operation the kit knows (not `skip`) that gives `data` from `args` — with the
     operands swapped if the bool says so — to say what a wrong forward line computes."""
-    if len(args) == 2:
-        tries = [("+", False), ("-", False), ("-", True), ("*", False), ("/", False),
-                 ("/", True), ("**", False), ("**", True)]  # fmt: skip
-    else:
-        tries = [(op, False) for op in ("neg", "relu", "tanh", "exp", "log", "sigmoid", "sin",
-                                        "cos")]  # fmt: skip
+    tries = []
+    for r in rows():  # every operation of that many operands (both ways round, for two)
+        if r.key != POWER_N and r.arity == len(args):
+            tries += [(r.key, False), (r.key, True)] if r.arity == 2 else [(r.key, False)]
     for op, swapped in tries:
         if op == skip and not swapped:
             continue
@@ -148,15 +127,11 @@ def what_it_computes(
     return None
 
 
-_WRITTEN = {"+": "{0} + {1}", "-": "{0} − {1}", "*": "{0} · {1}", "/": "{0} / {1}",
-            "**": "{0}**{1}", "neg": "−{0}", "relu": "ReLU({0})"}  # fmt: skip
-
-
 def written(canonical: str, names: list[str], exponent: float | None = None) -> str:
     """The operation written out with `names`: `x + y`, `tanh(x)`, `x**2`."""
-    if canonical == "**n":
-        return f"{names[0]}**{exponent:g}"
-    return _WRITTEN.get(canonical, canonical + "({0})").format(*names)
+    found = _row(canonical)
+    form = canonical + "({0})" if found is None else found.written
+    return form.format(*names, n=f"{exponent:g}" if exponent is not None else "")
 
 
 def rerun(node: object, method: str, args: list[float], exponent: float | None) -> float | None:
@@ -184,16 +159,7 @@ def table_partials(
     if canonical is None:
         return None
     try:
-        leaves = [Value(a) for a in args]
-        if canonical == "**n":
-            if exponent is None or len(leaves) != 1:
-                return None
-            out = leaves[0] ** exponent
-        else:
-            build = _BUILD[canonical]
-            if len(leaves) != _ARITY.get(canonical, 1):
-                return None
-            out = build(*leaves)
+        leaves, out = _build(canonical, args, exponent)
         if result is not None and not math.isclose(out.data, result, rel_tol=1e-9, abs_tol=1e-12):
             return None
         out.backward()
@@ -231,10 +197,3 @@ def numeric_partials(
         return partials
     except Exception:  # their forward may refuse numbers, or fail near a kink: unchecked
         return None
-
-
-# The engine's op string for each operation the kit knows (`**n` is spelt with its number).
-ENGINE_OPS = {
-    "+": "+", "*": "*", "**": "**", "relu": "ReLU", "tanh": "tanh", "exp": "exp",
-    "log": "log", "sigmoid": "sigmoid", "sin": "sin", "cos": "cos",
-}  # fmt: skip

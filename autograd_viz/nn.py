@@ -2,11 +2,14 @@
 
 A neuron computes act(w·x + b), where act is ReLU (the blog's choice), tanh,
 sigmoid or nothing (a linear neuron): `Neuron(2, act="tanh")`, and the same `act=`
-for a whole `Layer` or `MLP`. Stacking neurons into layers and layers into
-an MLP gives a network whose every weight is a `Parameter` (a Value that
-drawings style as a weight) and whose every output remembers which neuron made
-it (`Value.tag`, the neuron, whose `name` says where it sits: "L2.n1"), so a
-drawing can collapse a network into one box per neuron without knowing this module.
+for a whole `Layer` or `MLP`. The activations are the op table's (`autograd_viz.ops`):
+any row marked as one is named by its `Value` method, so a new one needs no edit here.
+
+Stacking neurons into layers and layers into an MLP gives a network whose every weight
+is a `Parameter` (a Value that drawings style as a weight) and whose every output
+remembers which neuron made it (`Value.tag`, the neuron, whose `name` says where it
+sits: "L2.n1"), so a drawing can collapse a network into one box per neuron without
+knowing this module.
 
 Initialisation draws from a private `random.Random(seed)` when a seed is given,
 and from the global `random` module otherwise — so the blog's
@@ -21,6 +24,7 @@ import random
 from collections.abc import Iterable, Sequence
 
 from autograd_viz.engine import Operand, Value
+from autograd_viz.ops import activation_row, activations
 
 
 class Parameter(Value):
@@ -30,14 +34,11 @@ class Parameter(Value):
     trainable = True  # read by the graph snapshot, so viewers need not import nn
 
 
-ACTIVATIONS = ("relu", "tanh", "sigmoid", None)
-
-
 def _check_act(act: object) -> str | None:
-    if act not in ACTIVATIONS:
-        raise ValueError(
-            f"act must be 'relu', 'tanh', 'sigmoid' or None (a linear neuron), got {act!r}"
-        )
+    """An activation the op table has (by its method name, "tanh"), or None for linear."""
+    if act is not None and activation_row(act) is None:
+        names = ", ".join(repr(a) for a in activations())
+        raise ValueError(f"act must be {names} or None (a linear neuron), got {act!r}")
     return act
 
 
@@ -110,8 +111,9 @@ def _inputs(owner: str, x: object, n: int) -> list[Operand]:
 
 
 class Neuron(Module):
-    """One neuron: act(w·x + b), with act "relu" (the default), "tanh", "sigmoid" or None
-    (linear: w·x + b; `nonlin=False` says the same).
+    """One neuron: act(w·x + b), with act "relu" (the default), "tanh", "sigmoid" (or any
+    activation row of the op table, by its method) or None (linear: w·x + b; `nonlin=False`
+    says the same).
 
     >>> n = Neuron(2, act="tanh", seed=0)
     >>> out = n([1.0, -2.0])
@@ -159,10 +161,9 @@ class Neuron(Module):
         return self.w + [self.b]
 
     def __repr__(self) -> str:
-        return f"{_NAMES[self.act]}Neuron({len(self.w)})"
-
-
-_NAMES = {"relu": "ReLU", "tanh": "Tanh", "sigmoid": "Sigmoid", None: "Linear"}
+        row = None if self.act is None else activation_row(self.act)
+        kind = "Linear" if row is None else row.key[:1].upper() + row.key[1:]  # ReLU, Tanh
+        return f"{kind}Neuron({len(self.w)})"
 
 
 class Layer(Module):

@@ -7,13 +7,24 @@ and whether it may name a neuron's activation. It holds no numbers: every number
 local derivative comes from the engine's own backward rule (`Graph.contributions`), so a
 derivation can never disagree with `backward()`.
 
-Adding an operation to the package is the engine method plus one row here. An operation
-without a row still traces: it is written as a function call (`sinh(x)`) and its local
-derivatives are shown by number with a generic symbol (`∂y/∂x = 0.8776`), never with
-another operation's formula.
+A row also holds what the kit's other readers need, so no module keeps a list of
+operations of its own: the `Value` method that makes it and its number of operands (how
+another engine's operation is re-built on the kit's own engine, to check it), the other
+spellings another engine may use ("add", "__add__"), its backward rule in a sentence ("the
+product rule"), how a message writes it in plain text (`x · y`), and for an activation the
+slope a neuron step shows (`(1 − tanh²)`); `nn` takes `act=` from the activation rows.
+Operations the engine builds from others (`a − b` is `a + (−1)·b`) have `derived` rows:
+no node of ours carries them, but another engine's node may.
+
+Adding an operation to the package is the engine method plus one row here (and its test
+case). An operation without a row still traces: it is written as a function call
+(`sinh(x)`) and its local derivatives are shown by number with a generic symbol
+(`∂y/∂x = 0.8776`), never with another operation's formula.
 
     >>> describe("*").noun, describe("**3").short, describe("sinh").known
     ('the product', 'pow', False)
+    >>> row("relu").key, row("__truediv__").rule, activations()
+    ('ReLU', 'the quotient rule', ('relu', 'tanh', 'sigmoid'))
 """
 
 from __future__ import annotations
@@ -24,6 +35,7 @@ from dataclasses import dataclass
 
 from autograd_viz._equations import (
     MINUS,
+    POWER,
     PRODUCT,
     Eq,
     call,
@@ -32,15 +44,18 @@ from autograd_viz._equations import (
     minus,
     negated,
     num,
+    par,
     plus,
     power,
     reciprocal,
     times,
 )
 
-__all__ = ["OPS", "Args", "Local", "Op", "describe", "register"]
+__all__ = ["DERIVED", "OPS", "POWER_N", "Args", "Local", "Op", "activation_row", "activations",
+           "describe", "register", "row", "rows"]  # fmt: skip
 
 ONE = Eq("1", "1")
+POWER_N = "**n"  # the key of every `x ** number` (the engine's op string is "**2", "**0.5")
 
 # A local derivative, written two ways: with the operands' names (`2x`) and, when it says
 # more than the bare number, with their values (`2 · 3`); None: the number is shown alone.
@@ -75,6 +90,23 @@ class Op:
     * `symbol`: drawn in the graph's operation node (default: the op string).
     * `reads`: the local derivative for one operand reads the others (`∂(a·b)/∂a = b`);
       False where it does not (`+`), so an animation does not light them up.
+
+    What the other readers need (each has a default where one fits):
+
+    * `method`: the `Value` method that makes it (`__mul__`, `tanh`; default: `key`). An
+      activation's method is the name `nn` takes, `act="tanh"`; another engine's operation
+      is re-built with it on the kit's own Value to check their numbers.
+    * `arity`: how many operands it takes (1 or 2; `x ** number` has 1).
+    * `aliases`: spellings another engine may use besides `key`, `method` and `short`
+      (any case): `"truediv"` for "/", `"ln"` for "log".
+    * `rule`: its backward rule in a sentence (default "<noun>'s rule").
+    * `written`: how a message writes it in plain text, `{0}`/`{1}` the operands
+      (default `key({0})`).
+    * `slope`: an activation's local slope in a neuron step, `{z}` the pre-activation's
+      value (`ReLU′({z})`, `(1 − tanh²)`); `blocked`: why the gradient stops where that slope
+      is 0 (`z ≤ 0`), "" to say nothing.
+    * `derived`: the engine builds it from other operations (`a − b`), so none of its nodes
+      carries this op; the row is for another engine's node, and `describe` never returns it.
     """
 
     key: str
@@ -85,6 +117,28 @@ class Op:
     activation: bool = False
     symbol: str | None = None
     reads: bool = True
+    method: str = ""
+    arity: int = 1
+    aliases: tuple[str, ...] = ()
+    rule: str = ""
+    written: str = ""
+    slope: str = ""
+    blocked: str = ""
+    derived: bool = False
+
+    def __post_init__(self) -> None:  # the defaults that depend on other fields
+        if not self.method:
+            object.__setattr__(self, "method", self.key)
+        if not self.rule:
+            object.__setattr__(self, "rule", f"{self.noun}'s rule")
+        if not self.written:
+            object.__setattr__(self, "written", self.key + "({0})")
+
+    @property
+    def spellings(self) -> tuple[str, ...]:
+        """Every name another engine may give it (compared in lower case)."""
+        names = (self.key, self.method, self.short, *self.aliases)
+        return tuple(dict.fromkeys(n.lower() for n in names))
 
     @property
     def known(self) -> bool:
@@ -130,39 +184,60 @@ def _relu_local(k: int, a: Args) -> Local:
     return Eq(f"(1 if {x.text} > 0 else 0)", rf"\mathbb{{1}}[{x.latex} > 0]"), None
 
 
-OPS: dict[str, Op] = {}
+def _quotient(xs: Sequence[Eq], a: Args) -> Eq:
+    b = par(xs[1], POWER)
+    return Eq(f"{xs[0].text} / {b.text}", rf"\frac{{{xs[0].latex}}}{{{xs[1].latex}}}", PRODUCT)
+
+
+OPS: dict[str, Op] = {}  # the engine's op strings ("**n" for every x ** number)
+DERIVED: dict[str, Op] = {}  # operations the engine builds from others, for other engines
 
 
 def register(op: Op) -> Op:
-    """Add (or replace) a row; returns it. The table is keyed by the engine's op string."""
+    """Add (or replace) a row; returns it. The table is keyed by the engine's op string
+    (a `derived` row by its own name: "-", "/", "neg")."""
     if not isinstance(op, Op):
         raise TypeError(f"register() needs an Op row, got {type(op).__name__}")
-    OPS[op.key] = op
+    (DERIVED if op.derived else OPS)[op.key] = op
     return op
 
 
 for _row in (
-    Op("+", "the sum", "add", lambda xs, a: plus(*xs), lambda k, a: (ONE, ONE), reads=False),
+    Op("+", "the sum", "add", lambda xs, a: plus(*xs), lambda k, a: (ONE, ONE), reads=False,
+       method="__add__", arity=2, rule="the sum rule", written="{0} + {1}"),
     Op("*", "the product", "mul", lambda xs, a: times(*xs),
-       lambda k, a: (a.names[1 - k], a.numbers[1 - k]), symbol="×"),
-    Op("**n", "the power", "pow", lambda xs, a: power(xs[0], a.exponent, a.digits), _power_local),
-    Op("**", "the power", "pow", lambda xs, a: caret(*xs), _caret_local),
-    Op("ReLU", "ReLU", "relu", _function("ReLU", r"\mathrm{ReLU}"), _relu_local, activation=True),
+       lambda k, a: (a.names[1 - k], a.numbers[1 - k]), symbol="×",
+       method="__mul__", arity=2, rule="the product rule", written="{0} · {1}"),
+    Op(POWER_N, "the power", "pow", lambda xs, a: power(xs[0], a.exponent, a.digits),
+       _power_local, method="__pow__", rule="the power rule", written="{0}**{n}"),
+    Op("**", "the power", "pow", lambda xs, a: caret(*xs), _caret_local,
+       method="__pow__", arity=2, rule="the power rule", written="{0}**{1}"),
+    Op("ReLU", "ReLU", "relu", _function("ReLU", r"\mathrm{ReLU}"), _relu_local, activation=True,
+       method="relu", slope="ReLU′({z})", blocked="z ≤ 0"),
     Op("tanh", "tanh", "tanh", _function("tanh", r"\tanh"), lambda k, a: (
         minus(ONE, power(a.out, 2, a.digits)), minus(ONE, power(a.out_number, 2, a.digits))
-    ), activation=True),
+    ), activation=True, rule="tanh's rule (1 − tanh²)", slope="(1 − tanh²)"),
     Op("sigmoid", "σ", "sigmoid", _function("σ", r"\sigma"), lambda k, a: (
         times(a.out, minus(ONE, a.out)), times(a.out_number, minus(ONE, a.out_number))
-    ), activation=True),
+    ), activation=True, aliases=("σ",), rule="the sigmoid rule σ(1 − σ)", slope="σ(1 − σ)"),
     Op("exp", "exp", "exp", _function("exp", r"\exp"),
        lambda k, a: (call("exp", r"\exp", a.names[0]), None)),
     Op("log", "log", "log", _function("log", r"\log"),
-       lambda k, a: (reciprocal(a.names[0]), reciprocal(a.numbers[0]))),
+       lambda k, a: (reciprocal(a.names[0]), reciprocal(a.numbers[0])),
+       aliases=("ln",), rule="log's rule (1/x)"),
     Op("sin", "sin", "sin", _function("sin", r"\sin"),
-       lambda k, a: (call("cos", r"\cos", a.names[0]), call("cos", r"\cos", a.numbers[0]))),
+       lambda k, a: (call("cos", r"\cos", a.names[0]), call("cos", r"\cos", a.numbers[0])),
+       rule="sin's rule (cos)"),
     Op("cos", "cos", "cos", _function("cos", r"\cos"), lambda k, a: (
         negated(call("sin", r"\sin", a.names[0])), negated(call("sin", r"\sin", a.numbers[0]))
-    )),
+    ), rule="cos's rule (−sin)"),
+    # built from the rows above by our engine; another engine may make them one node
+    Op("-", "the difference", "sub", lambda xs, a: minus(*xs), None, derived=True,
+       method="__sub__", arity=2, rule="the difference rule", written="{0} − {1}"),
+    Op("/", "the quotient", "div", _quotient, None, derived=True, method="__truediv__",
+       arity=2, aliases=("truediv",), rule="the quotient rule", written="{0} / {1}"),
+    Op("neg", "the negation", "neg", lambda xs, a: negated(xs[0]), None, derived=True,
+       method="__neg__", rule="negation's rule", written="−{0}"),
 ):  # fmt: skip
     register(_row)
 del _row
@@ -175,11 +250,11 @@ def describe(op: str) -> Op:
     >>> describe("tanh").activation, describe("+").activation
     (True, False)
     """
-    row = OPS.get(op)
-    if row is not None and row.key != "**n":
-        return row
-    if op.startswith("**") and op != "**" and "**n" in OPS:
-        return OPS["**n"]
+    found = OPS.get(op)
+    if found is not None and found.key != POWER_N:
+        return found
+    if op.startswith("**") and op != "**" and POWER_N in OPS:
+        return OPS[POWER_N]
     short = re.sub(r"\W+", "", op) or "op"
     return Op(op, op, short, _function(op, rf"\operatorname{{{_latex_op(op)}}}"), None)
 
@@ -187,3 +262,45 @@ def describe(op: str) -> Op:
 def _latex_op(op: str) -> str:
     name = latex_name(op)
     return name[len(r"\mathrm{") : -1] if name.startswith(r"\mathrm{") else name
+
+
+def rows() -> list[Op]:
+    """Every row, the engine's first, then the derived ones (read at call time, so a row
+    registered later is seen)."""
+    return [*OPS.values(), *DERIVED.values()]
+
+
+def row(spelling: str) -> Op | None:
+    """The row another engine means by `spelling` ("+", "add", "__add__", "ReLU", "relu"),
+    in any case; None if no row has that spelling. `x ** number` is `POWER_N`'s row, which
+    no spelling names ("pow" is the power of two operands).
+
+    >>> row("__mul__").key, row("Tanh").key, row("softsign")
+    ('*', 'tanh', None)
+    """
+    table = (*OPS.values(), *DERIVED.values())
+    if table != _spelt[0]:  # the table changed (a row registered or removed): index it again
+        index: dict[str, Op] = {}
+        for r in table:
+            for name in r.spellings if r.key != POWER_N else ():
+                index.setdefault(name, r)
+        _spelt[:] = [table, index]
+    return _spelt[1].get(spelling.lower())
+
+
+# The spelling index of the table as it was last read: (its rows, spelling -> row). Other
+# engines' graphs ask once per node, so it is built once, not per question.
+_spelt: list = [(), {}]
+
+
+def activations() -> tuple[str, ...]:
+    """The names `nn` takes as `act=`: the methods of the activation rows, in table order."""
+    return tuple(r.method for r in OPS.values() if r.activation)
+
+
+def activation_row(act: str) -> Op | None:
+    """The activation row whose method is `act` ("relu" -> the ReLU row); None if none."""
+    for r in OPS.values():  # a plain loop: nn asks on every neuron's call
+        if r.method == act and r.activation:
+            return r
+    return None

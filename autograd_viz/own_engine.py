@@ -38,8 +38,8 @@ from autograd_viz._numbers import format_number
 from autograd_viz.engine import Value
 from autograd_viz.foreign import ForeignGraph, read_graph
 from autograd_viz.foreign_ops import (
-    ENGINE_OPS,
     canonical_op,
+    engine_op,
     method_name,
     op_of_method,
     rerun,
@@ -398,7 +398,7 @@ def _forward_problems(
             continue
         if computes is not None and op_of is not None and computes == (op_of, False):
             message = f"your `{method}` gave {value}, but marked it '{mark}': {claim}"
-            symbol = ENGINE_OPS.get(op_of, op_of)
+            symbol = engine_op(op_of) or op_of
             hint = (
                 f"{what}, as `{method}` should give: mark the new value '{symbol}' (its "
                 f"`_op`), not '{mark}'"
@@ -629,8 +629,8 @@ def foreign_snapshot(
             op = checks[i][2] or f"{op}?"  # a call of their method: `__add__(x, y)`, not `x + y`
         elif canonical == "**n" and exponent is not None:
             op = f"**{exponent:g}"
-        elif canonical in ENGINE_OPS:
-            op = ENGINE_OPS[canonical]
+        elif engine_op(canonical) is not None:
+            op = engine_op(canonical)
         node = Node(i, label, graph.data[i], graph.grads[i], op, operands, exponent, None,
                     False, role)  # fmt: skip
         nodes.append(node)

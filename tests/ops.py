@@ -6,8 +6,9 @@ finite-difference check, and which engine op string it leaves in the graph. `pro
 is the one random-graph strategy: a random DAG over these cases (operands reused, and
 numbers written into the expression as constants), replayable on Values or floats.
 
-Adding an operation to the package: add its `Case` here, and the sympy, finite-difference,
-trace-equals-engine, render and frames tests all pick it up.
+Adding an operation to the package: add its `Case` here (the third of the three edits in
+docs/architecture.md, after the engine method and the `autograd_viz.ops` row), and the sympy,
+finite-difference, trace-equals-engine, render and frames tests all pick it up.
 """
 
 from __future__ import annotations

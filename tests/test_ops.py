@@ -44,6 +44,7 @@ def softsign(monkeypatch):
             lambda k, a: (_slope(a.names[0]), _slope(a.numbers[0])),
             activation=True,
             symbol="ss",
+            slope="1/(1 + |{z}|)²",
         )
     )
     yield

@@ -15,12 +15,14 @@ the numbers are the operation-level trace's, so the last frame's gradients are e
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
 from autograd_viz._numbers import format_number
 from autograd_viz.graph import Graph, Node, snapshot, snapshot_for
 from autograd_viz.naming import expression_names
+from autograd_viz.ops import describe
 from autograd_viz.trace import Step, TraceError, check_phase, trace
 from autograd_viz.viz.collapse import collapse_view, has_neurons
 
@@ -37,7 +39,6 @@ __all__ = [
 BY = ("operation", "neuron")  # what one frame of an animation is: one operation, or one neuron
 
 _TERMS_SHOWN = 4  # a neuron with 16 inputs: the first terms of its sum, then "…"
-_ACTIVATIONS = ("ReLU", "tanh", "sigmoid")
 
 
 class NetworkError(TraceError):
@@ -260,7 +261,7 @@ class _Net:
 
     def _neuron_forward(self, u: _Unit) -> tuple[str, str]:
         out = self.order[u.index]
-        act = out.op if out.op in _ACTIVATIONS else None
+        act = out.op if describe(out.op).activation else None  # the op table's activations
         z = self.parents[u.index][0] if act else u.index
         terms, bias = self._affine(z, u)
         name, result = u.neuron, self.num(out.data)
@@ -398,15 +399,17 @@ class _Net:
     def _neuron_backward(self, u: _Unit) -> tuple[str, str]:
         text, latex = self._arrival(u.index)
         out = self.order[u.index]
-        if out.op not in _ACTIVATIONS:
+        row = describe(out.op)
+        if not row.activation:
             return text + "; its weights get input · this", latex
         z = self.parents[u.index][0]
         g, delta = self.grads[u.index], self.grads.get(z, 0.0)
         top = self.name(self.root)
-        slope = {"ReLU": f"ReLU′({self.num(self.order[z].data)})", "tanh": "(1 − tanh²)",
-                 "sigmoid": "σ(1 − σ)"}[out.op]  # fmt: skip
-        local = self.num(self.graph.local(u.index)[0])  # the engine's own rule
-        blocked = " (blocked: z ≤ 0)" if out.op == "ReLU" and self.order[z].data <= 0 else ""
+        slope = row.slope.format(z=self.num(self.order[z].data))  # the row's words: (1 − tanh²)
+        slope_value = self.graph.local(u.index)[0]  # its number, from the engine's own rule
+        local = self.num(slope_value)
+        stopped = row.blocked and slope_value == 0 and not math.isnan(self.order[z].data)
+        blocked = f" (blocked: {row.blocked})" if stopped else ""
         d = self.num(delta)
         then = (f"; ∂{top}/∂z = {self.num(g)} · {slope} = {self.num(g)} · {_paren(local)} = "
                 f"{d}{blocked} → weights: ∂{top}/∂wⱼ = xⱼ · {_paren(d)}, bias: {d}")  # fmt: skip

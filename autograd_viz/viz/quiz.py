@@ -46,6 +46,7 @@ from autograd_viz.answers import graph_key
 from autograd_viz.exercises import ANSWER_HELP, AnswerParseError, _registry, parse_number
 from autograd_viz.graph import Graph, snapshot_for
 from autograd_viz.naming import expression_names
+from autograd_viz.ops import describe
 from autograd_viz.trace import Step, node_names, trace
 from autograd_viz.viz.frames import Frames
 from autograd_viz.viz.guard import read_within
@@ -671,12 +672,12 @@ def _family(op: str) -> str:
 
 
 _OP_WORDS = {"+": "+ (add)", "*": "× (multiply)", "**": "** (a power)"}
-_NOUNS = {"+": "the sum", "*": "the product", "**": "the power", "ReLU": "ReLU",
-          "tanh": "tanh", "exp": "exp", "log": "log", "sigmoid": "σ"}  # fmt: skip
 
 
 def _noun(op: str) -> str:
-    return _NOUNS.get(_family(op), op)
+    """The operation's name in prose, from its op table row ("the product"; its op string
+    for an operation the table does not know)."""
+    return describe(op).noun
 
 
 def _close(value: float, answer: float, digits: int) -> bool:
