@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from autograd_viz.viz.outpath import output_path
+from autograd_viz.viz.palette import COLORS
 from autograd_viz.viz.slides import (
     _ANSI,
     WIDGET_VIEW,
@@ -215,11 +216,11 @@ _TYPESET_JS = """renderMathInElement(document.body,{delimiters:[
   {left:"$",right:"$",display:false},{left:"\\\\(",right:"\\\\)",display:false}],
   throwOnError:false,ignoredClasses:["avz-dollar"]});"""
 
-_CSS = """.avz-collapsed>summary{cursor:pointer;color:var(--jp-ui-font-color1,#333);
+_CSS = """.avz-collapsed>summary{cursor:pointer;color:var(--jp-ui-font-color1,INK);
   font:var(--jp-code-font-size,13px) var(--jp-code-font-family,monospace);padding:2px 0;
   margin-left:calc(var(--jp-cell-prompt-width,64px) + var(--jp-cell-padding,5px))}
 .avz-collapsed[open]>summary{margin-bottom:4px}
-.avz-widget-note{font-style:italic}"""
+.avz-widget-note{font-style:italic}""".replace("INK", COLORS["ink"])  # the palette's text colour
 
 
 def _page(nb: Any, title: str, folder: Path) -> str:
