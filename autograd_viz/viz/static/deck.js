@@ -8,6 +8,7 @@
 (function () {
   var W = 1280, H = 720, LIMIT = H - 6;  // a few px spare: reveal.js's layout rounds
   var PLAYER_MIN = 400;  // a player below this height is moved to a slide of its own
+  var PLAYER_GOOD = 560;  // below this, what follows a player goes to the next slide
   var FIGURE_MIN = 240;  // a drawing shrinks to fit, down to this height (then: new slide)
   var deck = document.querySelector(".reveal");
   var NAV = {PageDown: 1, ArrowRight: 1, ArrowDown: 1, PageUp: -1, ArrowLeft: -1, ArrowUp: -1};
@@ -82,6 +83,23 @@
       kids = blocks(slide);
       i += 1;
     }
+    return splitAt(slide, i);
+  }
+
+  function roomy(slide) {
+    // a player with text after it gets the whole slide's height if it would be cramped:
+    // what follows the player continues on the next slide
+    var kids = blocks(slide), spare = LIMIT - bottom(slide), i;
+    for (i = kids.length - 2; i >= 0; i--) {
+      if (frames(kids[i]).length) break;
+    }
+    if (i < 0 || PLAYER_MIN + spare >= PLAYER_GOOD) return null;
+    return splitAt(slide, i + 1);
+  }
+
+  function splitAt(slide, i) {
+    // blocks i, i+1, … of `slide` move to a new slide right after it, under the same title
+    var kids = blocks(slide);
     var next = document.createElement("section");
     next.className = "avz-continuation";
     var heading = slide.querySelector(".avz-md h1, .avz-md h2, .avz-md h3");
@@ -116,8 +134,9 @@
       var slide = queue.shift();
       frames(slide).forEach(function (f) { f.onload = null; f.style.height = PLAYER_MIN + "px"; });
       shrinkFigures(slide);
-      var next = split(slide);
+      var next = split(slide), more = roomy(slide);  // more: right after slide, before next
       if (next) queue.unshift(next);
+      if (more) queue.unshift(more);
       fitPlayers(slide);
     }
     closed.forEach(function (d) { d.open = false; });
