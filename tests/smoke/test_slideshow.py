@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 import shutil
 import sys
 from collections.abc import Iterator
@@ -118,6 +119,59 @@ def test_the_player_is_live_on_its_slide_and_steps(deck, tmp_path):
     box = player.bounding_box()
     assert box and box["width"] > 300 and box["height"] > 200, box
     page.screenshot(path=str(tmp_path / "deck_player.png"))
+    assert not errors, errors
+
+
+def _caption(page) -> str:
+    return page.locator(f"{_ON_SCREEN} .agv-player .agv-caption").first.inner_text()
+
+
+def _player_on_screen(page) -> bool:
+    return page.locator(f"{_ON_SCREEN} .agv-player").count() > 0
+
+
+def test_the_remote_steps_the_player_then_changes_slides(deck, tmp_path):
+    """PageDown (what a presenter's remote sends; the deck itself binds only arrows and Space)
+    steps the on-screen player to its last step with no click, then moves the deck on;
+    PageUp comes back and steps it back."""
+    page, errors = deck
+    _advance_until(page, " .agv-player")
+    page.evaluate("() => document.activeElement && document.activeElement.blur()")
+    match = re.match(r"step (\d+) of (\d+)", _caption(page))
+    assert match, _caption(page)
+    k, n = int(match.group(1)), int(match.group(2))
+    for step in range(k + 1, n + 1):
+        page.keyboard.press("PageDown")
+        page.wait_for_function(
+            "([sel, text]) => [...document.querySelectorAll(sel)].some("
+            "(c) => c.innerText.startsWith(text))",
+            arg=[f"{_ON_SCREEN} .agv-player .agv-caption", f"step {step} of {n}"],
+            timeout=30_000,
+        )
+        assert _player_on_screen(page), f"PageDown left the player's slide at step {step - 1}"
+    page.screenshot(path=str(tmp_path / "deck_player_last_step.png"))
+    presses = 0
+    while _player_on_screen(page):  # then the slide's fragments, then the next slide
+        assert _caption(page).startswith(f"step {n} of {n}"), "stepped past the last step"
+        assert presses < 5, "PageDown after the last step did not change slides"
+        page.keyboard.press("PageDown")
+        presses += 1
+        page.wait_for_timeout(300)
+    print(f"\nPageDown: {n - k} steps, then {presses} presses to leave the player's slide")
+    for _ in range(5):  # the deck's back skips the slide's fragments at once
+        page.keyboard.press("PageUp")
+        page.wait_for_timeout(300)
+        if _player_on_screen(page):
+            break
+    assert _player_on_screen(page), "PageUp did not come back to the player's slide"
+    assert _caption(page).startswith(f"step {n} of {n}"), "the player was not left at its end"
+    page.keyboard.press("PageUp")
+    page.wait_for_function(
+        "([sel, text]) => [...document.querySelectorAll(sel)].some("
+        "(c) => c.innerText.startsWith(text))",
+        arg=[f"{_ON_SCREEN} .agv-player .agv-caption", f"step {n - 1} of {n}"],
+        timeout=30_000,
+    )
     assert not errors, errors
 
 
