@@ -29,6 +29,7 @@ DECK = "03_backprop_by_hand.ipynb"  # the walkthrough with players and exercises
 PROJECTOR = {"width": 1280, "height": 720}
 
 _ON_SCREEN = ".jp-Deck .jp-Cell.jp-deck-mod-onscreen"
+PLAYER_ROOM = 300  # px a slide's text and code must leave for its player at 1280x720
 
 
 @pytest.fixture(scope="module")
@@ -199,4 +200,74 @@ def test_an_exercise_answers_right_and_wrong_on_its_slide(deck, tmp_path):
     box.press("Enter")
     exercise.get_by_text("Right", exact=False).first.wait_for(timeout=30_000)
     page.screenshot(path=str(tmp_path / "deck_exercise.png"))
+    assert not errors, errors
+
+
+# Each slide in turn: the on-screen cells' boxes against the screen, and how far the deck's
+# notebook scrolls (content below the screen a presenter would have to scroll to).
+_MEASURE_LIVE = """() => {
+  const cells = [...document.querySelectorAll('.jp-Deck .jp-Cell.jp-deck-mod-onscreen')];
+  let top = 1e9, bottom = -1e9;
+  for (const c of cells) {
+    const r = c.getBoundingClientRect();
+    top = Math.min(top, r.top); bottom = Math.max(bottom, r.bottom);
+  }
+  const heights = cells.map((c) => Math.round(c.getBoundingClientRect().height));
+  const state = cells.map((c) => [...c.parentNode.children].indexOf(c) + ':'
+    + c.classList.contains('jp-deck-mod-visible') + ':'
+    + ((c.querySelector('.agv-caption') || {}).innerText || '')).join('|');
+  const nb = document.querySelector('.jp-Deck .jp-Notebook');
+  const what = cells.map((c) => c.querySelector('.agv-player') ? 'player'
+    : c.querySelector('.widget-text input, .agv-exercise') ? 'exercise'
+    : c.classList.contains('jp-MarkdownCell') ? 'md' : 'code');
+  const title = cells.map((c) => c.innerText.trim()).join(' ').slice(0, 40);
+  return {top: Math.round(top), bottom: Math.round(bottom), vh: innerHeight,
+          scroll: nb.scrollHeight - nb.clientHeight, what, title, heights, state,
+          cells: cells.map((c) => [...c.parentNode.children].indexOf(c))};
+}"""
+
+
+def test_every_slide_of_the_deck_fits_the_projector(deck):
+    """Every view of notebook 03's deck, from the first slide to the last with PageDown
+    (every fragment, subslide and player step), lies inside the 1280x720 screen."""
+    page, errors = deck
+    back = page.locator(".jp-Deck-Remote .jp-deck-mod-direction-back")
+    for _ in range(80):  # to the first slide
+        if "jp-mod-disabled" in (back.get_attribute("class") or ""):
+            break
+        back.click()
+        page.wait_for_timeout(100)
+    page.wait_for_timeout(500)
+    views, over = [], []
+    for _ in range(150):
+        s = page.evaluate(_MEASURE_LIVE)
+        excess = max(s["bottom"] - s["vh"], -s["top"], s["scroll"], 0)
+        views.append(s)
+        print(f"  cells {s['cells']} {s['what']} heights {s['heights']}: "
+              f"{s['top']}-{s['bottom']} px, over {excess}  {s['title']!r}")  # fmt: skip
+        if excess > 0:
+            over.append((s["cells"], s["what"], s["heights"], excess))
+        page.keyboard.press("PageDown")  # as Space: the next fragment, subslide or slide
+        try:
+            page.wait_for_function(
+                f"(before) => ({_MEASURE_LIVE})().state !== before", arg=s["state"],
+                timeout=5_000,
+            )  # fmt: skip
+        except Exception:
+            break  # nothing changed: the last slide
+        page.wait_for_timeout(300)  # the deck's fade-in
+    print(f"{len(views)} views of {DECK} at 1280x720; {len(over)} overflow: {over}")
+    assert len(views) > 30, f"PageDown stopped after {len(views)} views"
+    # The kit's widgets keep to the screen (player.css: a deck's player graph at most 45 % of
+    # its height, no history lines; exercises are a few lines). A view may overflow only where
+    # the notebook's own text and code leave a widget less than 300 px: that slide is the
+    # notebook's to split (its cells after the player on a subslide of their own).
+    kit = {"player", "exercise"}
+    blamed = [
+        (cells, excess)
+        for cells, what, heights, excess in over
+        if not kit & set(what)
+        or 720 - sum(h for w, h in zip(what, heights) if w not in kit) >= PLAYER_ROOM
+    ]
+    assert not blamed, f"views whose widgets do not fit 1280x720: {blamed}"
     assert not errors, errors

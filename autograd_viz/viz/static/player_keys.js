@@ -11,7 +11,7 @@
 // In live slides (jupyterlab-slideshow's deck mode) no click is needed: PageDown and → step
 // the player on screen to its last step, then move to the next slide; PageUp and ← the
 // reverse (the deck itself binds only the arrows and Space; PageDown/PageUp press its
-// remote's forward/back buttons here). One listener per page, before the deck's own.
+// remote's buttons here, as Space would). One listener per page, before the deck's own.
 var player = this.closest(".agv-player");
 if (player && !player.dataset.agvKeys) {
   player.dataset.agvKeys = "1";
@@ -77,6 +77,35 @@ if (!window.agvDeckKeys) {
     }
     return false;
   };
+  var onScreen = function () {  // what the room sees: the cells on screen, which are shown
+    var cells = document.querySelectorAll(".jp-Deck .jp-Cell.jp-deck-mod-onscreen");
+    return [].map.call(cells, function (c) {
+      return [].indexOf.call(c.parentNode.children, c) +
+        (c.classList.contains("jp-deck-mod-visible") ? "v" : "h");
+    }).join(",");
+  };
+  var deckMove = function (ways, tries) {
+    // no step left: the deck moves, through its remote's buttons (whatever has the focus).
+    // PageDown/PageUp go as Space does: the deck's "down" (fragment, subslide, next cell),
+    // else "forward"; a move that only changes the deck's active cell, with nothing new on
+    // screen, is followed by the next one, so every press shows something.
+    var button = null;
+    for (var w = 0; w < ways.length && !button; w++) {
+      button = document.querySelector(".jp-Deck-Remote .jp-deck-mod-direction-" + ways[w] +
+                                      ":not(.jp-mod-disabled)");
+    }
+    if (!button) return false;
+    var before = onScreen(), waited = 0;
+    button.click();
+    if (ways.length < 2 || (tries || 0) > 20) return true;
+    var check = function () {
+      if (onScreen() !== before) return;
+      if (waited < 300) { waited += 50; setTimeout(check, 50); return; }
+      deckMove(ways, (tries || 0) + 1);
+    };
+    setTimeout(check, 50);
+    return true;
+  };
   window.addEventListener("keydown", function (e) {
     if (document.body.dataset.jpDeckMode !== "presenting") return;
     var dir = {PageDown: 1, ArrowRight: 1, PageUp: -1, ArrowLeft: -1}[e.key];
@@ -84,11 +113,10 @@ if (!window.agvDeckKeys) {
     var t = e.target;
     if (t.closest && t.closest("input:not(.agv-step input), textarea, select, .cm-editor")) return;
     if (!deckStep(dir)) {
-      // no step left that way: the deck moves, through its remote (whatever has the focus)
-      var button = document.querySelector(".jp-Deck-Remote .jp-deck-mod-direction-" +
-                                          (dir > 0 ? "forward" : "back"));
-      if (!button) return;
-      button.click();
+      if (!deckMove(e.key === "PageDown" ? ["down", "forward"]
+                    : e.key === "PageUp" ? ["up", "back"] : [dir > 0 ? "forward" : "back"])) {
+        return;
+      }
     }
     e.preventDefault();
     e.stopPropagation();
