@@ -173,6 +173,17 @@ def test_the_remote_steps_the_player_then_changes_slides(deck, tmp_path):
         arg=[f"{_ON_SCREEN} .agv-player .agv-caption", f"step {n - 1} of {n}"],
         timeout=30_000,
     )
+    # after a click inside the player (its focus there), the remote still leaves the slide
+    page.locator(f"{_ON_SCREEN} .agv-player .widget-button", has_text="Next").first.click()
+    page.locator(f"{_ON_SCREEN} .agv-player .agv-frame-body[data-step='{n}']").first.wait_for(
+        timeout=30_000
+    )
+    for _ in range(6):
+        page.keyboard.press("PageDown")
+        page.wait_for_timeout(400)
+        if not _player_on_screen(page):
+            break
+    assert not _player_on_screen(page), "after a click on the player, PageDown is trapped"
     assert not errors, errors
 
 

@@ -194,9 +194,12 @@
     win.avzDeckKeys = true;
     win.addEventListener("keydown", function (e) {
       if (!plain(e)) return;
-      if (e.key in NAV && (e.target.tagName !== "SELECT")) {
+      if (e.key in NAV && e.target.tagName !== "SELECT") {  // the speed menu keeps its keys
         e.preventDefault(); e.stopImmediatePropagation();
-        if (!step(NAV[e.key])) { leaveFrame(); if (NAV[e.key] > 0) { Reveal.next(); } else { Reveal.prev(); } }
+        if (!step(NAV[e.key])) {
+          leaveFrame();
+          if (NAV[e.key] > 0) { Reveal.next(); } else { Reveal.prev(); }
+        }
       } else if (e.key === "Escape") {
         e.preventDefault(); e.stopImmediatePropagation();
         leaveFrame(); Reveal.toggleOverview();
