@@ -14,8 +14,17 @@ keeps them alive without widgets:
   package, pinned (see `scripts/vendor_slides.py`), and are written into the page itself:
   one file that presents from a laptop, a USB stick or a projector PC with no network.
 
-A presenter's remote (PageDown/PageUp) or the arrow keys move between slides; click a player
-first and the same keys step the player instead; Esc shows the slide overview.
+Every slide fits the screen: reveal.js lays each one out at 1280×720 (16:9) and scales it to
+the projector (×0.96 at 1280×720, ×1.44 at 1920×1080), and `static/deck.js` measures every
+slide before the deck starts, with its hints and answers open: drawings shrink a little where
+that is enough, else what does not fit continues on a new slide below, under the same title
+and "(continued)". A player gets the height left on its slide (at least 400 px; text after it
+moves on when it would leave less than 560) and fills it: graph, caption, equation, controls.
+
+A presenter's remote steps the players: PageDown or → steps the player on the slide to its
+last step, then moves on (fragments, then the next slide); PageUp or ← the reverse. No click
+is needed, and after a click inside a player the same keys still leave its slide; Esc shows
+the slide overview.
 
 >>> save_slides("notebooks/03_backprop_by_hand.ipynb")  # doctest: +SKIP
 PosixPath('notebooks/03_backprop_by_hand.slides.html')

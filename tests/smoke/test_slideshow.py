@@ -14,26 +14,51 @@ keeps that value out of the notebooks); here the code cells must be on screen.
 from __future__ import annotations
 
 import ast
+import contextlib
 import json
+import re
 import shutil
 import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from test_lab_smoke import LabServer, _run_all, _wait_for_connected_kernel, start_lab, stop_lab
+from test_lab_smoke import (
+    LabServer,
+    _run_all,
+    _wait_for_connected_kernel,
+    _wait_for_kernel_idle,
+    start_lab,
+    stop_lab,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 DECK = "03_backprop_by_hand.ipynb"  # the walkthrough with players and exercises on its slides
 PROJECTOR = {"width": 1280, "height": 720}
 
 _ON_SCREEN = ".jp-Deck .jp-Cell.jp-deck-mod-onscreen"
+PLAYER_ROOM = 300  # px a slide's text and code must leave for its player at 1280x720
+
+
+def _has_slides(path: Path) -> bool:
+    cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+    kinds = {c["metadata"].get("slideshow", {}).get("slide_type") for c in cells}
+    return bool(kinds & {"slide", "subslide"})
+
+
+# every other notebook with slide metadata: each is walked for fit too
+OTHER_DECKS = [
+    p.name
+    for p in sorted((ROOT / "notebooks").glob("*.ipynb"))
+    if _has_slides(p) and p.name != DECK
+]
 
 
 @pytest.fixture(scope="module")
 def lab_on_copies(tmp_path_factory) -> Iterator[LabServer]:
     root = tmp_path_factory.mktemp("decks")
-    shutil.copy(ROOT / "notebooks" / DECK, root / DECK)
+    for notebook in {DECK, *OTHER_DECKS}:
+        shutil.copy(ROOT / "notebooks" / notebook, root / notebook)
     jupyter = Path(sys.executable).with_name("jupyter")
     server = start_lab(
         [str(jupyter), "lab", "--allow-root", f"--ServerApp.root_dir={root}"],
@@ -46,31 +71,47 @@ def lab_on_copies(tmp_path_factory) -> Iterator[LabServer]:
         stop_lab(server)
 
 
-@pytest.fixture(scope="module")
-def deck(lab_on_copies, chromium):
-    """Notebook 03, run, then presented in deck mode from its first slide."""
+@contextlib.contextmanager
+def _present(server: LabServer, chromium, name: str, widget: str | None = ".agv-player"):
+    """Open `name`, Run All, wait for `widget`, then present it in deck mode from the top."""
     context = chromium.new_context(viewport=PROJECTOR)
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
-    server = lab_on_copies
-    page.goto(f"{server.url}/lab/tree/{DECK}?reset&token={server.token}")
-    page.wait_for_selector(".jp-NotebookPanel .jp-Cell", timeout=120_000)
-    _wait_for_connected_kernel(server, page, 120)
-    _run_all(page)
-    page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .agv-player").first.wait_for(
-        timeout=120_000
-    )
-    # A presenter starts from the top: the deck opens on the active cell's slide.
-    page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Cell").first.click()
-    page.keyboard.press("Escape")
-    page.locator('.jp-NotebookPanel:not(.lm-mod-hidden) [data-command="deck:toggle"]').click()
-    page.wait_for_selector("body[data-jp-deck-mode='presenting']", state="attached")
-    page.wait_for_selector(_ON_SCREEN, timeout=30_000)
     try:
+        page.goto(f"{server.url}/lab/tree/{name}?reset&token={server.token}")
+        page.wait_for_selector(".jp-NotebookPanel .jp-Cell", timeout=120_000)
+        _wait_for_connected_kernel(server, page, 120)
+        # the deck's "active" setting is shared by the pages of one server: leave a deck
+        # another page started, to reach the Run menu
+        stop = page.locator(".jp-Deck-Remote .jp-deck-mod-stop")
+        if page.locator("body[data-jp-deck-mode='presenting']").count() and stop.count():
+            stop.first.click()
+            page.wait_for_selector("body[data-jp-deck-mode='presenting']", state="detached")
+        _run_all(page)
+        if widget:
+            page.locator(f".jp-NotebookPanel:not(.lm-mod-hidden) {widget}").first.wait_for(
+                timeout=120_000
+            )
+        _wait_for_kernel_idle(page, 300_000)
+        # A presenter starts from the top: the deck opens on the active cell's slide.
+        page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Cell").first.click()
+        page.keyboard.press("Escape")
+        page.locator('.jp-NotebookPanel:not(.lm-mod-hidden) [data-command="deck:toggle"]').click()
+        page.wait_for_selector("body[data-jp-deck-mode='presenting']", state="attached")
+        page.wait_for_selector(_ON_SCREEN, timeout=30_000)
         yield page, errors
     finally:
+        with contextlib.suppress(Exception):  # stop presenting: the setting outlives the page
+            page.locator(".jp-Deck-Remote .jp-deck-mod-stop").first.click(timeout=5_000)
         context.close()
+
+
+@pytest.fixture(scope="module")
+def deck(lab_on_copies, chromium):
+    """Notebook 03, run, then presented in deck mode from its first slide."""
+    with _present(lab_on_copies, chromium, DECK) as presented:
+        yield presented
 
 
 def _advance_until(page, selector: str, limit: int = 80, remote: bool = False):
@@ -121,6 +162,70 @@ def test_the_player_is_live_on_its_slide_and_steps(deck, tmp_path):
     assert not errors, errors
 
 
+def _caption(page) -> str:
+    return page.locator(f"{_ON_SCREEN} .agv-player .agv-caption").first.inner_text()
+
+
+def _player_on_screen(page) -> bool:
+    return page.locator(f"{_ON_SCREEN} .agv-player").count() > 0
+
+
+def test_the_remote_steps_the_player_then_changes_slides(deck, tmp_path):
+    """PageDown (what a presenter's remote sends; the deck itself binds only arrows and Space)
+    steps the on-screen player to its last step with no click, then moves the deck on;
+    PageUp comes back and steps it back."""
+    page, errors = deck
+    _advance_until(page, " .agv-player")
+    page.evaluate("() => document.activeElement && document.activeElement.blur()")
+    match = re.match(r"step (\d+) of (\d+)", _caption(page))
+    assert match, _caption(page)
+    k, n = int(match.group(1)), int(match.group(2))
+    for step in range(k + 1, n + 1):
+        page.keyboard.press("PageDown")
+        page.wait_for_function(
+            "([sel, text]) => [...document.querySelectorAll(sel)].some("
+            "(c) => c.innerText.startsWith(text))",
+            arg=[f"{_ON_SCREEN} .agv-player .agv-caption", f"step {step} of {n}"],
+            timeout=30_000,
+        )
+        assert _player_on_screen(page), f"PageDown left the player's slide at step {step - 1}"
+    page.screenshot(path=str(tmp_path / "deck_player_last_step.png"))
+    presses = 0
+    while _player_on_screen(page):  # then the slide's fragments, then the next slide
+        assert _caption(page).startswith(f"step {n} of {n}"), "stepped past the last step"
+        assert presses < 5, "PageDown after the last step did not change slides"
+        page.keyboard.press("PageDown")
+        presses += 1
+        page.wait_for_timeout(300)
+    print(f"\nPageDown: {n - k} steps, then {presses} presses to leave the player's slide")
+    for _ in range(5):  # the deck's back skips the slide's fragments at once
+        page.keyboard.press("PageUp")
+        page.wait_for_timeout(300)
+        if _player_on_screen(page):
+            break
+    assert _player_on_screen(page), "PageUp did not come back to the player's slide"
+    assert _caption(page).startswith(f"step {n} of {n}"), "the player was not left at its end"
+    page.keyboard.press("PageUp")
+    page.wait_for_function(
+        "([sel, text]) => [...document.querySelectorAll(sel)].some("
+        "(c) => c.innerText.startsWith(text))",
+        arg=[f"{_ON_SCREEN} .agv-player .agv-caption", f"step {n - 1} of {n}"],
+        timeout=30_000,
+    )
+    # after a click inside the player (its focus there), the remote still leaves the slide
+    page.locator(f"{_ON_SCREEN} .agv-player .widget-button", has_text="Next").first.click()
+    page.locator(f"{_ON_SCREEN} .agv-player .agv-frame-body[data-step='{n}']").first.wait_for(
+        timeout=30_000
+    )
+    for _ in range(6):
+        page.keyboard.press("PageDown")
+        page.wait_for_timeout(400)
+        if not _player_on_screen(page):
+            break
+    assert not _player_on_screen(page), "after a click on the player, PageDown is trapped"
+    assert not errors, errors
+
+
 def _first_exercise_answer() -> float:
     """The `answer=` of the deck's first Exercise cell, read from its source."""
     nb = json.loads((ROOT / "notebooks" / DECK).read_text(encoding="utf-8"))
@@ -146,3 +251,91 @@ def test_an_exercise_answers_right_and_wrong_on_its_slide(deck, tmp_path):
     exercise.get_by_text("Right", exact=False).first.wait_for(timeout=30_000)
     page.screenshot(path=str(tmp_path / "deck_exercise.png"))
     assert not errors, errors
+
+
+# Each slide in turn: the on-screen cells' boxes against the screen, and how far the deck's
+# notebook scrolls (content below the screen a presenter would have to scroll to).
+_MEASURE_LIVE = """() => {
+  const cells = [...document.querySelectorAll('.jp-Deck .jp-Cell.jp-deck-mod-onscreen')];
+  let top = 1e9, bottom = -1e9;
+  for (const c of cells) {
+    const r = c.getBoundingClientRect();
+    top = Math.min(top, r.top); bottom = Math.max(bottom, r.bottom);
+  }
+  const heights = cells.map((c) => Math.round(c.getBoundingClientRect().height));
+  const state = cells.map((c) => [...c.parentNode.children].indexOf(c) + ':'
+    + c.classList.contains('jp-deck-mod-visible') + ':'
+    + ((c.querySelector('.agv-caption') || {}).innerText || '')).join('|');
+  const nb = document.querySelector('.jp-Deck .jp-Notebook');
+  const what = cells.map((c) => c.querySelector('.agv-player') ? 'player'
+    : c.querySelector('.widget-text input, .agv-exercise') ? 'exercise'
+    : c.classList.contains('jp-MarkdownCell') ? 'md' : 'code');
+  const title = cells.map((c) => c.innerText.trim()).join(' ').slice(0, 40);
+  return {top: Math.round(top), bottom: Math.round(bottom), vh: innerHeight,
+          scroll: nb.scrollHeight - nb.clientHeight, what, title, heights, state,
+          cells: cells.map((c) => [...c.parentNode.children].indexOf(c))};
+}"""
+
+
+def _walk(page, name: str) -> list[tuple]:
+    """Every view of the deck from its first slide to its last with PageDown (every fragment,
+    subslide and player step), measured and printed; the views that overflow."""
+    back = page.locator(".jp-Deck-Remote .jp-deck-mod-direction-back")
+    for _ in range(80):  # to the first slide
+        if "jp-mod-disabled" in (back.get_attribute("class") or ""):
+            break
+        back.click()
+        page.wait_for_timeout(100)
+    page.wait_for_timeout(500)
+    views, over = [], []
+    for _ in range(200):
+        s = page.evaluate(_MEASURE_LIVE)
+        excess = max(s["bottom"] - s["vh"], -s["top"], s["scroll"], 0)
+        views.append(s)
+        print(f"  cells {s['cells']} {s['what']} heights {s['heights']}: "
+              f"{s['top']}-{s['bottom']} px, over {excess}  {s['title']!r}")  # fmt: skip
+        if excess > 0:
+            over.append((s["cells"], s["what"], s["heights"], excess))
+        page.keyboard.press("PageDown")  # as Space: the next fragment, subslide or slide
+        try:
+            page.wait_for_function(
+                f"(before) => ({_MEASURE_LIVE})().state !== before", arg=s["state"],
+                timeout=5_000,
+            )  # fmt: skip
+        except Exception:
+            break  # nothing changed: the last slide
+        page.wait_for_timeout(300)  # the deck's fade-in
+    print(f"{len(views)} views of {name} at 1280x720; {len(over)} overflow: {over}")
+    assert len(views) > 5, f"PageDown stopped after {len(views)} views of {name}"
+    return over
+
+
+def _widgets_overflow(over: list[tuple]) -> list[tuple]:
+    """The kit's widgets keep to the screen (player.css: a deck's player graph at most 45 % of
+    its height, no history lines; exercises are a few lines). A view may overflow only where
+    the notebook's own text and code leave a widget less than PLAYER_ROOM px, or hold no
+    widget: such a slide is the notebook's to split (reported, not the kit's to fix)."""
+    kit = {"player", "exercise"}
+    return [
+        (cells, excess)
+        for cells, what, heights, excess in over
+        if kit & set(what)
+        and 720 - sum(h for w, h in zip(what, heights) if w not in kit) >= PLAYER_ROOM
+    ]
+
+
+def test_every_slide_of_the_deck_fits_the_projector(deck):
+    page, errors = deck
+    over = _walk(page, DECK)
+    blamed = _widgets_overflow(over)
+    assert not blamed, f"views whose widgets do not fit 1280x720: {blamed}"
+    assert not errors, errors
+
+
+@pytest.mark.parametrize("name", OTHER_DECKS, ids=lambda n: n[:2])
+def test_other_decks_fit_the_projector(lab_on_copies, chromium, name):
+    with _present(lab_on_copies, chromium, name, widget=None) as (page, errors):
+        over = _walk(page, name)
+        blamed = _widgets_overflow(over)
+        assert not blamed, f"{name}: views whose widgets do not fit 1280x720: {blamed}"
+        assert not errors, errors

@@ -65,5 +65,11 @@
     else return;
     e.preventDefault();
   });
+  // a slide deck (autograd_viz.viz.slides) steps this player from the remote's keys
+  window.avzPlayer = {
+    step: function () { return k; },
+    count: function () { return n; },
+    go: function (i) { stop(); show(i); },
+  };
   show(0);
 })();
