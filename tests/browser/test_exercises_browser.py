@@ -9,7 +9,7 @@ answer.
 
 from __future__ import annotations
 
-import shutil
+import json
 from pathlib import Path
 
 import pytest
@@ -50,8 +50,20 @@ def _run_all_cells(page: object) -> None:
     raise AssertionError("Run All Cells never started executing the notebook")
 
 
+def _on_the_teachers_machine(source: Path, target: Path) -> None:
+    """A copy of the notebook whose `teacher_mode()` cell runs as on the teacher's machine
+    (AUTOGRAD_VIZ_TEACHER=1): a student's copy shows the switch locked."""
+    nb = json.loads(source.read_text(encoding="utf-8"))
+    cells = [c for c in nb["cells"] if c["cell_type"] == "code"]
+    switch = [c for c in cells if "teacher_mode()" in "".join(c["source"])]
+    assert switch, f"{source.name} has no teacher_mode() cell"
+    text = "".join(switch[-1]["source"])
+    switch[-1]["source"] = 'import os\nos.environ["AUTOGRAD_VIZ_TEACHER"] = "1"\n' + text
+    target.write_text(json.dumps(nb), encoding="utf-8")
+
+
 def test_exercise_checks_answers_gives_hints_and_the_teacher_switch_reveals(jupyterlab, page):
-    shutil.copy(START, jupyterlab.root / START.name)
+    _on_the_teachers_machine(START, jupyterlab.root / START.name)
     jupyterlab.start_kernel(START.name)  # the page joins a running kernel: no dropped Run All
     p = page.page
     p.goto(jupyterlab.notebook_url(START.name))

@@ -116,7 +116,7 @@ def test_exported_lesson_asks_for_nothing_and_holds_every_asset(lesson_html, pag
 
     p, refused = _open(page, lesson_html)
     players = _players(p)
-    assert len(players) == _code_cells(LESSON, "animate(") == 5
+    assert len(players) == _code_cells(LESSON, "animate(") == 6  # 03: six walkthrough players
     for frame in players:
         frame.locator("#avz-caption").wait_for()
     shown = p.evaluate("() => document.querySelector('main').innerText")
@@ -205,7 +205,7 @@ def test_exported_exercises_and_quiz_show_the_question_and_an_answer_to_open(les
     assert "Exercise(" in hidden.first.inner_text()
     # and the code of every other cell is on show, as in the notebook
     shown = p.locator(".jp-CodeCell > .jp-Cell-inputWrapper")
-    assert shown.count() == _code_cells(LESSON, hidden=False) == 16
+    assert shown.count() == _code_cells(LESSON, hidden=False) == 17
     assert refused == []
 
 
