@@ -48,6 +48,7 @@ from autograd_viz.engine import Value
 from autograd_viz.exercises import _registry
 from autograd_viz.foreign import is_graph
 from autograd_viz.gradcheck import GradcheckError, gradcheck
+from autograd_viz.own_engine import shallow_stack
 from autograd_viz.viz.palette import var
 
 __all__ = [
@@ -569,7 +570,8 @@ class CodeExercise:
         if wrong is not None:
             return wrong
         try:
-            result = self._check(obj, self.name) if self._takes_name else self._check(obj)
+            with shallow_stack(300):  # their recursion: RecursionError, not a dead browser kernel
+                result = self._check(obj, self.name) if self._takes_name else self._check(obj)
         except CodeExerciseError:
             raise
         except Exception as err:

@@ -41,6 +41,7 @@ from autograd_viz.own_engine import (
     _TimeUp,
     foreign_snapshot,
     run_backward,
+    shallow_stack,
     time_limit,
 )
 
@@ -423,7 +424,7 @@ def _probe_reflected(
     missing: list[Finding] = []
     a = 1.5
     try:
-        with time_limit(timeout):
+        with time_limit(timeout), shallow_stack():
             for method, text, build, wrapped, value, slope in _PROBES:
                 try:
                     x = cls(a)

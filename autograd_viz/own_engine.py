@@ -142,6 +142,24 @@ def time_limit(seconds: float) -> Iterator[None]:
         sys.settrace(previous)
 
 
+@contextlib.contextmanager
+def shallow_stack(room: int = 100) -> Iterator[None]:
+    """Let code in the block call at most `room` levels deeper than here. A learner's method
+    that calls itself for ever (an `__rsub__` written as `other - self`, or one of the kit's
+    trial fixes on a class without `__neg__`) must raise RecursionError, which the kit
+    reports: in the browser edition WebAssembly's own stack runs out long before Python's
+    default limit of 1000, and that kills the kernel instead."""
+    depth, frame = 0, sys._getframe()
+    while frame is not None:
+        depth, frame = depth + 1, frame.f_back
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(min(old, depth + room))
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(old)
+
+
 def _where(err: BaseException, graph: ForeignGraph) -> str:
     """Where their code was when time ran out: the function, file and line, and the node
     whose `_backward` it was running, if any."""

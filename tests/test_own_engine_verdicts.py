@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import html
 import signal
+import sys
 import threading
 import time
+from typing import ClassVar
 
 import own_engines as oe
 import pytest
@@ -408,3 +410,33 @@ def test_the_time_limit_leaves_someone_elses_timer_running():
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, handler)
+
+
+# ---- a method of theirs that calls itself for ever ----------------------------------------------
+
+
+class RsubCallsItself(oe.BlogValue):
+    """`2 - x` written as `other - self`: Python sends it straight back to `__rsub__`."""
+
+    depth_allowed: ClassVar[list[int]] = []
+
+    def __rsub__(self, other):
+        frame, depth = sys._getframe(), 0
+        while frame is not None:
+            depth, frame = depth + 1, frame.f_back
+        RsubCallsItself.depth_allowed.append(sys.getrecursionlimit() - depth)
+        return other - self
+
+
+def test_a_method_that_recurses_for_ever_is_stopped_a_few_calls_deep():
+    """In the browser edition WebAssembly's stack runs out long before Python's limit of 1000
+    and that kills the kernel (notebook 04 hung the lite test), so the probes of their class
+    allow only 100 more levels: RecursionError, reported as their method's fault."""
+    RsubCallsItself.depth_allowed.clear()
+    x, y = RsubCallsItself(2.0, label="x"), RsubCallsItself(3.0, label="y")
+    z = (x + y) * y
+    report = autograd_viz.check_engine(z)
+    assert RsubCallsItself.depth_allowed, "the probe of `2 - x` never called __rsub__"
+    assert max(RsubCallsItself.depth_allowed) <= 100, max(RsubCallsItself.depth_allowed)
+    assert sys.getrecursionlimit() == 1000 or sys.getrecursionlimit() > 100  # put back
+    assert "RecursionError" in str(report) and "__rsub__" in str(report)
