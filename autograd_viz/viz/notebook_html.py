@@ -45,6 +45,7 @@ from autograd_viz.viz.slides import (
     _timed_out,
     _title,
     _vendor,
+    read_notebook,
 )
 
 __all__ = ["NotebookHTMLError", "notebook_html", "save_notebook_html"]
@@ -124,21 +125,7 @@ def _read(path: Path) -> Any:
             "exporting a notebook needs nbformat, nbclient and nbconvert: "
             "pip install 'autograd-viz[lab]'"
         ) from error
-    suffix = path.suffix.lower()  # NOTES.IPYNB is a notebook too
-    if suffix == ".ipynb" and not path.exists():
-        raise NotebookHTMLError(f"{path} does not exist; pass the path of a notebook that does")
-    if suffix != ".ipynb" or not path.is_file():
-        raise NotebookHTMLError(f"{path} is not a notebook file (.ipynb); pass the notebook's path")
-    try:
-        return nbformat.read(path, as_version=4)
-    except OSError:
-        raise
-    except Exception as error:  # not JSON, or JSON that is no notebook: nbformat's many kinds
-        what = "is not JSON" if type(error).__name__ == "NotJSONError" else "is not a notebook"
-        raise NotebookHTMLError(
-            f"{path.name} {what}, so it cannot be exported to HTML ({type(error).__name__}: "
-            f"{str(error)[:200]}); pass a notebook saved by Jupyter"
-        ) from None
+    return read_notebook(nbformat, path, NotebookHTMLError, "exported to HTML")
 
 
 def _execute(nb: Any, path: Path, timeout: float | None) -> None:

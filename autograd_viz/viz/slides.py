@@ -107,6 +107,26 @@ def _check_timeout(timeout: object) -> None:
         )
 
 
+def read_notebook(nbformat: Any, path: Path, error: type[Exception], made: str) -> Any:
+    """The notebook at `path`, or `error` saying what it is instead (missing, not a .ipynb, not
+    JSON, not a notebook) and that it cannot be `made` ("made into slides") from it."""
+    suffix = path.suffix.lower()  # Windows and macOS users may have saved NOTES.IPYNB
+    if suffix == ".ipynb" and not path.exists():
+        raise error(f"{path} does not exist; pass the path of a notebook that does")
+    if suffix != ".ipynb" or not path.is_file():
+        raise error(f"{path} is not a notebook file (.ipynb); pass the notebook's path")
+    try:
+        return nbformat.read(path, as_version=4)
+    except OSError:
+        raise
+    except Exception as err:  # not JSON, or JSON that is no notebook: nbformat's many kinds
+        what = "is not JSON" if type(err).__name__ == "NotJSONError" else "is not a notebook"
+        raise error(
+            f"{path.name} {what}, so it cannot be {made} ({type(err).__name__}: "
+            f"{str(err)[:200]}); pass a notebook saved by Jupyter"
+        ) from None
+
+
 def _read(path: Path) -> Any:
     try:
         import nbformat
@@ -114,21 +134,7 @@ def _read(path: Path) -> Any:
         raise SlidesError(
             "slides need nbformat and nbclient: pip install 'autograd-viz[lab]'"
         ) from error
-    suffix = path.suffix.lower()  # Windows and macOS users may have saved NOTES.IPYNB
-    if suffix == ".ipynb" and not path.exists():
-        raise SlidesError(f"{path} does not exist; pass the path of a notebook that does")
-    if suffix != ".ipynb" or not path.is_file():
-        raise SlidesError(f"{path} is not a notebook file (.ipynb); pass the notebook's path")
-    try:
-        nb = nbformat.read(path, as_version=4)
-    except OSError:
-        raise
-    except Exception as error:  # not JSON, or JSON that is no notebook: nbformat's many kinds
-        what = "is not JSON" if type(error).__name__ == "NotJSONError" else "is not a notebook"
-        raise SlidesError(
-            f"{path.name} {what}, so it cannot be made into slides ({type(error).__name__}: "
-            f"{str(error)[:200]}); pass a notebook saved by Jupyter"
-        ) from None
+    nb = read_notebook(nbformat, path, SlidesError, "made into slides")
     kinds = [_kind(cell) for cell in nb.cells]
     if not {"slide", "subslide"} & set(kinds):
         raise SlidesError(
