@@ -211,18 +211,17 @@ def worksheet(
             "this is a single value with no operation behind it: nothing to work out. Make "
             "a worksheet of an expression built from it, e.g. (x + y) * y."
         )
-    steps = trace(graph, phase, digits=digits)
+    steps = trace(graph, "both", digits=digits)  # one trace: the lines, inputs, grads, title
     given = [s for s in steps if s.kind == "value" and s.text.startswith("inputs:")]
-    body = [s for s in steps if s not in given]
+    forward = [s for s in steps if s.phase == "forward" and s not in given]
+    body = [s for s in steps if s not in given and phase in ("both", s.phase)]
     _check_fits(len(body), PAPERS[paper][1])
-    final = steps if phase != "forward" else trace(graph, "backward", digits=digits)
-    finished = graph.with_grads(final[-1].grads)
+    finished = graph.with_grads(steps[-1].grads)
     if key:
         drawing = render.draw(finished, show_grad=True, **draw_options)
     else:
         drawing = render.draw(finished, show_grad=True, fmt=lambda _: BLANK, **draw_options)
     inputs = given[0].text.replace("inputs:", "Inputs:", 1) if given else "No inputs"
-    forward = [s for s in body if s.phase == "forward"] or trace(graph, "forward")[-1:]
     expression = _line(forward[-1], key=False).removesuffix(f" = {BLANK}")
     heading = title or f"{'Answer key' if key else 'Worksheet'}: {expression}"
     return Worksheet(
