@@ -2,7 +2,7 @@
 
 The oracle evaluates the same program with plain `math` on floats and takes central
 differences, and sympy differentiates every operation exactly, so neither shares code
-with the engine. The operations and the random graphs come from tests/ops.py. Programs
+with the engine. The operations and the random graphs come from tests/op_cases.py. Programs
 keep every operand away from kinks and singularities (relu near 0, log and division near
 0, huge exp), so finite differences are accurate and the tests never flake.
 """
@@ -14,7 +14,7 @@ import math
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from ops import BY_NAME, CASES, programs
+from op_cases import BY_NAME, CASES, programs
 
 from autograd_viz import Value
 from autograd_viz.graph import snapshot

@@ -10,7 +10,7 @@ import xml.etree.ElementTree as ET
 import pytest
 from examples import sum_times_y
 from hypothesis import given, settings
-from ops import expressions
+from op_cases import expressions
 
 from autograd_viz import Value
 from autograd_viz.trace import TraceError

@@ -13,7 +13,7 @@ import math
 import re
 from pathlib import Path
 
-import ops as cases  # tests/ops.py: the test cases, one per operation
+import op_cases as cases  # tests/op_cases.py: the test cases, one per operation
 import own_engines as oe
 import pytest
 
@@ -403,7 +403,7 @@ def test_the_architecture_docs_recipe_is_the_fixtures_three_edits():
     recipe = doc[doc.index("**An operation**") : doc.index("**A control**")]
     assert "exactly three edits" in recipe
     steps = re.findall(r"^(\d+)\. `([^`]+)`", recipe, re.M)
-    assert steps == [("1", "engine.py"), ("2", "ops.py"), ("3", "tests/ops.py")]
+    assert steps == [("1", "engine.py"), ("2", "ops.py"), ("3", "tests/op_cases.py")]
     for gets in ('act="softplus"', 'slope="σ({z})"', "check_engine", "tests/test_op_table.py"):
         assert gets in recipe, gets
 

@@ -15,7 +15,7 @@ import xml.etree.ElementTree as ET
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from ops import programs
+from op_cases import programs
 
 from autograd_viz import MLP, Value
 from autograd_viz._numbers import format_number
@@ -678,7 +678,7 @@ _LABELS = st.text(alphabet=st.characters(exclude_categories=()), max_size=10).fi
 
 @st.composite
 def _graphs(draw_from) -> Value:
-    """A random graph from the shared strategy (tests/ops.py), every value given a label
+    """A random graph from the shared strategy (tests/op_cases.py), every value given a label
     from `_LABELS` (markup, quotes, control characters, long text)."""
     _, root = draw_from(programs()).build()
     for v in root.topological_order():

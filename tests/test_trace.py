@@ -12,7 +12,7 @@ from examples import sum_times_y
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from mathjax import mathjax_errors
-from ops import expressions
+from op_cases import expressions
 
 from autograd_viz import MLP, Value
 from autograd_viz.engine import Constant
