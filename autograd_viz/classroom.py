@@ -43,6 +43,7 @@ from datetime import datetime
 from fractions import Fraction
 from pathlib import Path
 
+from autograd_viz._checks import is_number
 from autograd_viz.answers import FORMAT, SUFFIX
 
 __all__ = [
@@ -194,7 +195,7 @@ def _record(line: str) -> dict | None:
         if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
             return None
     read = record.get("read")
-    if read is not None and (isinstance(read, bool) or not isinstance(read, (int, float))):
+    if read is not None and not is_number(read, (int, float)):
         return None
     student = record.get("student")
     if student is not None and not isinstance(student, str):

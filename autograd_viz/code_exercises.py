@@ -43,6 +43,7 @@ from dataclasses import dataclass
 
 import ipywidgets as widgets
 
+from autograd_viz._checks import is_number
 from autograd_viz._numbers import format_number
 from autograd_viz.engine import Value
 from autograd_viz.exercises import _registry
@@ -140,7 +141,7 @@ def _points(points: Iterable[float], who: str) -> tuple[float, ...]:
     if not values:
         raise CodeExerciseError(f"{who}: give at least one point to check at, e.g. [-1.5, 0.5]")
     for x in values:
-        if isinstance(x, bool) or not isinstance(x, numbers.Real) or not math.isfinite(x):
+        if not is_number(x) or not math.isfinite(x):
             raise CodeExerciseError(f"{who}: every point must be a finite number, got {x!r}")
     return tuple(float(x) for x in values)
 

@@ -40,7 +40,6 @@ from __future__ import annotations
 import ast
 import html
 import math
-import numbers
 import operator
 import os
 import re
@@ -52,6 +51,7 @@ from dataclasses import dataclass
 import ipywidgets as widgets
 
 from autograd_viz import answers
+from autograd_viz._checks import is_number
 from autograd_viz._numbers import ANSWER_RULE, agrees
 from autograd_viz.viz.palette import var
 
@@ -319,7 +319,7 @@ def _answer_value(a: object) -> float | str:
     """An acceptable answer as the checks use it: text, or a float (numpy's numbers too)."""
     if isinstance(a, str):
         return a
-    if isinstance(a, bool) or not isinstance(a, numbers.Real):
+    if not is_number(a):
         raise ExerciseError(
             f"an answer must be a number or a string, got {type(a).__name__}: {a!r}"
         )
@@ -413,9 +413,7 @@ class Exercise:
                     f"{name}= must be text (a string shown to the learner), got "
                     f"{type(text).__name__}: {text!r}; e.g. {name}={str(text)!r}"
                 )
-        if tol is not None and (
-            isinstance(tol, bool) or not isinstance(tol, (int, float)) or not 0 <= tol < math.inf
-        ):
+        if tol is not None and (not is_number(tol, (int, float)) or not 0 <= tol < math.inf):
             raise ExerciseError(f"tol must be a finite number >= 0 (or None), got {tol!r}")
         self.question = question
         self.answer = answer
@@ -516,7 +514,7 @@ class Exercise:
         >>> Exercise("2 · 3 = ?", answer=6).submit("2*3")
         True
         """
-        if isinstance(text, (int, float)) and not isinstance(text, bool):
+        if is_number(text, (int, float)):
             text = repr(text)  # submit(6) reads as the learner typing 6
         if not isinstance(text, str):
             raise ExerciseError(

@@ -21,6 +21,7 @@ import numbers
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from autograd_viz._checks import is_number
 from autograd_viz.engine import Value
 
 
@@ -214,7 +215,7 @@ def _number(name: str, v: object) -> float:
         raise TypeError(
             f"gradcheck: input {name!r} is the string {v!r}; pass a number, e.g. float({v!r})"
         )
-    if isinstance(v, bool) or not isinstance(v, numbers.Real):
+    if not is_number(v):
         raise TypeError(f"gradcheck: input {name!r} must be a number, got {type(v).__name__}")
     x = float(v)
     if not math.isfinite(x):
@@ -464,9 +465,9 @@ def gradcheck(
     names, values, by_name = _read_inputs(inputs)
     if not values:
         raise ValueError("gradcheck needs at least one input")
-    if isinstance(h, bool) or not isinstance(h, numbers.Real) or not (0 < h < math.inf):
+    if not is_number(h) or not (0 < h < math.inf):
         raise ValueError(f"gradcheck: step h must be a positive number, got {h!r}")
-    if isinstance(tol, bool) or not isinstance(tol, numbers.Real) or not (0 < tol < math.inf):
+    if not is_number(tol) or not (0 < tol < math.inf):
         raise ValueError(
             f"gradcheck: tol must be a positive number (e.g. 1e-5), got {tol!r}; "
             "with tol <= 0 no numerical slope could ever match"

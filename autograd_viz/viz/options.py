@@ -23,11 +23,11 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import numbers
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from autograd_viz._checks import is_number
 from autograd_viz.viz.entry import unknown_option
 
 __all__ = ["COLLAPSE_MODES", "RANKDIRS", "STATES", "DrawOptions", "check_speed"]
@@ -81,17 +81,17 @@ class DrawOptions:
         if self.collapse not in COLLAPSE_MODES:
             raise ValueError(f"collapse must be None, 'neuron' or 'layer', got {self.collapse!r}")
         size = self.font_size
-        if isinstance(size, bool) or not isinstance(size, (int, float)) or not 4 <= size <= 96:
+        if not is_number(size, (int, float)) or not 4 <= size <= 96:
             raise ValueError(f"font_size must be a number of points from 4 to 96, got {size!r}")
         n = self.max_nodes
-        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        if not is_number(n, int) or n < 1:
             raise ValueError(f"max_nodes must be a positive int, got {n!r}")
         if self.legend not in (False, True, "animation"):
             raise ValueError(f"legend must be True, False or 'animation', got {self.legend!r}")
         if self.show_grad not in (None, True, False):
             raise ValueError(f"show_grad must be None, True or False, got {self.show_grad!r}")
         t = self.timeout
-        if isinstance(t, bool) or not isinstance(t, (int, float)) or not t > 0:
+        if not is_number(t, (int, float)) or not t > 0:
             raise ValueError(f"timeout must be a number of seconds > 0, got {t!r}")
 
 
@@ -110,7 +110,7 @@ def check_speed(speed: object, error: type[Exception] = ValueError) -> float:
     ValueError: speed is in steps per second, at least 1/60 (one step a minute); got 1e-320...
     """
     usage = "speed is in steps per second, at least 1/60 (one step a minute)"
-    if isinstance(speed, bool) or not isinstance(speed, numbers.Real):
+    if not is_number(speed):
         raise error(f"{usage}; got {type(speed).__name__}: {speed!r}. Pass a number, e.g. speed=2")
     value = float(speed)
     if math.isnan(value) or value < SLOWEST:

@@ -40,6 +40,7 @@ from typing import Any
 import ipywidgets as widgets
 
 from autograd_viz import answers
+from autograd_viz._checks import is_number
 from autograd_viz._equations import Eq, partial
 from autograd_viz._numbers import agrees, format_number
 from autograd_viz.answers import graph_key
@@ -137,7 +138,7 @@ class Quiz(widgets.VBox):
         max_nodes: int = DEFAULT_MAX_NODES,
         **draw_options: Any,
     ) -> None:
-        if isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes < 1:
+        if not is_number(max_nodes, int) or max_nodes < 1:
             raise QuizError(f"max_nodes must be a positive int, got {max_nodes!r}")
         _check_options(draw_options)
         read = read_within(root, max_nodes)  # refuse a big graph before reading all of it
@@ -249,7 +250,7 @@ class Quiz(widgets.VBox):
         False
         """
         blank = self._blank(label)
-        if isinstance(text, (int, float)) and not isinstance(text, bool):
+        if is_number(text, (int, float)):
             text = repr(text)  # submit("∂z/∂y", 8) reads as the learner typing 8
         if not isinstance(text, str):
             raise QuizError(
