@@ -18,7 +18,7 @@ a `Verdict`, a bool or `(bool, message)` grades too.
 
 Every exercise carries a model answer as code. It is run through the exercise's own check
 when the exercise is made (an exercise whose model answer fails is refused), and shown by
-the teacher switch of `autograd_viz.exercises` (`teacher_mode()`, `reveal_all()`,
+the teacher's switch (`autograd_viz.teacher`: `teacher_mode()`, `reveal_all()`,
 `AUTOGRAD_VIZ_TEACHER=1`), with the number exercises' answers.
 
 >>> ex = CodeExercise("Write my_sigmoid(x) = 1 / (1 + e^(−x)) from exp.",
@@ -46,10 +46,11 @@ import ipywidgets as widgets
 from autograd_viz._checks import is_number
 from autograd_viz._numbers import format_number
 from autograd_viz.engine import Value
-from autograd_viz.exercises import _registry
 from autograd_viz.foreign import is_graph
 from autograd_viz.gradcheck import GradcheckError, gradcheck
+from autograd_viz.grading import verdict_html
 from autograd_viz.own_engine import shallow_stack
+from autograd_viz.teacher import register
 from autograd_viz.viz.palette import var
 
 __all__ = [
@@ -61,8 +62,6 @@ __all__ = [
 ]
 
 _PACKAGE = os.path.dirname(os.path.abspath(__file__))
-_RIGHT_COLOUR = var("right-answer")
-_WRONG_COLOUR = var("wrong-answer")
 
 
 class CodeExerciseError(ValueError):
@@ -540,9 +539,7 @@ class CodeExercise:
                 width="auto",
             ),
         )  # fmt: skip
-        _registry.add(self)  # the number exercises' teacher switch reveals this one too
-        if _registry.teacher:
-            self.reveal()
+        register(self)  # the teacher's switch reveals this one too (autograd_viz.teacher)
 
     def _test_model_answer(self, context: dict[str, object] | None) -> None:
         namespace: dict[str, object] = {"math": math}
@@ -601,14 +598,10 @@ class CodeExercise:
 
     def _show(self, verdict: Verdict) -> Verdict:
         self.last = verdict
-        colour = _RIGHT_COLOUR if verdict.ok else _WRONG_COLOUR
-        self.feedback.value = (
-            f'<span style="border-left: 6px solid {colour}; padding-left: 6px; '
-            f'font-weight: 600">{html.escape(str(verdict), quote=False)}</span>'
-        )
+        self.feedback.value = verdict_html(verdict.ok, str(verdict))
         return verdict
 
-    # ---- revealing: the teacher switch of autograd_viz.exercises ---------------
+    # ---- revealing: the teacher's switch (autograd_viz.teacher) -----------------
 
     def _answer_html(self) -> str:
         more = f"<p>{html.escape(self.explanation, quote=False)}</p>" if self.explanation else ""

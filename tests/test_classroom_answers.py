@@ -15,7 +15,7 @@ from fractions import Fraction
 import ipywidgets as widgets
 import pytest
 
-from autograd_viz import Value, answers, classroom, exercises, quiz
+from autograd_viz import Value, answers, classroom, quiz, teacher
 from autograd_viz.answers import AnswersError, question_id, record_answers, stop_recording
 from autograd_viz.classroom import (
     NoAnswersError,
@@ -40,12 +40,12 @@ def _clean(monkeypatch, tmp_path):
     monkeypatch.delenv(classroom.KEY_ENV, raising=False)
     monkeypatch.setenv(WIDGETS_ENV, "1")
     monkeypatch.chdir(tmp_path)
-    saved = exercises._registry.teacher, exercises._registry.unlocked
-    exercises._registry.teacher = exercises._registry.unlocked = False
+    saved = teacher.registry.teacher, teacher.registry.unlocked
+    teacher.registry.teacher = teacher.registry.unlocked = False
     stop_recording()
     yield
     stop_recording()
-    exercises._registry.teacher, exercises._registry.unlocked = saved
+    teacher.registry.teacher, teacher.registry.unlocked = saved
 
 
 def _z() -> Value:

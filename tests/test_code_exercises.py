@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from autograd_viz import Value, exercises
+from autograd_viz import Value, teacher
 from autograd_viz.code_exercises import (
     CodeExercise,
     CodeExerciseError,
@@ -22,10 +22,10 @@ from autograd_viz.exercises import reveal_all, teacher_mode
 
 @pytest.fixture(autouse=True)
 def _teacher_off():
-    saved = exercises._registry.teacher
-    exercises._registry.teacher = False
+    saved = teacher.registry.teacher
+    teacher.registry.teacher = False
     yield
-    exercises._registry.teacher = saved
+    teacher.registry.teacher = saved
 
 
 def _sigmoid(x: float) -> float:
@@ -439,7 +439,7 @@ def test_the_teacher_switch_reveals_the_model_answer_as_code(monkeypatch):
 
 
 def test_teacher_mode_at_creation_shows_the_answer_at_once():
-    exercises._registry.teacher = True
+    teacher.registry.teacher = True
     assert sigmoid_exercise().revealed
 
 

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from autograd_viz import exercises
+from autograd_viz import exercises, grading, teacher
 from autograd_viz._numbers import format_number
 from autograd_viz.exercises import (
     AnswerParseError,
@@ -27,10 +27,10 @@ from autograd_viz.exercises import (
 @pytest.fixture(autouse=True)
 def _teacher_off():
     """Every test starts with the teacher switch off, whatever the environment says."""
-    saved = exercises._registry.teacher
-    exercises._registry.teacher = False
+    saved = teacher.registry.teacher
+    teacher.registry.teacher = False
     yield
-    exercises._registry.teacher = saved
+    teacher.registry.teacher = saved
 
 
 @pytest.mark.parametrize(
@@ -430,3 +430,75 @@ def test_a_check_that_raises_is_reported_as_the_exercises_fault_not_a_crash():
     assert "a fault in the exercise, not in the answer" in said
     with pytest.raises(ExerciseError, match="check= function raised KeyError"):
         ex.is_correct("blue")
+
+
+# ---- the answer parser apart from the widget, the registry in its own module -----------------
+
+
+def _loaded_after(statement: str) -> set[str]:
+    code = f"import sys; {statement}; print(' '.join(sorted(sys.modules)))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return set(out.stdout.split())
+
+
+def test_reading_and_grading_answers_needs_no_widgets():
+    loaded = _loaded_after("import autograd_viz.grading")
+    assert "autograd_viz.grading" in loaded
+    assert "ipywidgets" not in loaded and "autograd_viz.exercises" not in loaded
+
+
+@pytest.mark.parametrize("module", ["autograd_viz.viz.quiz", "autograd_viz.code_exercises"])
+def test_the_quiz_and_the_code_exercises_do_not_load_the_exercise_widget(module):
+    """They share the parser (grading) and the teacher's switch (teacher), not the widget."""
+    loaded = _loaded_after(f"import {module}")
+    assert {"autograd_viz.grading", "autograd_viz.teacher"} <= loaded
+    assert "autograd_viz.exercises" not in loaded
+
+
+def test_the_exercises_module_still_offers_what_the_notebooks_import():
+    for name in ("parse_number", "read_answer", "AnswerParseError", "ExerciseError",
+                 "SEPARATOR_RULE", "ANSWER_HELP", "ANSWER_RULE"):  # fmt: skip
+        assert getattr(exercises, name) is getattr(grading, name), name
+    for name in ("teacher_mode", "reveal_all", "hide_all", "TEACHER_ENV"):
+        assert getattr(exercises, name) is getattr(teacher, name), name
+
+
+def test_an_answer_key_judges_as_the_exercise_does():
+    key = grading.AnswerKey([2 / 3, "two thirds"])
+    assert key.judge("0.6667") == (True, "")
+    assert key.judge("Two Thirds ") == (True, "")
+    right, note = key.judge("0.67")
+    assert not right and note.startswith("Close: give at least 4 significant digits")
+    assert grading.AnswerKey(1000).judge("1.000")[1].startswith("Did you mean 1000?")
+    with pytest.raises(ExerciseError, match="tol must be a finite number"):
+        grading.AnswerKey(1, tol=True)
+
+
+def test_anything_with_reveal_and_hide_goes_under_the_teacher_switch():
+    class Card:
+        revealed = False
+
+        def reveal(self) -> None:
+            self.revealed = True
+
+        def hide(self) -> None:
+            self.revealed = False
+
+    card = Card()
+    teacher.register(card)
+    assert card in teacher.registry.live()
+    assert reveal_all() >= 1 and card.revealed
+    hide_all()
+    teacher.registry.teacher = True
+    late = Card()
+    teacher.register(late)  # made while the teacher reveals: revealed at once
+    assert late.revealed
+
+
+@pytest.mark.parametrize("module", ["grading", "teacher"])
+def test_the_docstring_examples_run(module):
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(f"autograd_viz.{module}"))
+    assert result.attempted and result.failed == 0

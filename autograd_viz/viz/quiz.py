@@ -19,7 +19,7 @@ The picture is one graphviz layout, made with every number in place so no node m
 restyled per state like an animation frame; the blanks are text boxes laid over the cells
 they stand for. Neither the widget nor its saved state holds an answer until it is given or
 revealed. A teacher reveals every answer with `reveal()`, with `AUTOGRAD_VIZ_TEACHER=1`, or
-with the switch from `autograd_viz.exercises.teacher_mode()` (on the teacher's machine, or
+with the switch from `autograd_viz.teacher.teacher_mode()` (on the teacher's machine, or
 unlocked with the teacher's key). Once a notebook turns recording on
 (`autograd_viz.answers.record_answers`), every attempt at a blank is appended to the
 learner's answers file, under an id made of the graph and the blank's label.
@@ -42,12 +42,13 @@ import ipywidgets as widgets
 from autograd_viz import answers
 from autograd_viz._checks import is_number
 from autograd_viz._equations import Eq, partial
-from autograd_viz._numbers import agrees, format_number
+from autograd_viz._numbers import format_number
 from autograd_viz.answers import graph_key
-from autograd_viz.exercises import ANSWER_HELP, AnswerParseError, _registry, parse_number
+from autograd_viz.grading import ANSWER_HELP, AnswerParseError, agrees, parse_number
 from autograd_viz.graph import Graph, snapshot_for
 from autograd_viz.naming import expression_names
 from autograd_viz.ops import describe
+from autograd_viz.teacher import register
 from autograd_viz.trace import Step, node_names, trace
 from autograd_viz.viz.frames import Frames
 from autograd_viz.viz.guard import read_within
@@ -228,9 +229,7 @@ class Quiz(widgets.VBox):
         self.add_class("agv-quiz")
         self._what = what.get((bool(asked_grads), bool(asked_values)), "every blank")
         self._redraw()
-        _registry.add(self)
-        if _registry.teacher:
-            self.reveal()
+        register(self)  # under the teacher's switch (autograd_viz.teacher)
 
     # ---- public API ------------------------------------------------------------
 
