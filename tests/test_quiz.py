@@ -29,9 +29,9 @@ def test_every_gradient_is_a_blank_in_backward_order():
 def test_the_picture_holds_no_answer_until_it_is_given():
     q = quiz(sum_times_y())
     for i in range(4):
-        assert f'<text id="v{i}-grad"' in q.graph.value
-        assert f'id="v{i}-grad" text-anchor="start"' in q.graph.value
-    assert "grad 8" not in q.graph.value and "grad 3" not in q.graph.value
+        assert f'<text id="v{i}-grad"' in q.picture.value
+        assert f'id="v{i}-grad" text-anchor="start"' in q.picture.value
+    assert "grad 8" not in q.picture.value and "grad 3" not in q.picture.value
     assert all(b.widget.value == "" for b in q.blanks)
 
 
@@ -41,7 +41,7 @@ def test_a_wrong_answer_for_a_reused_value_names_the_sum_of_the_two_paths():
     said = q.feedback.value
     assert "sum of the two paths" in said
     assert "∂z/∂s = 3" in said and "s = 5" in said  # the numbers each path needs
-    assert "agv-wrong" in q.blanks[3].widget._dom_classes
+    assert "avz-quiz-missed" in q.blanks[3].widget._dom_classes
 
 
 def test_one_path_alone_is_recognised():
@@ -62,8 +62,8 @@ def test_the_product_hint_gives_the_other_input_with_its_value():
 def test_a_right_answer_turns_the_node_blue_and_counts_down():
     q = quiz(sum_times_y())
     assert q.submit("∂z/∂y", "5+3") is True  # a sum, as a derivation writes it
-    assert '<g id="v1" class="node input backward' in q.graph.value
-    assert "grad 8" in q.graph.value
+    assert '<g id="v1" class="node input backward' in q.picture.value
+    assert "grad 8" in q.picture.value
     assert q.blanks[3].widget.layout.display == "none"
     assert "3 of 4" in q.progress.value and "Right" in q.feedback.value
     for label, text in (("∂z/∂z", "1"), ("∂z/∂s", "3,0"), ("∂z/∂x", "1·3")):
@@ -91,9 +91,9 @@ def test_values_are_asked_first_in_forward_order():
     z = sum_times_y()
     q = quiz(z, values=True, grads=["y"])
     assert _labels(q) == ["s", "z", "∂z/∂y"]
-    assert "data ?" in q.graph.value and '<g id="v2" class="node value pending' in q.graph.value
-    assert q.submit("s", "2+3") and "data 5" in q.graph.value
-    assert '<g id="v2" class="node value pending' not in q.graph.value
+    assert "data ?" in q.picture.value and '<g id="v2" class="node value pending' in q.picture.value
+    assert q.submit("s", "2+3") and "data 5" in q.picture.value
+    assert '<g id="v2" class="node value pending' not in q.picture.value
     assert q.hint("z") == (
         "z is computed from s = 5 and y = 3: work the operation × (multiply) out on those numbers."
     )
@@ -142,9 +142,9 @@ def test_following_the_size_advice_quizzes_a_network_with_a_blank_on_every_weigh
 def test_the_teacher_switch_reveals_and_hides_quiz_answers():
     q = quiz(sum_times_y())
     reveal_all()
-    assert "grad 8" in q.graph.value and "revealed" in q.progress.value
+    assert "grad 8" in q.picture.value and "revealed" in q.progress.value
     hide_all()
-    assert "grad 8" not in q.graph.value and "4 of 4" in q.progress.value
+    assert "grad 8" not in q.picture.value and "4 of 4" in q.progress.value
 
 
 def test_each_blank_sits_on_its_nodes_cell():
@@ -214,7 +214,7 @@ def test_every_number_of_a_quiz_on_a_buggy_engine_is_the_op_tables():
     q.submit("∂L/∂a", "2")
     q.equation_button.click()
     assert q.equation.value == "∂L/∂a = ∂L/∂d · ∂d/∂a = 14 · b = 14 · 3 = ?"
-    assert "the product rule gives" not in q.graph.value  # no caption gives the answer away
+    assert "the product rule gives" not in q.picture.value  # no caption gives the answer away
 
 
 def test_a_quiz_on_a_correct_engine_says_nothing_about_it():
@@ -292,7 +292,7 @@ def test_a_gradient_no_right_rule_is_known_for_is_refused_not_graded_against_the
     assert "Ask only for the others: quiz(root, grads=['z', 'm', 'b'])" in said
     q = quiz(z, grads=["z", "m", "b"])  # the advice, followed
     assert [b.answer for b in q.blanks] == [1.0, 3.0, 0.125]
-    assert '<text id="v0-grad"' in q.graph.value and "grad 0<" not in q.graph.value
+    assert '<text id="v0-grad"' in q.picture.value and "grad 0<" not in q.picture.value
 
 
 # ---- one tolerance rule for quizzes and exercises -----------------------------------------

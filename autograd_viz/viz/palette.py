@@ -2,19 +2,21 @@
 standalone page, quizzes, exercises, the training view, slide decks).
 
 Okabe–Ito colours (colour-blind safe) for the four animation states, and the greys of
-ink, rules and muted text. Each colour has a CSS custom property, `--avz-<name>`:
-the SVG frames, the widget's stylesheet and the standalone page all colour through
-`var(--avz-<name>, <colour>)`, so a page can re-theme every picture at once by setting
-the properties, and the fallback keeps each picture right where nobody does. DOT needs
-literal colours, so drawings take them from `COLORS`. Renderers without custom
-properties (cairosvg, for the GIF) get literal CSS from `resolve`.
+ink, rules and muted text. Each colour has a CSS custom property, `--avz-<name>`, so a page
+can re-theme every picture at once by setting the properties. The package's stylesheets
+(`viz/static/*.css`) colour through `var(--avz-<name>)` alone and copy no colour: each comes
+with every property declared before it (`with_palette`, at zero specificity, so any theme
+wins). What Python writes into SVG and HTML colours through `var(--avz-<name>, <colour>)`
+(`var`), so it stays right where no stylesheet came along. DOT needs literal colours, so
+drawings take them from `COLORS`. Renderers without custom properties (cairosvg, for the
+GIF) get literal CSS from `resolve`.
 """
 
 from __future__ import annotations
 
 import re
 
-__all__ = ["COLORS", "css_variables", "resolve", "var"]
+__all__ = ["COLORS", "css_variables", "resolve", "var", "with_palette"]
 
 COLORS = {
     "forward": "#E69F00",  # orange: value computed in the forward pass
@@ -48,6 +50,10 @@ COLORS = {
     "error": "#D55E00",  # vermilion: the bar beside an error on a slide
     "print-ink": "#000000",  # a worksheet's text and blanks: black, whatever the printer
     "print-paper": "#FFFFFF",  # a worksheet's page
+    "paper": "#FFFFFF",  # the page behind a slide deck
+    "projector-ink": "#1A1A1A",  # a slide deck's text: darker than ink, for a projector
+    "projector-muted": "#4D4D4D",  # its captions and notes (8.4:1 on white)
+    "projector-rule": "#D0D0D0",  # the bar beside its code
 }
 
 
@@ -64,6 +70,20 @@ def css_variables(selector: str = ":root") -> str:
     """One CSS rule that sets every custom property, for a page that themes its pictures."""
     body = ";".join(f"--avz-{name}:{color}" for name, color in COLORS.items())
     return f"{selector}{{{body}}}"
+
+
+def with_palette(css: str) -> str:
+    """A stylesheet with every palette property declared before it, so its
+    `var(--avz-<name>)` is defined wherever it is used, with no colour copied into it.
+
+    Why: a fallback in each `var()` was a second copy of the palette in every CSS file. The
+    declarations sit on `:where(:root)`, which has no specificity: a theme that sets a
+    property anywhere (`:root{--avz-ink:...}`, a deck's projector look) still wins.
+
+    >>> with_palette("a{color:var(--avz-ink)}").startswith(":where(:root){--avz-forward:")
+    True
+    """
+    return f"{css_variables(':where(:root)')}\n{css}"
 
 
 _VAR = re.compile(r"var\(--avz-[\w-]+, (#[0-9A-Fa-f]{6})\)")

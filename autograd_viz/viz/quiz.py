@@ -127,6 +127,11 @@ class Quiz(widgets.VBox):
         max_nodes: refuse a graph with more values than this (a quiz is a hand derivation).
         **draw_options: `rankdir`, `font_size`, `legend`, `timeout` (as for `draw`) and
             `notation` (of the step equations); the quiz sets the others itself.
+
+    Attributes:
+        graph: the snapshot of `root`'s graph (`autograd_viz.graph.Graph`), as `Player.graph`.
+        picture: the HTML widget showing the drawing, restyled as blanks are filled in.
+        blanks: the blanks, in the order Tab visits them.
     """
 
     def __init__(
@@ -156,12 +161,13 @@ class Quiz(widgets.VBox):
         order = graph.nodes
         if len(order) > max_nodes:
             raise _too_many(str(len(order)), max_nodes)
+        self.graph = graph  # the snapshot: the one read of the user's graph (as Player.graph)
         # every number the quiz shows and grades is the right derivative; for a learner's own
         # engine, `_theirs` is what their backward() gives, to say so where it differs
         graph, unknown, self._theirs = _right_answers(graph)
         self.digits = digits
         self._order = order
-        self._graph = graph
+        self._graph = graph  # what is graded: the snapshot with the right derivatives
         self._frames = Frames(graph, "backward", digits=digits, **draw_options)
         backward = self._frames.steps
         self._grads = dict(backward[-1].grads)
@@ -195,38 +201,38 @@ class Quiz(widgets.VBox):
         self._active: int | None = None
         self._typing: _Blank | None = None  # the blank submit() is filling in
 
-        self.graph = widgets.HTML("")
+        self.picture = widgets.HTML("")  # the drawing's SVG, restyled as blanks are filled in
         board_px = _svg_size_px(self._frames.base_svg)
         self.board = widgets.Box(
-            [self.graph, *(b.widget for b in self.blanks)],
+            [self.picture, *(b.widget for b in self.blanks)],
             layout=widgets.Layout(width=f"{board_px[0]:.0f}px", height=f"{board_px[1]:.0f}px"),
         )
-        self.board.add_class("agv-quiz-board")
+        self.board.add_class("avz-quiz-board")
         scroll = widgets.Box([self.board])
-        scroll.add_class("agv-quiz-scroll")
+        scroll.add_class("avz-quiz-scroll")
         what = {(True, False): "every gradient", (False, True): "every value"}
         intro = widgets.HTML(
-            '<div class="agv-quiz-intro">Fill in the boxes on the graph: type a number (a sum '
+            '<div class="avz-quiz-intro">Fill in the boxes on the graph: type a number (a sum '
             "such as 5+3 is fine) and press Enter or Tab. Tab moves on in the order the "
             f"{'forward and ' if asked_values else ''}backward pass fills them in.</div>"
         )
         self.progress = widgets.HTML("")
-        self.progress.add_class("agv-quiz-progress")
+        self.progress.add_class("avz-quiz-progress")
         self.feedback = widgets.HTML("")
-        self.feedback.add_class("agv-quiz-feedback")
+        self.feedback.add_class("avz-quiz-feedback")
         self.equation_button = widgets.Button(
             description="Show the step's equation", icon="lightbulb-o",
             layout=widgets.Layout(width="auto", display="none"),
         )  # fmt: skip
         self.equation_button.on_click(lambda _: self._show_equation())
         self.equation = widgets.HTML("")
-        self.equation.add_class("agv-quiz-equation")
+        self.equation.add_class("avz-quiz-equation")
         style = widgets.HTML(_CSS, layout=widgets.Layout(display="none"))
         super().__init__(
             [style, intro, scroll, self.progress, self.feedback, self.equation_button,
              self.equation]
         )  # fmt: skip
-        self.add_class("agv-quiz")
+        self.add_class("avz-quiz")
         self._what = what.get((bool(asked_grads), bool(asked_values)), "every blank")
         self._redraw()
         register(self)  # under the teacher's switch (autograd_viz.teacher)
@@ -303,7 +309,7 @@ class Quiz(widgets.VBox):
         )
         return (
             '<div class="avz-quiz"><p>Fill in the graph on paper: every "?" asked below is a '
-            f"blank.</p>{self.graph.value}<details><summary>Show the answers</summary>"
+            f"blank.</p>{self.picture.value}<details><summary>Show the answers</summary>"
             f"<ol>{answers}</ol></details></div>"
         )
 
@@ -385,8 +391,8 @@ class Quiz(widgets.VBox):
                 width=f"{max(width, 40):.1f}px", height=f"{height:.1f}px",
             ),
         )  # fmt: skip
-        text.add_class("agv-quiz-blank")
-        text.add_class(f"agv-node-v{i}")
+        text.add_class("avz-quiz-blank")
+        text.add_class(f"avz-quiz-node-v{i}")
         blank = _Blank(i, what, label, float(answer), text, asked=asked)
         text.observe(lambda change, b=blank: self._on_typed(b, change["new"]), names="value")
         return blank
@@ -453,7 +459,7 @@ class Quiz(widgets.VBox):
         theirs = self._engine_says(blank)
         if right:
             blank.solved = True
-            blank.widget.remove_class("agv-wrong")
+            blank.widget.remove_class("avz-quiz-missed")
             blank.widget.layout.display = "none"  # the node now shows the number itself
             self._active = None
             self.equation_button.layout.display = "none"
@@ -463,7 +469,7 @@ class Quiz(widgets.VBox):
             self._say(f"✔ Right: {blank.label} = {number}.{more}{done}", right=True)
         else:
             blank.misses += 1
-            blank.widget.add_class("agv-wrong")
+            blank.widget.add_class("avz-quiz-missed")
             self._active = blank.node
             if theirs and _close(value, self._theirs[blank.node], self.digits):
                 said = (f"✘ Not quite: {text.strip()} is what your engine's backward() gives "
@@ -496,7 +502,7 @@ class Quiz(widgets.VBox):
         return f"A rule in your engine is wrong: {call} names it."
 
     def _say(self, text: str, *, right: bool) -> None:
-        cls = "agv-right" if right else "agv-wrong-text"
+        cls = "avz-quiz-right" if right else "avz-quiz-wrong"
         self.feedback.value = (
             f'<div role="status" aria-live="polite" class="{cls}">'
             f"{html.escape(text, quote=False)}</div>"
@@ -645,7 +651,7 @@ class Quiz(widgets.VBox):
             index=0, phase="backward", kind="value", nodes=(), edges=(), active=active,
             values=known_values, grads=known_grads, text="quiz: fill in the blanks", latex="",
         )  # fmt: skip
-        self.graph.value = _restyle(self._frames, state)
+        self.picture.value = _restyle(self._frames, state)
         n = len(self.blanks)
         if self.revealed:
             self.progress.value = f"Answers revealed ({n} blanks)."

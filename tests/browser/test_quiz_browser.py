@@ -3,7 +3,9 @@
 z = (x + y)·y at x = 2, y = 3: every gradient is a blank on its node's grad cell. Tab moves
 through the blanks in backward order (z, then x + y, then x, then y); a wrong answer for
 ∂z/∂y names the rule to apply (the sum of the two paths, with their numbers); the right one,
-8, turns y's node to its "known" state, blue, and the progress line counts down.
+8, turns y's node to its "known" state, blue, and the progress line counts down. The blanks
+take their colours from the palette's custom properties, declared with the quiz's stylesheet
+(quiz.css copies no colour).
 """
 
 from __future__ import annotations
@@ -13,9 +15,11 @@ import pytest
 from player_page import BLUE, demo_notebook
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
+from autograd_viz.viz.palette import COLORS
+
 pytestmark = pytest.mark.browser
 
-QUIZ = ".jp-OutputArea .agv-quiz"
+QUIZ = ".jp-OutputArea .avz-quiz"
 SOURCE = """\
 from autograd_viz import Value, quiz
 
@@ -27,10 +31,10 @@ quiz(z)"""
 # The focused blank: the value node it belongs to and its accessible name.
 _FOCUSED = """() => {
   const el = document.activeElement;
-  const blank = el && el.closest('.agv-quiz-blank');
+  const blank = el && el.closest('.avz-quiz-blank');
   if (!blank) return null;
-  const node = [...blank.classList].find((c) => c.startsWith('agv-node-'));
-  return {node: node && node.slice('agv-node-'.length),
+  const node = [...blank.classList].find((c) => c.startsWith('avz-quiz-node-'));
+  return {node: node && node.slice('avz-quiz-node-'.length),
           label: el.labels && el.labels.length ? el.labels[0].textContent : ''};
 }"""
 
@@ -45,7 +49,7 @@ _GEOMETRY = """([blank, cell]) => {
 def _run_until_the_quiz_shows(page: object) -> None:
     """Run All until the quiz is on screen; a run dropped by a just-connected kernel (or a
     "model not found" widget) is retried, at most three times, as a learner would."""
-    shown = f"{QUIZ} .agv-quiz-blank input"
+    shown = f"{QUIZ} .avz-quiz-blank input"
     done = "(s) => !!document.querySelector(s) || /model not found/.test(document.body.innerText)"
     for _attempt in range(3):
         page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']").first.wait_for(
@@ -64,6 +68,11 @@ def _run_until_the_quiz_shows(page: object) -> None:
     raise AssertionError("the quiz never appeared in JupyterLab")
 
 
+def _rgb(hex_colour: str) -> str:
+    r, g, b = (int(hex_colour[k : k + 2], 16) for k in (1, 3, 5))
+    return f"rgb({r}, {g}, {b})"
+
+
 def _fill(blank: object, text: str) -> None:
     blank.fill(text)
     blank.press("Enter")
@@ -77,11 +86,11 @@ def test_quiz_tab_follows_the_backward_pass_hints_the_two_paths_and_turns_y_blue
     p.locator(".jp-Notebook .jp-Cell").first.wait_for(timeout=90_000)
     _run_until_the_quiz_shows(p)
     quiz = p.locator(QUIZ).first
-    progress = quiz.locator(".agv-quiz-progress")
+    progress = quiz.locator(".avz-quiz-progress")
     assert "4 of 4" in progress.inner_text()
 
     # Tab order is the backward pass: z (the seed), x + y, x, y
-    blanks = quiz.locator(".agv-quiz-blank input")
+    blanks = quiz.locator(".avz-quiz-blank input")
     assert blanks.count() == 4
     blanks.first.focus()
     order = [p.evaluate(_FOCUSED)]
@@ -101,10 +110,17 @@ def test_quiz_tab_follows_the_backward_pass_hints_the_two_paths_and_turns_y_blue
 
     # a wrong answer says which rule to apply, with the numbers it needs
     _fill(dy, "5")
-    feedback = quiz.locator(".agv-quiz-feedback")
+    feedback = quiz.locator(".avz-quiz-feedback")
     feedback.locator("text=sum of the two paths").wait_for(timeout=30_000)
     said = feedback.inner_text()
     assert "∂z/∂y" in said and "5" in said and "3" in said, said
+    # the missed blank's border is the palette's wrong-answer colour, its text the ink
+    missed = quiz.locator(".avz-quiz-blank.avz-quiz-missed input")
+    missed.wait_for(timeout=30_000)
+    style = missed.evaluate(
+        "(el) => { const s = getComputedStyle(el); return [s.borderTopColor, s.color]; }"
+    )
+    assert style == [_rgb(COLORS["wrong-answer"]), _rgb(COLORS["ink"])], style
     shape = quiz.locator("#v1 .avz-shape")
     assert shape.evaluate("(el) => getComputedStyle(el).fill") != BLUE
 
