@@ -126,3 +126,19 @@ def test_every_neuron_frames_latex_typesets_in_mathjax(chromium, tmp_path):
     corpus += [s.latex for s in neuron_steps(tanh)]
     bad = mathjax_errors(chromium, tmp_path, corpus)
     assert not bad, bad
+
+
+def test_a_neuron_step_writes_its_activation_and_names_as_the_trace_does():
+    """One way to write an equation: a neuron's line takes its activation from the op table's
+    row (σ, as the trace writes a sigmoid) and its names from the trace's naming (x_{1})."""
+    net = MLP(2, [2, 1], act="sigmoid", seed=2)
+    loss = (net([Value(0.5, label="x1"), Value(-2.0, label="x2")]) - 1.0) ** 2
+    steps, fine = neuron_steps(loss), trace(loss)
+    first = steps[1]
+    assert first.text.startswith("L1.n1 = σ(w·x + b) = σ(0.")
+    assert first.latex.startswith(r"\mathrm{L1.n1} = \sigma\left(w \cdot x + b\right) = ")
+    assert any(s.text.split(" = ")[1].startswith("σ(") for s in fine if s.kind == "value")
+    to_x1 = next(s for s in steps if s.phase == "backward" and s.text.startswith("∂out/∂x1 ="))
+    assert r"{\partial x_{1}}" in to_x1.latex
+    assert any(r"{\partial x_{1}}" in s.latex for s in fine)
+    assert r"\mathrm{x1}" not in " ".join(s.latex for s in steps)

@@ -10,7 +10,10 @@ back, and is passed on to its own weights and to the layer before
 network (inputs, a loss) keep one frame each. The steps are drawn on the one-box-per-neuron
 layout (`collapse="neuron"`), so MLP(2, [4, 4, 1]) with a squared-error loss is 25 frames;
 the numbers are the operation-level trace's, so the last frame's gradients are exactly
-`backward()`'s.
+`backward()`'s. Every equation is built from the trace's equation pieces
+(`autograd_viz._equations`: text and LaTeX together) and the op table's rows (an activation
+is written as its row writes it, `ReLU(…)`, `σ(…)`), so a neuron's line and an operation's
+line write numbers, names and activations the same way.
 """
 
 from __future__ import annotations
@@ -19,10 +22,10 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from autograd_viz._numbers import format_number
+from autograd_viz._equations import ATOM, SUM, Eq, chain, latex_name, num, par, partial, plus, times
 from autograd_viz.graph import Graph, Node, snapshot, snapshot_for
 from autograd_viz.naming import expression_names
-from autograd_viz.ops import describe
+from autograd_viz.ops import Args, describe
 from autograd_viz.trace import Step, TraceError, check_phase, trace
 from autograd_viz.viz.collapse import collapse_view, has_neurons
 
@@ -39,6 +42,8 @@ __all__ = [
 BY = ("operation", "neuron")  # what one frame of an animation is: one operation, or one neuron
 
 _TERMS_SHOWN = 4  # a neuron with 16 inputs: the first terms of its sum, then "…"
+_Z = Eq("z", "z")  # a neuron's pre-activation, w·x + b
+_AFFINE = Eq("w·x + b", r"w \cdot x + b", SUM)
 
 
 class NetworkError(TraceError):
@@ -223,16 +228,14 @@ class _Net:
         head = fine[0] if fine and fine[0].phase == "forward" else None
         self.first = head if head is not None and order[head.active].is_leaf else None
 
-    def num(self, x: float) -> str:
-        return format_number(x, self.digits)
+    def num(self, x: float) -> Eq:
+        return num(x, self.digits)
 
-    def name(self, i: int) -> str:
+    def name(self, i: int) -> Eq:
+        """How equations call value i: its neuron's name, else the trace's name for it."""
         if i in self.names:
-            return self.names[i]
-        v = self.order[i]
-        if v.label:
-            return str(v.label)
-        return self.expression_names[i].text
+            return Eq(self.names[i], latex_name(self.names[i]))
+        return self.expression_names[i]
 
     # ---- forward ---------------------------------------------------------------
 
@@ -244,59 +247,59 @@ class _Net:
             line = self.first
             text, latex = (line.text, line.latex) if line else ("inputs", r"\text{inputs}")
             steps.append(self._step(0, "forward", "value", tuple(leaves), (), leaves[0],
-                                    values, {}, text, latex))  # fmt: skip
+                                    values, {}, Eq(text, latex)))  # fmt: skip
         for u in self.units:
             if self.order[u.index].is_leaf:
                 continue
             values.update((i, self.order[i].data) for i in (*u.owned, u.index))
             if u.neuron:
-                text, latex = self._neuron_forward(u)
+                eq = self._neuron_forward(u)
                 edges = tuple(f"v{p}-v{u.index}" for p in u.inputs)
             else:
                 line = self.lines[("forward", u.index)][-1]
-                text, latex, edges = line.text, line.latex, line.edges
+                eq, edges = Eq(line.text, line.latex), line.edges
             steps.append(self._step(len(steps), "forward", "value", (u.index, *u.inputs),
-                                    edges, u.index, values, {}, text, latex))  # fmt: skip
+                                    edges, u.index, values, {}, eq))  # fmt: skip
         return steps
 
-    def _neuron_forward(self, u: _Unit) -> tuple[str, str]:
+    def _neuron_forward(self, u: _Unit) -> Eq:
+        """`L1.n2 = ReLU(w·x + b) = ReLU(0.69 · 1 + 0.52 · (−1) + 0) = ReLU(0.17) = 0.17`."""
         out = self.order[u.index]
-        act = out.op if describe(out.op).activation else None  # the op table's activations
+        row = describe(out.op)
+        act = row.activation  # the op table's activations
         z = self.parents[u.index][0] if act else u.index
-        terms, bias = self._affine(z, u)
-        name, result = u.neuron, self.num(out.data)
-        wrap = (lambda s: f"{act}({s})") if act else (lambda s: s)
-        lwrap = (lambda s: rf"\mathrm{{{act}}}\left({s}\right)") if act else (lambda s: s)
-        if terms is None:
-            parts = [name, wrap(f"z = {self.num(self.order[z].data)}"), result]
-            return " = ".join(parts), " = ".join(_latex_text(p) for p in parts)
-        shown, lshown = self._products(terms)
-        numbers = f"{shown} + {_paren(self.num(bias))}"
-        symbolic = wrap("w·x + b")
-        text = " = ".join([name, symbolic, wrap(numbers), wrap(self.num(self.order[z].data))])
-        if not act:
-            text = " = ".join([name, symbolic, numbers, result])
-        else:
-            text += f" = {result}"
-        lnumbers = f"{lshown} + {_lparen(self.num(bias))}"
-        latex = " = ".join(
-            [_latex_text(name), lwrap(r"w \cdot x + b"), lwrap(lnumbers)]
-            + ([lwrap(_lnum(self.num(self.order[z].data)))] if act else [])
-            + [_lnum(result)]
-        )
-        return text, latex
 
-    def _products(self, pairs: list[tuple[float, float]]) -> tuple[str, str]:
-        """`a · b + c · d + …` as text and LaTeX: the first terms, then how many there are."""
-        text, latex = [], []
+        def wrap(e: Eq) -> Eq:  # the activation as its op table row writes it: ReLU(…), σ(…)
+            if not act:
+                return e
+            args = Args(names=[e], numbers=[self.num(self.order[z].data)],
+                        values=[self.order[z].data], out=self.name(u.index),
+                        out_number=self.num(out.data), out_value=out.data,
+                        exponent=out.exponent, digits=self.digits)  # fmt: skip
+            return row.forward([e], args)
+
+        name, result = self.name(u.index), self.num(out.data)
+        terms, bias = self._affine(z, u)
+        if terms is None:  # not built as w·x + b: its pre-activation's number only
+            return chain([name, wrap(chain([_Z, self.num(self.order[z].data)])), result])
+        numbers = plus(self._products(terms), self.num(bias)) if terms else self.num(bias)
+        if not act:
+            return chain([name, _AFFINE, numbers, result])
+        return chain([name, wrap(_AFFINE), wrap(numbers), wrap(self.num(self.order[z].data)),
+                      result])  # fmt: skip
+
+    def _products(self, pairs: list[tuple[float, float]]) -> Eq:
+        """`a · b + c · d + …`: the first terms, then how many there are."""
+        total: Eq | None = None
         for j, (a, b) in enumerate(pairs[:_TERMS_SHOWN]):
-            first, second = self.num(a), self.num(b)
-            text.append(f"{_paren(first) if j else first} · {_paren(second)}")
-            latex.append(rf"{_lparen(first) if j else _lnum(first)} \cdot {_lparen(second)}")
+            first = self.num(a)
+            first = par(first, ATOM) if j else first  # after the first term: (−0.5) · 1
+            term = times(first, self.num(b))
+            total = term if total is None else plus(total, term)
         if len(pairs) > _TERMS_SHOWN:
-            text.append(f"… ({len(pairs)} terms)")
-            latex.append(rf"\ldots\ ({len(pairs)}\ \text{{terms}})")
-        return " + ".join(text), " + ".join(latex)
+            more = Eq(f"… ({len(pairs)} terms)", rf"\ldots\ ({len(pairs)}\ \text{{terms}})")
+            total = plus(total, more)
+        return total
 
     def _affine(self, z: int, u: _Unit) -> tuple[list[tuple[float, float]] | None, float]:
         """The neuron's w·x + b as (w, x) pairs and b, read off the sum behind `z`; None if
@@ -327,7 +330,7 @@ class _Net:
         grads: dict[int, float] = {self.root: self.grads[self.root]}
         seed = self.lines[("backward", self.root)][0]
         steps = [self._step(first, "backward", "seed", (self.root,), (), self.root, values,
-                            grads, seed.text, seed.latex)]  # fmt: skip
+                            grads, Eq(seed.text, seed.latex))]  # fmt: skip
         for u in reversed(self.units):
             v = self.order[u.index]
             if u.index == self.root and not u.neuron:
@@ -336,11 +339,11 @@ class _Net:
                 continue  # a constant: no gradient
             grads.update((i, self.grads[i]) for i in (u.index, *u.owned) if i in self.grads)
             if u.neuron:
-                text, latex = self._neuron_backward(u)
+                eq = self._neuron_backward(u)
                 edges = tuple(f"v{p}-v{u.index}" for p in u.inputs)
                 kind = "accumulate" if len(self.uses[u.index]) > 1 else "contribution"
             else:
-                text, latex = self._arrival(u.index)
+                eq = self._arrival(u.index)
                 edges = tuple(
                     dict.fromkeys(self._edge(u.index, c, k) for c, k in self.uses[u.index])
                 )
@@ -348,7 +351,7 @@ class _Net:
             consumers = tuple(dict.fromkeys(self._drawn_consumer(c) for c, _ in self.uses[u.index]))
             steps.append(self._step(first + len(steps), "backward", kind,
                                     (u.index, *consumers, *u.inputs), edges, u.index, values,
-                                    grads, text, latex))  # fmt: skip
+                                    grads, eq))  # fmt: skip
         return steps
 
     def _edge(self, p: int, c: int, k: int) -> str:
@@ -366,17 +369,15 @@ class _Net:
                 return u.index
         return c
 
-    def _arrival(self, p: int) -> tuple[str, str]:
+    def _arrival(self, p: int) -> Eq:
         """How the gradient of value p is made from what its consumers send back."""
-        top, me = self.name(self.root), self.name(p)
-        head = f"∂{top}/∂{me}"
-        lhead = rf"\frac{{\partial {_latex_text(top)}}}{{\partial {_latex_text(me)}}}"
+        top = self.name(self.root)
+        head = partial(top, self.name(p))
         total = self.num(self.grads[p])
-        uses = self.uses[p]
         if p == self.root:
-            return f"{head} = 1", f"{lhead} = 1"
+            return chain([head, Eq("1", "1")])
         weighted = []
-        for c, k in uses:
+        for c, k in self.uses[p]:
             other = self.parents[c][1 - k] if len(self.parents[c]) == 2 else None
             if self.order[c].op == "*" and other is not None and self.order[other].trainable:
                 weighted.append((self.order[other].data, self.grads[c]))
@@ -384,62 +385,40 @@ class _Net:
                 weighted = None
                 break
         if weighted:
-            shown, lshown = self._products(weighted)
-            symbolic = "Σ w·∂L/∂z".replace("L", top)
-            lsym = rf"\sum w \cdot \frac{{\partial {_latex_text(top)}}}{{\partial z}}"
-            text = f"{head} = {symbolic} = {shown} = {total}"
-            latex = f"{lhead} = {lsym} = {lshown} = {_lnum(total)}"
-            return text, latex
+            each = partial(top, _Z)
+            symbolic = Eq(f"Σ w·{each.text}", rf"\sum w \cdot {each.latex}", SUM)
+            return chain([head, symbolic, self._products(weighted), total])
         lines = self.lines.get(("backward", p), [])
         if len(lines) == 1 or (lines and lines[-1].kind == "accumulate"):
-            line = lines[-1]
-            return line.text, line.latex
-        return f"{head} = {total}", f"{lhead} = {_lnum(total)}"
+            return Eq(lines[-1].text, lines[-1].latex)
+        return chain([head, total])
 
-    def _neuron_backward(self, u: _Unit) -> tuple[str, str]:
-        text, latex = self._arrival(u.index)
+    def _neuron_backward(self, u: _Unit) -> Eq:
+        arrival = self._arrival(u.index)
         out = self.order[u.index]
         row = describe(out.op)
         if not row.activation:
-            return text + "; its weights get input · this", latex
+            return Eq(arrival.text + "; its weights get input · this", arrival.latex)
         z = self.parents[u.index][0]
-        g, delta = self.grads[u.index], self.grads.get(z, 0.0)
+        g, delta = self.num(self.grads[u.index]), self.num(self.grads.get(z, 0.0))
         top = self.name(self.root)
-        slope = row.slope.format(z=self.num(self.order[z].data))  # the row's words: (1 − tanh²)
+        slope = row.slope.format(z=self.num(self.order[z].data).text)  # the row's words
         slope_value = self.graph.local(u.index)[0]  # its number, from the engine's own rule
         local = self.num(slope_value)
         stopped = row.blocked and slope_value == 0 and not math.isnan(self.order[z].data)
         blocked = f" (blocked: {row.blocked})" if stopped else ""
-        d = self.num(delta)
-        then = (f"; ∂{top}/∂z = {self.num(g)} · {slope} = {self.num(g)} · {_paren(local)} = "
-                f"{d}{blocked} → weights: ∂{top}/∂wⱼ = xⱼ · {_paren(d)}, bias: {d}")  # fmt: skip
-        lthen = (rf";\quad \frac{{\partial {_latex_text(top)}}}{{\partial z}} = "
-                 rf"{_lnum(self.num(g))} \cdot {_lparen(local)} = {_lnum(d)}")  # fmt: skip
-        return text + then, latex + lthen
+        to_z = chain([partial(top, _Z), times(g, local), delta])  # ∂L/∂z = g · slope = δ
+        head, _, rest = to_z.text.partition(" = ")
+        worded = f"{head} = {g.text} · {slope} = {rest}"  # the slope's words: text only
+        weights = partial(top, Eq("wⱼ", "w_j")).text
+        then = (f"; {worded}{blocked} → weights: {weights} = xⱼ · {par(delta, ATOM).text}, "
+                f"bias: {delta.text}")  # fmt: skip
+        return Eq(arrival.text + then, rf"{arrival.latex};\quad {to_z.latex}")
 
     # ---- one step ---------------------------------------------------------------
 
     @staticmethod
-    def _step(index, phase, kind, nodes, edges, active, values, grads, text, latex) -> Step:
+    def _step(index, phase, kind, nodes, edges, active, values, grads, eq: Eq) -> Step:
         return Step(index=index, phase=phase, kind=kind, nodes=tuple(dict.fromkeys(nodes)),
                     edges=tuple(edges), active=active, values=dict(values), grads=dict(grads),
-                    text=text, latex=latex)  # fmt: skip
-
-
-def _paren(text: str) -> str:
-    return f"({text})" if text.startswith("−") else text
-
-
-def _lnum(text: str) -> str:
-    return text.replace("−", "-").replace("∞", r"\infty")
-
-
-def _lparen(text: str) -> str:
-    t = _lnum(text)
-    return rf"\left({t}\right)" if t.startswith("-") else t
-
-
-def _latex_text(name: str) -> str:
-    if name.replace(".", "").isalnum() and not name[:1].isdigit():
-        return rf"\mathrm{{{name}}}"
-    return _lnum(name)
+                    text=eq.text, latex=eq.latex)  # fmt: skip
