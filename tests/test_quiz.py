@@ -388,3 +388,32 @@ def test_an_option_a_quiz_sets_itself_is_refused_saying_why(option):
 def test_a_misspelt_option_the_quiz_sets_itself_is_not_suggested():
     with pytest.raises(TypeError, match=r"'colapse' \(collapse= is not one: a quiz puts a blank"):
         quiz(sum_times_y(), colapse="neuron")
+
+
+def test_quiz_graph_is_the_snapshot_as_player_graph_is_and_picture_is_the_drawing():
+    from autograd_viz.graph import Graph
+    from autograd_viz.own_engine import ForeignSnapshot
+    from autograd_viz.viz.player import Player
+
+    z = sum_times_y()
+    q, player = quiz(z), Player(z)
+    assert isinstance(q.graph, Graph) and isinstance(player.graph, Graph)
+    assert [n.label for n in q.graph.nodes] == [n.label for n in player.graph.nodes]
+    assert q.graph.root.data == z.data == 15
+    assert q.picture.value.startswith("<svg") and q.picture in q.board.children
+    theirs = quiz(_x_times_y(OwnValueMul))  # a learner's engine: the snapshot of their graph
+    assert isinstance(theirs.graph, ForeignSnapshot) and theirs.graph.source is not None
+
+
+def test_the_quiz_styles_itself_with_one_prefix_and_no_colour_of_its_own():
+    from autograd_viz.viz import quiz as quiz_module
+
+    q = quiz(sum_times_y())
+    q.submit("∂z/∂y", "5")
+    classes = [*q._dom_classes, *q.blanks[3].widget._dom_classes, *q.progress._dom_classes]
+    assert classes and all(c.startswith("avz-quiz") for c in classes), classes
+    assert "avz-quiz-missed" in q.blanks[3].widget._dom_classes
+    assert 'class="avz-quiz-wrong"' in q.feedback.value
+    css = quiz_module._CSS
+    assert "agv-" not in css and ".avz-quiz-missed" in css and ".avz-quiz-wrong" in css
+    assert css.startswith("<style>:where(:root){--avz-forward:")  # the palette, declared first
