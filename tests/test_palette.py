@@ -110,3 +110,61 @@ def test_a_theme_still_wins_over_the_declared_palette():
     deck = static_text("deck.css")
     assert deck.startswith(":where(:root){")
     assert ":root{--avz-ink:var(--avz-projector-ink)" in deck
+
+
+def _rgb(name: str) -> str:
+    hex_colour = COLORS[name]
+    r, g, b = (int(hex_colour[k : k + 2], 16) for k in (1, 3, 5))
+    return f"rgb({r}, {g}, {b})"
+
+
+_COMPUTED = """([selector, properties]) => {
+  const el = document.querySelector(selector);
+  if (!el) return null;
+  const style = getComputedStyle(el);
+  return properties.map((p) => style.getPropertyValue(p));
+}"""
+
+
+def test_the_page_and_the_deck_show_the_palette_colours_in_a_browser(chromium, tmp_path):
+    """With no fallback in page.css or deck.css, a property the palette failed to declare
+    would leave the text black and the bars transparent: the browser shows each row."""
+    import nbformat
+
+    from autograd_viz import Value
+    from autograd_viz.export import save_html
+    from autograd_viz.viz.slides import save_slides
+
+    z = Value(2.0, label="x") * Value(3.0, label="y")
+    page_file = save_html(z, tmp_path / "page.html")
+    nb = nbformat.v4.new_notebook()
+    slide = {"slideshow": {"slide_type": "slide"}}
+    nb.cells = [
+        nbformat.v4.new_markdown_cell("# Colours\n\nA [link](#colours).", metadata=slide),
+        nbformat.v4.new_code_cell("print(6)"),
+    ]
+    nbformat.write(nb, tmp_path / "deck.ipynb")
+    deck_file = save_slides(tmp_path / "deck.ipynb", tmp_path / "deck.html")
+    expected = {
+        page_file: [
+            ("body", ["color"], [_rgb("ink")]),
+            (".avz-caption", ["color"], [_rgb("muted")]),
+            (".avz-derivation", ["border-top-color"], [_rgb("border")]),
+        ],
+        deck_file: [
+            ("body", ["background-color"], [_rgb("paper")]),
+            (".reveal", ["color"], [_rgb("projector-ink")]),  # the deck's theme wins
+            (".reveal a", ["color"], [_rgb("link")]),
+            (".reveal pre.avz-code", ["background-color", "border-left-color"],
+             [_rgb("code"), _rgb("projector-rule")]),
+        ],
+    }  # fmt: skip
+    page = chromium.new_page()
+    try:
+        for path, checks in expected.items():
+            page.goto(path.as_uri())
+            for selector, properties, colours in checks:
+                got = page.evaluate(_COMPUTED, [selector, properties])
+                assert got == colours, (path.name, selector, got)
+    finally:
+        page.close()
