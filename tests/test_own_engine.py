@@ -9,9 +9,9 @@ import os
 import own_engines as oe
 import pytest
 
-from autograd_viz.engine_check import check_engine
-from autograd_viz.foreign import NotAGraphError, read_graph
-from autograd_viz.own_engine import run_backward
+from autograd_viz import check_engine
+from autograd_viz.engines.read import NotAGraphError, read_graph
+from autograd_viz.engines.run import run_backward
 
 if os.environ.get("CI"):  # CI installs the test extra: a missing peer is a broken setup
     import micrograd.engine as mg
@@ -443,7 +443,7 @@ def test_check_engine_points_our_own_value_elsewhere():
 
 @pytest.mark.parametrize("engine", ENGINES)
 def test_the_derivation_of_their_graph_is_the_blogs(engine):
-    from autograd_viz.own_engine import foreign_snapshot
+    from autograd_viz.engines.replay import foreign_snapshot
     from autograd_viz.trace import derivation
 
     root = oe.b_used_twice(ENGINES[engine]())
@@ -459,7 +459,7 @@ def test_the_derivation_of_their_graph_is_the_blogs(engine):
 
 
 def test_the_derivation_shows_the_numbers_their_rule_produced():
-    from autograd_viz.own_engine import foreign_snapshot
+    from autograd_viz.engines.replay import foreign_snapshot
     from autograd_viz.trace import derivation
 
     text = derivation(foreign_snapshot(oe.square_of_ab_plus_c(oe.ForgotOutGrad)), "backward")
@@ -471,14 +471,14 @@ def test_the_derivation_shows_the_numbers_their_rule_produced():
 
 
 def test_a_correct_engine_has_no_flags_in_its_derivation():
-    from autograd_viz.own_engine import foreign_snapshot
+    from autograd_viz.engines.replay import foreign_snapshot
     from autograd_viz.trace import derivation
 
     assert "✗" not in derivation(foreign_snapshot(oe.square_of_ab_plus_c(mg.Value)))
 
 
 def test_a_times_a_shares_what_their_rule_sent_between_both_operands():
-    from autograd_viz.own_engine import foreign_snapshot
+    from autograd_viz.engines.replay import foreign_snapshot
 
     a = mg.Value(3.0)
     g = foreign_snapshot(a * a)
@@ -627,7 +627,7 @@ def test_drawing_needs_no_widgets_and_import_stays_light():
 
     code = (
         "import sys; import autograd_viz; "
-        "assert 'ipywidgets' not in sys.modules and 'autograd_viz.own_engine' not in sys.modules"
+        "assert 'ipywidgets' not in sys.modules and 'autograd_viz.engines.replay' not in sys.modules"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
 
@@ -716,7 +716,7 @@ class _RightToLeft(oe.BlogValue):
 
 
 def test_the_player_follows_the_order_their_backward_ran():
-    from autograd_viz.own_engine import foreign_snapshot
+    from autograd_viz.engines.replay import foreign_snapshot
     from autograd_viz.trace import trace
 
     a, b, c, d = (_RightToLeft(float(k), label=n) for k, n in zip(range(1, 5), "abcd"))
@@ -733,7 +733,7 @@ def test_the_player_follows_the_order_their_backward_ran():
 
 
 def test_an_invalid_order_falls_back_to_ours():
-    from autograd_viz.own_engine import foreign_snapshot
+    from autograd_viz.engines.replay import foreign_snapshot
 
     V = oe.VisitsTwice
     a, b, c = V(2.0, label="a"), V(3.0, label="b"), V(1.0, label="c")
@@ -749,7 +749,7 @@ def test_an_invalid_order_falls_back_to_ours():
 def test_the_standalone_page_shows_their_numbers_and_where_they_go_wrong_in_chromium(
     chromium, tmp_path
 ):
-    from autograd_viz.own_engine import foreign_snapshot
+    from autograd_viz.engines.replay import foreign_snapshot
     from autograd_viz.trace import trace
     from autograd_viz.viz.export import save_html
 
@@ -821,7 +821,7 @@ def _engine_spelt(operands_name, op_name, label_name, container):
 @pytest.mark.parametrize(("op", "label"), [("_op", "label"), ("op", "name")])
 @pytest.mark.parametrize("container", [set, tuple, list])
 def test_every_usual_spelling_reads_as_the_same_graph(operands, op, label, container):
-    from autograd_viz.own_engine import foreign_snapshot
+    from autograd_viz.engines.replay import foreign_snapshot
     from autograd_viz.trace import derivation
 
     cls = _engine_spelt(operands, op, label, container)

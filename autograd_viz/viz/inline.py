@@ -89,7 +89,7 @@ class InlinePlayer:
         height: int | None = None,
         **options: Any,
     ) -> None:
-        from autograd_viz.viz.export import standalone_html
+        from autograd_viz.viz.page import standalone_html
         from autograd_viz.viz.frames import Frames
 
         if height is not None and (isinstance(height, bool) or not isinstance(height, int)

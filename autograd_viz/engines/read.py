@@ -21,10 +21,11 @@ import hashlib
 import math
 import numbers
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from autograd_viz._text import clean_label
+from autograd_viz.errors import LOOKS_FOR, OPERAND_NAMES, NotAGraphError, NumberOutOfRangeError
 
 __all__ = [
     "LABEL_NAMES",
@@ -35,29 +36,12 @@ __all__ = [
     "NotAGraphError",
     "NumberOutOfRangeError",
     "is_graph",
+    "raw_operands",
     "read_graph",
 ]
 
-OPERAND_NAMES = ("_prev", "_children", "parents", "_parents", "prev")
 OP_NAMES = ("_op", "op")
 LABEL_NAMES = ("label", "name")
-
-# What the kit looks for, said once: every "not a graph" message ends with it.
-LOOKS_FOR = (
-    "The kit draws any object that has `data` and `grad` and its operands under one of "
-    + ", ".join(f"`{n}`" for n in OPERAND_NAMES)
-    + " (its operation under `_op` or `op`, a name under `label` or `name`, both optional)"
-)
-
-
-class NotAGraphError(TypeError):
-    """The object is not a computation graph the kit can read; the message says what it
-    looked for and what it found."""
-
-
-class NumberOutOfRangeError(ValueError):
-    """A node holds a whole number too large for a float (`data = 10**400`): the kit draws
-    and checks floats, as the engine computes with them."""
 
 
 @dataclass(frozen=True)
@@ -204,7 +188,7 @@ def _too_large(node: object, attr: str, value: numbers.Real) -> str:
     )
 
 
-def _raw_operands(node: object) -> tuple[list[object], bool]:
+def raw_operands(node: object) -> tuple[list[object], bool]:
     """The node's operands as stored, and whether their order is lost (a set)."""
     found = _attr(node, OPERAND_NAMES)
     if found is None:
@@ -292,8 +276,13 @@ def _from_forward(op: str, out: float, operands: list[object], data: dict[int, f
 # ---- the walk ---------------------------------------------------------------------------------
 
 
-def read_graph(root: object) -> ForeignGraph:
+def read_graph(
+    root: object, *, read: Mapping[int, tuple[list[object], bool]] | None = None
+) -> ForeignGraph:
     """Read a micrograd-style graph ending at `root` into a `ForeignGraph` (one iterative walk).
+
+    `read` holds operands already read (`raw_operands` of a node, by its `id`: the size
+    check's walk, `autograd_viz.size`), so no node's operands are read twice.
 
     >>> from micrograd.engine import Value  # doctest: +SKIP
     >>> x, y = Value(2.0), Value(3.0)  # doctest: +SKIP
@@ -304,6 +293,7 @@ def read_graph(root: object) -> ForeignGraph:
     if not is_graph(root):
         raise _not_a_graph(root)
     # 1. every node once, with its operands as stored
+    known = read if read is not None else {}
     raw: dict[int, list[object]] = {}
     loose: set[int] = set()
     objects: dict[int, object] = {}
@@ -316,7 +306,8 @@ def read_graph(root: object) -> ForeignGraph:
             continue
         objects[key] = node
         data[key] = _number(node, "data", node)
-        raw[key], is_set = _raw_operands(node)
+        found = known.get(key)
+        raw[key], is_set = found if found is not None else raw_operands(node)
         if is_set and len(raw[key]) > 0:
             loose.add(key)
         stack.extend(raw[key])
@@ -399,7 +390,7 @@ def _fit_arity(op: str, n_operands: int) -> str:
     them (a learner's "+" over three values) is written as a call instead, `sum(a, b, c)`,
     with its derivatives by number (the call is named by the row's noun, "the sum" -> `sum`):
     no equation is built from the wrong operands."""
-    from autograd_viz.foreign_ops import canonical_op
+    from autograd_viz.engines.ops import canonical_op
     from autograd_viz.ops import DERIVED, OPS
 
     text = op.strip()
