@@ -21,7 +21,6 @@ import autograd_viz
 from autograd_viz import MLP, Neuron, Value
 from autograd_viz._equations import call
 from autograd_viz.engines.check import RIGHT, WRONG
-from autograd_viz.engines.read import read_graph
 from autograd_viz.engines.ops import (
     canonical_op,
     engine_op,
@@ -33,6 +32,7 @@ from autograd_viz.engines.ops import (
     what_it_computes,
     written,
 )
+from autograd_viz.engines.read import read_graph
 from autograd_viz.ops import (
     DERIVED,
     OPS,
@@ -228,8 +228,8 @@ def test_derived_rows_are_rebuilt_from_the_engines_operations():
 
 def test_the_readers_keep_no_list_of_operations_of_their_own():
     """The dicts that used to repeat the table are gone; each reader asks the table."""
-    import autograd_viz.engines.read as foreign
     import autograd_viz.engines.ops as foreign_ops
+    import autograd_viz.engines.read as foreign
     import autograd_viz.nn as nn
     import autograd_viz.viz.network as network
     import autograd_viz.viz.quiz as quiz_module

@@ -626,8 +626,8 @@ def test_drawing_needs_no_widgets_and_import_stays_light():
     import sys
 
     code = (
-        "import sys; import autograd_viz; "
-        "assert 'ipywidgets' not in sys.modules and 'autograd_viz.engines.replay' not in sys.modules"
+        "import sys; import autograd_viz; assert 'ipywidgets' not in sys.modules "
+        "and 'autograd_viz.engines.replay' not in sys.modules"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
 
