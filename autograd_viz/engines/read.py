@@ -21,6 +21,7 @@ import hashlib
 import math
 import numbers
 import re
+import types
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -148,12 +149,24 @@ def _short_repr(obj: object) -> str:
 
 
 def is_graph(obj: object) -> bool:
-    """True for an object shaped like a micrograd-style node (data, grad and operands)."""
-    return (
-        _first_attr(obj, ["data"]) is not None
-        and _first_attr(obj, ["grad"]) is not None
-        and _first_attr(obj, OPERAND_NAMES) is not None
-    )
+    """True for an object shaped like a micrograd-style node (data, grad and operands).
+
+    Asks only whether the attributes are there, without reading a property's value (a
+    learner's `_prev` may be computed): the one walk reads each node's operands once."""
+    return _has(obj, "data") and _has(obj, "grad") and any(_has(obj, n) for n in OPERAND_NAMES)
+
+
+def _has(obj: object, name: str) -> bool:
+    """Whether `obj` has attribute `name`: an instance attribute, or one its class defines
+    (a property is not run); a slot, or anything else (`__getattr__`), is asked for."""
+    own = getattr(obj, "__dict__", None)
+    if isinstance(own, dict) and name in own:
+        return True
+    for cls in type(obj).__mro__:
+        found = vars(cls).get(name, _MISSING)
+        if found is not _MISSING and not isinstance(found, types.MemberDescriptorType):
+            return True
+    return getattr(obj, name, _MISSING) is not _MISSING
 
 
 def _number(obj: object, attr: str, node: object) -> float:
