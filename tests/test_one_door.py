@@ -60,7 +60,7 @@ class Follow:
     def __call__(self, frame, event, arg) -> None:
         if event != "call":
             return
-        try:
+        try:  # noqa: SIM105 -- not contextlib.suppress: its __enter__ is a call, too deep here
             self._count(frame)
         except RecursionError:  # the check's probes let a method that calls itself for ever
             pass  # run out of stack (`shallow_stack`): the profiler must not be unset by it
