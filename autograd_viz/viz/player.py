@@ -31,7 +31,7 @@ from ipywidgets.widgets.widget_string import HTMLMathStyle
 
 from autograd_viz.door import open_graph
 from autograd_viz.errors import LOOKS_FOR, CycleError, GraphError
-from autograd_viz.graph import snapshot
+from autograd_viz.graph import Graph, snapshot
 from autograd_viz.trace import Step, check_phase
 from autograd_viz.viz.frames import Frames
 from autograd_viz.viz.network import frame_advice
@@ -113,6 +113,8 @@ class Player(widgets.VBox):
             raise
         except GraphError:
             opened = root  # not a graph: `_graph` says what is wrong, with a hint
+        if isinstance(opened, Graph) and opened.root.is_leaf and not isinstance(root, Graph):
+            opened = root  # a lone leaf: `_graph` refuses it by the learner's own repr
         graph = _graph(opened)
         check_phase(phase)
         speed = check_speed(speed, PlayerError)
