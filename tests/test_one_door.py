@@ -275,3 +275,49 @@ def test_what_a_learners_picture_shows_is_their_recorded_run():
     texts = [s.text for s in player.steps]
     assert "∂z/∂y = 5 + 3 = 8" in texts  # the blog's numbers, as their backward() gave them
     assert [RUNS[id(v)] for v in operations] == [1, 1]
+
+
+# ---- the mark is passed in; the errors live in one module ------------------------------------
+
+
+def test_the_dot_builder_marks_a_learners_first_wrong_node_only_when_the_caller_asks():
+    """render's DOT builder no longer reaches back up for the mark: the caller passes it."""
+    from autograd_viz.door import open_graph
+    from autograd_viz.viz import render
+    from autograd_viz.viz.mark import marker
+    from autograd_viz.viz.options import DrawOptions
+
+    graph = open_graph(oe.square_of_ab_plus_c(oe.SwappedMul), caller="test", check=True)
+    assert graph.first_wrong is not None
+    plain = render._build(graph, DrawOptions())[0]
+    marked = render._build(graph, DrawOptions(), marker(graph))[0]
+    assert "first wrong gradient" not in plain and 'class="op wrong"' not in plain
+    assert "first wrong gradient" in marked and 'class="op wrong"' in marked
+    assert marked == autograd_viz.draw(oe.square_of_ab_plus_c(oe.SwappedMul), check=True).source
+
+
+def test_the_errors_of_opening_and_drawing_live_in_one_module_under_their_old_names():
+    from autograd_viz import errors
+    from autograd_viz.engines.read import NotAGraphError, NumberOutOfRangeError
+    from autograd_viz.engines.run import BackwardTimeoutError
+    from autograd_viz.graph import CycleError, GraphError, StaleGraphError
+    from autograd_viz.viz.frames import FramesError
+    from autograd_viz.viz.layout import GraphvizError, GraphvizNotFoundError
+    from autograd_viz.viz.render import GraphTooLargeError
+
+    old_names = [NotAGraphError, NumberOutOfRangeError, BackwardTimeoutError, CycleError,
+                 GraphError, StaleGraphError, FramesError, GraphvizError,
+                 GraphvizNotFoundError, GraphTooLargeError]  # fmt: skip
+    for cls in old_names:
+        assert cls.__module__ == "autograd_viz.errors" and getattr(errors, cls.__name__) is cls
+    with pytest.raises(errors.GraphTooLargeError):  # one class, whichever viewer refuses
+        autograd_viz.trace.trace(_chain(600))
+    with pytest.raises(errors.GraphTooLargeError):
+        autograd_viz.draw(_chain(600))
+
+
+def _chain(n: int) -> Value:
+    y = Value(0.5, label="x")
+    for _ in range(n):
+        y = y.tanh()
+    return y
