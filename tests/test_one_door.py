@@ -282,18 +282,22 @@ def test_what_a_learners_picture_shows_is_their_recorded_run():
 
 def test_the_dot_builder_marks_a_learners_first_wrong_node_only_when_the_caller_asks():
     """render's DOT builder no longer reaches back up for the mark: the caller passes it."""
-    from autograd_viz.door import open_graph
     from autograd_viz.viz import render
-    from autograd_viz.viz.mark import marker
+    from autograd_viz.viz.frames import Frames
     from autograd_viz.viz.options import DrawOptions
 
-    graph = open_graph(oe.square_of_ab_plus_c(oe.SwappedMul), caller="test", check=True)
+    z = oe.square_of_ab_plus_c(oe.SwappedMul)
+    z.backward()  # so the graph is checked: its first wrong node is known
+    graph = Frames(z).graph
     assert graph.first_wrong is not None
     plain = render._build(graph, DrawOptions())[0]
-    marked = render._build(graph, DrawOptions(), marker(graph))[0]
     assert "first wrong gradient" not in plain and 'class="op wrong"' not in plain
+
+    from autograd_viz.viz.mark import marker
+
+    marked = render._build(graph, DrawOptions(), marker(graph))[0]
     assert "first wrong gradient" in marked and 'class="op wrong"' in marked
-    assert marked == autograd_viz.draw(oe.square_of_ab_plus_c(oe.SwappedMul), check=True).source
+    assert marked == autograd_viz.draw(z).source
 
 
 def test_the_errors_of_opening_and_drawing_live_in_one_module_under_their_old_names():
