@@ -325,3 +325,39 @@ def _chain(n: int) -> Value:
     for _ in range(n):
         y = y.tanh()
     return y
+
+
+# ---- every public entry: the same once each ---------------------------------------------------
+
+
+def _entries(folder):
+    from autograd_viz.trace import trace
+    from autograd_viz.viz import export
+    from autograd_viz.viz.frames import Frames
+    from autograd_viz.viz.player import Player
+
+    return {
+        "Value.draw": lambda z: z.draw(),
+        "Player": Player,
+        "Frames": Frames,
+        "animate, widget-free": lambda z: autograd_viz.animate(z, widgets=False),
+        "save_html": lambda z: export.save_html(z, folder / "z.html"),
+        "standalone_html": export.standalone_html,
+        "save_svg_animation": lambda z: export.save_svg_animation(z, folder / "z.svg"),
+        "save_gif": lambda z: export.save_gif(z, folder / "z.gif"),
+        "filmstrip": export.filmstrip,
+        "worksheet": export.worksheet,
+        "save_worksheet": lambda z: export.save_worksheet(z, folder / "sheet.html"),
+        "trace": trace,
+    }
+
+
+@pytest.mark.parametrize("entry", list(_entries(None)))
+def test_every_public_entry_opens_the_graph_once(entry, tmp_path):
+    z = _blog(Value)
+    follow = Follow(z)
+    follow.run(lambda: _entries(tmp_path)[entry](z))
+    drawn = {"option check": 1, "DOT built": 1} if entry != "trace" else {}
+    assert follow.work == {"size check": 1, "graph read": 1, **drawn}
+    assert sorted(follow.parents_read.values()) == [1, 1, 1, 1]
+    assert _calls_back_up(follow) == []
