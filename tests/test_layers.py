@@ -190,3 +190,20 @@ def test_function_level_imports_keep_the_layer_rules():
             assert up <= allowed, f"{module} imports {sorted(up - allowed)}"
         if module.startswith(("autograd_viz.viz", "autograd_viz.graph", "autograd_viz.trace")):
             assert "autograd_viz.nn" not in targets, module
+
+
+def test_every_subpackage_ships_in_the_wheel():
+    """pyproject lists the packages by hand: a subpackage left out (autograd_viz.engines) is
+    missing from the wheel, and the browser edition, which installs that wheel, breaks."""
+    import tomllib
+
+    listed = set(
+        tomllib.loads((PACKAGE.parent / "pyproject.toml").read_text())["tool"]["setuptools"][
+            "packages"
+        ]
+    )
+    found = {
+        ".".join(path.parent.relative_to(PACKAGE.parent).parts)
+        for path in PACKAGE.rglob("__init__.py")
+    }
+    assert found <= listed, f"add to [tool.setuptools] packages: {sorted(found - listed)}"

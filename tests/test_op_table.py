@@ -202,7 +202,7 @@ def test_a_number_power_is_the_power_n_row_whatever_its_spelling():
 
 @pytest.mark.parametrize("key", [r.key for r in rows() if not r.derived])
 def test_another_engines_right_derivatives_are_the_engines_own_and_sympys(key):
-    """foreign_ops' numbers for a row agree with the test case's sympy derivative."""
+    """engines.ops' numbers for a row agree with the test case's sympy derivative."""
     sympy = pytest.importorskip("sympy")
     case = _case(key)
     args = [0.7, 1.3][: case.arity]
