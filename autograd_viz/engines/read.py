@@ -9,12 +9,13 @@ a `ForeignGraph`: the nodes in a deterministic topological order with their oper
 expression order. The graph snapshot turns it into the data every viewer reads; nothing
 here writes to the learner's objects.
 
-That shape is the node-reader protocol, and this module is the only code that looks inside
-such a node: `is_graph(obj)` (are `data`, `grad` and operands there? asked without reading
+That shape is the node-reader protocol, and this module is the only code that reads a
+node's part of the graph (operands, number, operation, label): `is_graph(obj)` (are `data`, `grad` and operands there? asked without reading
 them), `raw_operands(node)` (the operands as stored, and whether a set lost their order:
 the one read of them, which the size check hands on in `read_graph(root, read=...)`), and
-the private readers of a node's number, operation, label and exponent. Everything else in
-`autograd_viz.engines` works from the `ForeignGraph`.
+the private readers of a node's number, operation, label and exponent. The rest of
+`autograd_viz.engines` works from the `ForeignGraph`, touching a node only for what runs
+their code: its `_backward` (run, recorded, named) and its `grad` (saved and put back).
 
 A set has no order, and micrograd's `a * a` keeps `a` once. The order (and the repeat)
 is recovered from the `_backward` closure, which holds the operands as `self` and `other`;
