@@ -25,6 +25,7 @@ the door takes only what opening needs. A `Graph` passes through as it is (it wa
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from autograd_viz.engine import Value
 from autograd_viz.engines.read import _not_a_graph, is_graph
@@ -33,6 +34,9 @@ from autograd_viz.engines.run import DEFAULT_TIMEOUT
 from autograd_viz.errors import LOOKS_FOR, GraphError, GraphTooLargeError
 from autograd_viz.graph import Graph, snapshot
 from autograd_viz.size import check_size, read_within
+
+if TYPE_CHECKING:
+    from autograd_viz.engines.check import EngineReport
 
 __all__ = ["check_engine", "open_graph"]
 
@@ -102,7 +106,7 @@ def _count(
     return read or None
 
 
-def check_engine(root: object, *, timeout: float = DEFAULT_TIMEOUT):
+def check_engine(root: object, *, timeout: float = DEFAULT_TIMEOUT) -> EngineReport:
     """Check a micrograd-style engine's backward rules on the graph ending at `root`: each
     rule right, wrong or unchecked, and the first node whose gradient goes wrong
     (`autograd_viz.engines.check`). The graph is opened once and their backward() runs once,

@@ -54,12 +54,13 @@ def draw(root: object, options: DrawOptions | None = None, /, *, check: bool | N
     return drawing(graph, options)
 
 
-def animate(root: object, *, check: bool = True, **options: Any):
+def animate(root: object, *, check: bool = True, **options: Any) -> Any:
     """Step through the forward and backward pass of any engine's graph; for a learner's
     own engine, the numbers are the ones *their* `_backward` closures produced, and (with
     `check`) the step where a rule goes wrong says so. Options are
     `autograd_viz.viz.player.Player`'s; `timeout=` (seconds) bounds the layout and their
-    backward() alike (5 s for their backward() when left out)."""
+    backward() alike (5 s for their backward() when left out). Returns the player: the
+    widget (`Player`) where widgets render, else the widget-free `InlinePlayer`."""
     from autograd_viz.viz.inline import animate as _player  # the widget, or the widget-free one
     from autograd_viz.viz.player import DEFAULT_MAX_FRAMES  # lazily: ipywidgets
 
@@ -76,8 +77,9 @@ def animate(root: object, *, check: bool = True, **options: Any):
     return _player(graph, **options)  # a graph with more values than frames: unchecked
 
 
-def quiz(root: object, **options: Any):
-    """A fill-in quiz on `root`'s graph: blanks on its nodes (see `autograd_viz.viz.quiz.Quiz`)."""
+def quiz(root: object, **options: Any) -> Any:
+    """A fill-in quiz on `root`'s graph: blanks on its nodes (see `autograd_viz.viz.quiz.Quiz`,
+    which opens the graph, once)."""
     from autograd_viz.viz.quiz import Quiz  # lazily: ipywidgets loads on first use
 
     return Quiz(root, **options)
