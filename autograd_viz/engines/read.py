@@ -10,10 +10,11 @@ expression order. The graph snapshot turns it into the data every viewer reads; 
 here writes to the learner's objects.
 
 That shape is the node-reader protocol, and this module is the only code that reads a
-node's part of the graph (operands, number, operation, label): `is_graph(obj)` (are `data`, `grad` and operands there? asked without reading
-them), `raw_operands(node)` (the operands as stored, and whether a set lost their order:
-the one read of them, which the size check hands on in `read_graph(root, read=...)`), and
-the private readers of a node's number, operation, label and exponent. The rest of
+node's part of the graph (operands, number, operation, label): `is_graph(obj)` (are
+`data`, `grad` and operands there? asked without reading them), `raw_operands(node)` (the
+operands as stored, and whether a set lost their order: the one read of them, which the
+size check hands on in `read_graph(root, read=...)`), and the private readers of a node's
+number, operation, label and exponent. The rest of
 `autograd_viz.engines` works from the `ForeignGraph`, touching a node only for what runs
 their code: its `_backward` (run, recorded, named) and its `grad` (saved and put back).
 
