@@ -34,31 +34,31 @@ if _sys.platform == "emscripten":  # in the browser (JupyterLite): see autograd_
 
 def draw(root: object, **options):
     """Draw the graph ending at `root`: a Value of ours, micrograd's, or your own class's
-    (anything with `data`, `grad` and operands in `_prev`; see `autograd_viz.foreign`).
+    (anything with `data`, `grad` and operands in `_prev`; see `autograd_viz.engines`).
     A learner's engine is checked too: the first wrong gradient is marked.
 
     >>> x, y = Value(2.0, label="x"), Value(3.0, label="y")
     >>> draw((x + y) * y)  # shows inline as the last expression of a cell
     <Drawing of 4 values, 2 operations: .source is the DOT, .svg() the picture>
     """
-    from autograd_viz.viz.own_engine import draw as _draw  # lazily: no graphviz at import
+    from autograd_viz.viz import api  # lazily: no graphviz at import
 
-    return _draw(root, **options)
+    return api.draw(root, **options)
 
 
 def animate(root: object, **options):
     """Step through the forward and backward pass of any engine's graph (a widget); for
     your own engine, with the numbers your own `_backward` closures produce."""
-    from autograd_viz.viz.own_engine import animate as _animate  # lazily: ipywidgets
+    from autograd_viz.viz import api  # lazily: ipywidgets
 
-    return _animate(root, **options)
+    return api.animate(root, **options)
 
 
 def check_engine(root: object, *, timeout: float = 5.0):
     """Check your own engine's backward rules on the graph ending at `root`: each rule right,
     wrong or unchecked, and the first node whose gradient goes wrong (see
-    `autograd_viz.engine_check.check_engine`); your backward() may run `timeout` seconds."""
-    from autograd_viz.engine_check import check_engine as _check
+    `autograd_viz.engines.check`); your backward() runs once, for at most `timeout` seconds."""
+    from autograd_viz.door import check_engine as _check
 
     return _check(root, timeout=timeout)
 
@@ -69,9 +69,9 @@ def quiz(root: Value, **options):
     >>> x, y = Value(2.0, label="x"), Value(3.0, label="y")
     >>> q = quiz((x + y) * y)  # every gradient is a blank; Tab follows the backward pass
     """
-    from autograd_viz.viz.quiz import Quiz  # lazily: ipywidgets loads on first use
+    from autograd_viz.viz import api  # lazily: ipywidgets loads on first use
 
-    return Quiz(root, **options)
+    return api.quiz(root, **options)
 
 
 __all__ = [

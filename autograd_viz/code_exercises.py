@@ -46,10 +46,10 @@ import ipywidgets as widgets
 from autograd_viz._checks import is_number
 from autograd_viz._numbers import format_number
 from autograd_viz.engine import Value
-from autograd_viz.foreign import is_graph
+from autograd_viz.engines.read import is_graph
+from autograd_viz.engines.run import shallow_stack
 from autograd_viz.gradcheck import GradcheckError, gradcheck
 from autograd_viz.grading import verdict_html
-from autograd_viz.own_engine import shallow_stack
 from autograd_viz.teacher import register
 from autograd_viz.viz.palette import var
 
@@ -376,7 +376,7 @@ class method_check:  # noqa: N801 - used like a function: method_check(base, "ta
         return Verdict(True, f"Your {shown} gives the right values and gradients.")
 
     def _at(self, cls: type, shown: str, x: float) -> Verdict | None:
-        from autograd_viz.engine_check import check_engine
+        from autograd_viz.door import check_engine
 
         at = f"x = {_show(x)}"
         try:

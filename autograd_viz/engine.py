@@ -343,19 +343,20 @@ class Value(ValueProtocols):
         """The inputs of this graph (values with no parents), in topological order."""
         return (node for node in self.topological_order() if node._a is None)
 
-    # Drawing lives in its own modules; these imports stay lazy so that
-    # `from autograd_viz import Value` never loads graphviz or ipywidgets.
+    # Drawing lives in its own modules. The one import from the engine up into the
+    # viewers, documented: lazy, from one module, so `from autograd_viz import Value`
+    # never loads graphviz or ipywidgets.
     def draw(self, **options):
-        """Draw the computation graph ending here (see `autograd_viz.render.draw`)."""
-        from autograd_viz.render import draw
+        """Draw the computation graph ending here (see `autograd_viz.viz.render.draw`)."""
+        from autograd_viz.viz import api
 
-        return draw(self, **options)
+        return api.draw(self, **options)
 
     def animate(self, **options):
-        """Step through the forward and backward pass (see `autograd_viz.player.Player`)."""
-        from autograd_viz.viz.inline import animate  # the widget, or the widget-free player
+        """Step through the forward and backward pass (see `autograd_viz.viz.player.Player`)."""
+        from autograd_viz.viz import api
 
-        return animate(self, **options)
+        return api.animate(self, **options)
 
 
 class Constant(Value):

@@ -145,7 +145,7 @@ def _call(f: Callable[..., Value], names: Sequence[str] | None, leaves: list[Val
 
 def _output(out: object, engine: Callable[[float], object] | None = None) -> Value:
     if engine is not None:  # a learner's own class: any micrograd-style node will do
-        from autograd_viz.foreign import is_graph
+        from autograd_viz.engines.read import is_graph
 
         if not is_graph(out):
             raise TypeError(
@@ -161,7 +161,7 @@ def _output(out: object, engine: Callable[[float], object] | None = None) -> Val
 def _check_engine(engine: object) -> None:
     """`engine` must make nodes of a graph from numbers (the learner's Value class), nodes
     with a `backward()` to check; anything else is refused before f runs."""
-    from autograd_viz.foreign import is_graph
+    from autograd_viz.engines.read import is_graph
 
     name = getattr(engine, "__name__", repr(engine))
     usage = "e.g. from micrograd.engine import Value; gradcheck(f, [2.0], engine=Value)"

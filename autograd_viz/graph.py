@@ -32,8 +32,9 @@ rule for node i; `Graph.contributions(i, g)` runs it with the output's gradient 
 stand-in values and returns what it adds to each operand, so numbers shown to a
 learner always agree with `backward()`; `Graph.local(i)` is the same at g = 1.
 
-Other engines (a learner's micrograd-style class) come in through `_read`, the one
-function that looks inside a node object.
+This module reads the kit's own `Value` (`_read`, the one function that looks inside
+one); other engines (a learner's micrograd-style class) are read by `autograd_viz.engines`
+into a `Graph` of the same shape, and `autograd_viz.door.open_graph` is the door for both.
 """
 
 from __future__ import annotations
@@ -46,31 +47,11 @@ from typing import Any, NamedTuple
 
 from autograd_viz._text import clean_label
 from autograd_viz.engine import Constant, Value
+from autograd_viz.errors import LOOKS_FOR, CycleError, GraphError, StaleGraphError, cycle_error
 
 __all__ = ["CycleError", "Edge", "Graph", "GraphError", "Node", "StaleGraphError", "snapshot"]
 
 ROLES = ("input", "param", "const", "value", "output")
-
-
-class GraphError(TypeError):
-    """The object given is not a graph node this package can read."""
-
-
-class CycleError(GraphError):
-    """A value is among its own operands: something rewrote a node's operand slots
-    (`x._a = y`) after it was made, so the graph loops and no walk of it can end."""
-
-
-def cycle_error(node: object) -> CycleError:
-    """The error for a graph that loops back to `node` (what to look for, and how to mend it)."""
-    label = getattr(node, "label", "")
-    name = f"the value labelled {label!r}" if label else repr(node)
-    return CycleError(
-        f"{name} is one of its own operands (directly or through others): a computation graph "
-        "has no cycles, so it cannot be drawn, traced or copied. A Value's "
-        "operands are fixed when the operation makes it; something set an operand slot "
-        "(`_a` or `_b`) afterwards. Build the expression again from its inputs."
-    )
 
 
 class Node(NamedTuple):
@@ -235,8 +216,6 @@ def snapshot_for(
     except CycleError:
         raise
     except GraphError:
-        from autograd_viz.foreign import LOOKS_FOR  # lazily: only on the error path
-
         raise error(
             f"{caller} needs {needs}, got {type(root).__name__}: {root!r}. {LOOKS_FOR}."
         ) from None
@@ -246,22 +225,17 @@ def snapshot(root: object, *, read: dict[int, tuple[object, ...]] | None = None)
     """Read the graph that ends at `root` once, into a `Graph` (see the module docstring).
 
     `read` holds operands already read, by `id` of the node (the size check of
-    `autograd_viz.viz.guard` hands over what it walked), so no node is read twice.
+    `autograd_viz.size` hands over what it walked), so no node is read twice.
 
     Depth-first with an explicit stack; operands are visited in order, so the node
     order is `root.topological_order()` on every run. A `Graph` passes through as is.
     Another engine's graph (micrograd's, a learner's own class) is read by
-    `autograd_viz.own_engine.foreign_snapshot`, and checked once it holds gradients.
+    `autograd_viz.engines` (`engines.replay.foreign_snapshot`); `autograd_viz.door.open_graph`
+    is the one door for both.
     """
     if isinstance(root, Graph):
         return root
     if not isinstance(root, Value):
-        from autograd_viz.foreign import is_graph  # lazily: only for other engines
-
-        if is_graph(root):
-            from autograd_viz.own_engine import foreign_snapshot
-
-            return foreign_snapshot(root, check=None)
         raise GraphError(
             f"expected a Value (the output of an expression), got {type(root).__name__}: {root!r}"
         )
@@ -304,11 +278,6 @@ def snapshot(root: object, *, read: dict[int, tuple[object, ...]] | None = None)
 
 
 # ---- a stale graph: a value that no longer follows from its operands ------------------
-
-
-class StaleGraphError(ValueError):
-    """A value of the graph no longer follows from its operands: some `.data` was changed
-    after the graph was built, so every picture of it would show an equation that is false."""
 
 
 # How the engine computes each op, run again on stand-ins of the operands' numbers.

@@ -25,10 +25,13 @@ player and quizzes all use these names.
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from autograd_viz._equations import ATOM, PRODUCT, SUM, Eq, latex_name, negated, num, par
-from autograd_viz.graph import Graph, Node
 from autograd_viz.ops import Args, describe
+
+if TYPE_CHECKING:  # names are read from a snapshot's nodes; the graph module needs them back
+    from autograd_viz.graph import Graph, Node
 
 __all__ = ["MAX_LENGTH", "ROOT_LENGTH", "expression_names"]
 

@@ -45,7 +45,9 @@ from autograd_viz._equations import (
     times,
 )
 from autograd_viz._numbers import format_number
-from autograd_viz.graph import Graph, Node, snapshot, snapshot_for
+from autograd_viz.door import open_graph
+from autograd_viz.errors import GraphTooLargeError
+from autograd_viz.graph import Graph, Node, snapshot
 from autograd_viz.naming import expression_names
 from autograd_viz.ops import Args, Op, describe
 
@@ -205,7 +207,10 @@ def trace(
     ȳ via the sum = ∂z/∂s · ∂s/∂y = 3 · 1 = 3
     ∂z/∂y = 5 + 3 = 8
     """
-    graph = snapshot_for("trace()", root, read=_counted(root, max_nodes), error=TraceError)
+    if isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes < 1:
+        raise TraceError(f"max_nodes must be a positive int, got {max_nodes!r}")
+    graph = open_graph(root, caller="trace()", max_nodes=max_nodes, every_value=True,
+                       too_large=_too_large, error=TraceError)  # fmt: skip
     check_phase(phase)
     if isinstance(digits, bool) or not isinstance(digits, int) or digits < 1:
         raise TraceError(f"digits must be a whole number >= 1, got {digits!r}")
@@ -222,21 +227,8 @@ def trace(
     return _steps(graph, lines, phase, grads)
 
 
-def _counted(root: object, max_nodes: int) -> dict[int, tuple[object, ...]] | None:
-    """The operands of every value behind `root` (for the snapshot), after counting them with
-    the viewers' guard: more than `max_nodes` raises GraphTooLargeError, before any work."""
-    if isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes < 1:
-        raise TraceError(f"max_nodes must be a positive int, got {max_nodes!r}")
-    if isinstance(root, Graph):
-        return None  # a snapshot: its viewer counted it where it was taken
-    from autograd_viz.viz.guard import read_within  # lazily: the viewers' one bounded walk
-
-    read = read_within(root, max_nodes)
-    if read is not None:
-        return read or None  # another engine's graph is read by its own snapshot
-    from autograd_viz.viz.render import GraphTooLargeError
-
-    raise GraphTooLargeError(
+def _too_large(max_nodes: int) -> GraphTooLargeError:
+    return GraphTooLargeError(
         f"trace(): this graph has more than {max_nodes} values (max_nodes={max_nodes}), too "
         "many to read as one derivation (counting stopped there, before any work). Trace "
         "less: a sub-expression (an intermediate Value, e.g. one neuron's output), or raise "
@@ -341,7 +333,7 @@ class _Backward:
         self.received: list[list[tuple[int, int, float]]] = [[] for _ in graph.nodes]
         self.family = [describe(n.op).short for n in graph.nodes]  # "the power" is one kind
         self.kinds_used: dict[int, dict[str, set[int]]] = {}  # value -> kind -> consumers
-        # a learner's engine, checked (autograd_viz.own_engine): what went wrong at which edge
+        # a learner's engine, checked (autograd_viz.engines): what went wrong at which edge
         self.flags = getattr(graph, "flags", {})
         # leaves whose .grad holds more than this pass gives (backward() twice, no zero_grad)
         self.held = {i: g for i, g, _ in graph.accumulated()}
@@ -351,7 +343,7 @@ class _Backward:
         seed = [_bar(top), partial(top, top)] if self.adjoint else [partial(top, top)]
         out = [_Line("backward", "seed", (r,), (), r, chain([*seed, Eq("1", "1")]), (), (r,))]
         self.grad[r] = 1.0
-        # a learner's engine (autograd_viz.own_engine): the order their backward() ran in
+        # a learner's engine (autograd_viz.engines): the order their backward() ran in
         theirs = getattr(self.graph, "backward_order", None)
         nodes = [self.graph.nodes[i] for i in theirs] if theirs else reversed(self.graph.nodes)
         for node in nodes:

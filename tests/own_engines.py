@@ -376,3 +376,40 @@ def by_label(root):
             found[v.label] = v
         stack.extend(getattr(v, "_prev", getattr(v, "parents", ())))
     return found
+
+
+# ---- helpers the tests of other engines share ----------------------------------------------
+
+
+class NoClosures:
+    """Operands in a set and a backward rule that is no closure: the order is lost."""
+
+    def __init__(self, data, children=(), op="", label=""):
+        self.data, self.grad, self._prev, self._op, self.label = data, 0.0, set(children), op, label
+        self._backward = lambda: None
+
+    def __sub__(self, other):
+        return NoClosures(self.data - other.data, (self, other), "-")
+
+    def __add__(self, other):
+        return NoClosures(self.data + other.data, (self, other), "+")
+
+
+def grads(root):
+    """Every grad of the graph as (label, type, repr): byte-level, not approximately."""
+    return sorted(
+        (v.label if hasattr(v, "label") else "", type(v.grad).__name__, repr(v.grad), id(v))
+        for v in nodes(root)
+    )
+
+
+def nodes(root):
+    """Every node of the graph behind `root` (ours or another engine's), each once."""
+    seen, stack, out = set(), [root], []
+    while stack:
+        v = stack.pop()
+        if id(v) not in seen:
+            seen.add(id(v))
+            out.append(v)
+            stack.extend(getattr(v, "_prev", getattr(v, "parents", ())))
+    return out

@@ -41,12 +41,12 @@ def test_the_top_level_entry_points_refuse_a_big_graph_of_ours_before_reading_it
 
 @pytest.mark.parametrize("entry", ["draw", "animate"])
 def test_a_big_micrograd_graph_is_refused_before_it_is_read(entry, monkeypatch):
-    import autograd_viz.own_engine
+    import autograd_viz.engines.replay
 
     def read_all(*args, **kwargs):
         raise AssertionError("the whole graph was read before the size check")
 
-    monkeypatch.setattr(autograd_viz.own_engine, "read_graph", read_all)
+    monkeypatch.setattr(autograd_viz.engines.replay, "read_graph", read_all)
     root = _chain(micrograd.Value, 5_000)
     with pytest.raises(GraphTooLargeError, match=r"more than 500 values.*raise max_nodes"):
         getattr(autograd_viz, entry)(root)
@@ -61,9 +61,9 @@ def test_raising_max_nodes_as_advised_draws_a_micrograd_chain():
 
 
 def test_a_bad_max_nodes_is_refused_before_a_micrograd_graph_is_read(monkeypatch):
-    import autograd_viz.own_engine
+    import autograd_viz.engines.replay
 
-    monkeypatch.setattr(autograd_viz.own_engine, "read_graph", None)  # any read would fail
+    monkeypatch.setattr(autograd_viz.engines.replay, "read_graph", None)  # any read would fail
     root = _chain(micrograd.Value, 10)
     for entry in (autograd_viz.draw, autograd_viz.animate):
         with pytest.raises(ValueError, match="max_nodes must be a positive int, got 'x'"):
@@ -180,7 +180,7 @@ def test_an_own_engine_op_with_other_than_two_operands_is_written_as_a_call(op, 
 
 def test_a_layers_list_of_outputs_is_explained_with_what_to_draw_instead():
     from autograd_viz import Layer
-    from autograd_viz.foreign import NotAGraphError
+    from autograd_viz.engines.read import NotAGraphError
 
     out = Layer(2, 3, seed=0)([1.0, 2.0])
     for entry in (autograd_viz.draw, autograd_viz.animate):
@@ -288,10 +288,10 @@ def test_a_pngs_dpi_out_of_range_is_refused_before_dot_runs(dpi, tmp_path, monke
 
 
 def test_a_quiz_on_a_big_micrograd_graph_is_refused_before_it_is_read(monkeypatch):
-    import autograd_viz.own_engine
+    import autograd_viz.engines.replay
     from autograd_viz.viz.quiz import QuizError
 
-    monkeypatch.setattr(autograd_viz.own_engine, "read_graph", None)  # any read would fail
+    monkeypatch.setattr(autograd_viz.engines.replay, "read_graph", None)  # any read would fail
     with pytest.raises(QuizError, match=r"more than 60 values .*before any work"):
         autograd_viz.quiz(_chain(micrograd.Value, 5_000))
 

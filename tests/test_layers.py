@@ -1,10 +1,12 @@
 """The layers import only downwards: engine <- nn; engine <- graph <- trace <- viz (never nn).
 
-Each check runs in a fresh interpreter, so what one import pulls in is seen exactly.
+Each load check runs in a fresh interpreter, so what one import pulls in is seen exactly;
+the import graph checks read every module's source, imports inside functions included.
 """
 
 from __future__ import annotations
 
+import ast
 import subprocess
 import sys
 from pathlib import Path
@@ -58,3 +60,150 @@ def test_the_class_answers_need_only_the_standard_library(module):
     ours = {m for m in extra if m.startswith("autograd_viz")}
     assert ours <= {"autograd_viz.answers", "autograd_viz.classroom"}
     assert "ipywidgets" not in extra and "numpy" not in extra
+
+
+# ---- every import, inside functions too -------------------------------------------------------
+
+PACKAGE = Path(autograd_viz.__file__).parent
+# The one documented import up the layers: `Value.draw()` / `Value.animate()` load the viewers
+# lazily, from one module, so `from autograd_viz import Value` stays light (DESIGN.md).
+CONVENIENCE = {("autograd_viz.engine", "autograd_viz.viz.api")}
+
+
+def _module_names() -> dict[str, Path]:
+    found = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if "vendor" in path.parts:
+            continue
+        parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+        found[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    return found
+
+
+def _imports(path: Path, modules: dict[str, Path]) -> set[str]:
+    """The package modules `path` imports anywhere — at the top, inside functions, on error
+    paths — except under `if TYPE_CHECKING:` (never run)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    typing_only = {
+        id(node)
+        for block in ast.walk(tree)
+        if isinstance(block, ast.If) and "TYPE_CHECKING" in ast.unparse(block.test)
+        for statement in block.body
+        for node in ast.walk(statement)
+    }
+    out = set()
+    for node in ast.walk(tree):
+        if id(node) in typing_only:
+            continue
+        if isinstance(node, ast.Import):
+            out |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            for a in node.names:  # `from autograd_viz.viz import api` imports a module
+                full = f"{node.module}.{a.name}"
+                out.add(full if full in modules else node.module)
+    return {m for m in out if m in modules}
+
+
+def _graph() -> dict[str, set[str]]:
+    modules = _module_names()
+    return {name: _imports(path, modules) - {name} for name, path in modules.items()}
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan, iteratively)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    on, stack, out = set(), [], []
+    for start in graph:
+        if start in index:
+            continue
+        work = [(start, iter(sorted(graph[start])))]
+        index[start] = low[start] = len(index)
+        stack.append(start)
+        on.add(start)
+        while work:
+            v, children = work[-1]
+            for w in children:
+                if w not in index:
+                    index[w] = low[w] = len(index)
+                    stack.append(w)
+                    on.add(w)
+                    work.append((w, iter(sorted(graph[w]))))
+                    break
+                if w in on:
+                    low[v] = min(low[v], index[w])
+            else:
+                work.pop()
+                if work:
+                    low[work[-1][0]] = min(low[work[-1][0]], low[v])
+                if low[v] == index[v]:
+                    component = []
+                    while True:
+                        w = stack.pop()
+                        on.discard(w)
+                        component.append(w)
+                        if w == v:
+                            break
+                    if len(component) > 1:
+                        out.append(sorted(component))
+    return out
+
+
+def test_the_function_level_import_graph_has_no_cycle_but_the_documented_convenience():
+    graph = _graph()
+    assert len(graph) > 40
+    for module, target in CONVENIENCE:
+        graph[module].discard(target)
+    assert _cycles(graph) == []
+
+
+def test_the_cycle_finder_finds_a_cycle_through_a_function_level_import():
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    assert _cycles(graph) == [["a", "b", "c"]]
+    source = "def f():\n    from autograd_viz.viz import render\n"
+    path = Path(__file__).parent / "_layers_probe.py"
+    try:
+        path.write_text(source, encoding="utf-8")
+        assert _imports(path, _module_names()) == {"autograd_viz.viz.render"}
+    finally:
+        path.unlink()
+
+
+BELOW_THE_VIEWERS = (
+    *("autograd_viz.engine", "autograd_viz.graph", "autograd_viz.naming", "autograd_viz.ops"),
+    *("autograd_viz.trace", "autograd_viz.size", "autograd_viz.door", "autograd_viz.errors"),
+    "autograd_viz.engines",
+)
+
+
+def test_function_level_imports_keep_the_layer_rules():
+    """What `test_below_the_viewers_nothing_imports_a_viewer` checks at import time, for
+    every import anywhere in the module: below the viewers nothing reaches up into
+    `autograd_viz.viz` (but the engine's documented convenience), and no viewer imports nn."""
+    graph = _graph()
+    engine = graph["autograd_viz.engine"] - {"autograd_viz._value_protocols", "autograd_viz.errors"}
+    assert {("autograd_viz.engine", m) for m in engine} == CONVENIENCE  # one module, no other
+    for module, targets in graph.items():
+        up = {t for t in targets if t.startswith("autograd_viz.viz")}
+        if module.startswith(BELOW_THE_VIEWERS):
+            allowed = {t for m, t in CONVENIENCE if m == module}
+            assert up <= allowed, f"{module} imports {sorted(up - allowed)}"
+        if module.startswith(("autograd_viz.viz", "autograd_viz.graph", "autograd_viz.trace")):
+            assert "autograd_viz.nn" not in targets, module
+
+
+def test_every_subpackage_ships_in_the_wheel():
+    """pyproject lists the packages by hand: a subpackage left out (autograd_viz.engines) is
+    missing from the wheel, and the browser edition, which installs that wheel, breaks."""
+    import tomllib
+
+    listed = set(
+        tomllib.loads((PACKAGE.parent / "pyproject.toml").read_text())["tool"]["setuptools"][
+            "packages"
+        ]
+    )
+    found = {
+        ".".join(path.parent.relative_to(PACKAGE.parent).parts)
+        for path in PACKAGE.rglob("__init__.py")
+    }
+    assert found <= listed, f"add to [tool.setuptools] packages: {sorted(found - listed)}"

@@ -20,9 +20,8 @@ import pytest
 import autograd_viz
 from autograd_viz import MLP, Neuron, Value
 from autograd_viz._equations import call
-from autograd_viz.engine_check import RIGHT, WRONG
-from autograd_viz.foreign import read_graph
-from autograd_viz.foreign_ops import (
+from autograd_viz.engines.check import RIGHT, WRONG
+from autograd_viz.engines.ops import (
     canonical_op,
     engine_op,
     method_name,
@@ -33,6 +32,7 @@ from autograd_viz.foreign_ops import (
     what_it_computes,
     written,
 )
+from autograd_viz.engines.read import read_graph
 from autograd_viz.ops import (
     DERIVED,
     OPS,
@@ -202,7 +202,7 @@ def test_a_number_power_is_the_power_n_row_whatever_its_spelling():
 
 @pytest.mark.parametrize("key", [r.key for r in rows() if not r.derived])
 def test_another_engines_right_derivatives_are_the_engines_own_and_sympys(key):
-    """foreign_ops' numbers for a row agree with the test case's sympy derivative."""
+    """engines.ops' numbers for a row agree with the test case's sympy derivative."""
     sympy = pytest.importorskip("sympy")
     case = _case(key)
     args = [0.7, 1.3][: case.arity]
@@ -228,8 +228,8 @@ def test_derived_rows_are_rebuilt_from_the_engines_operations():
 
 def test_the_readers_keep_no_list_of_operations_of_their_own():
     """The dicts that used to repeat the table are gone; each reader asks the table."""
-    import autograd_viz.foreign as foreign
-    import autograd_viz.foreign_ops as foreign_ops
+    import autograd_viz.engines.ops as foreign_ops
+    import autograd_viz.engines.read as foreign
     import autograd_viz.nn as nn
     import autograd_viz.viz.network as network
     import autograd_viz.viz.quiz as quiz_module
@@ -429,7 +429,7 @@ def test_a_two_operand_op_with_another_count_is_a_call_named_by_its_noun(op, n, 
 )  # fmt: skip
 def test_another_engines_spelling_is_drawn_as_the_engines_op(spelt, value, drawn):
     """Their "relu" is drawn (and traced) as our "ReLU"; a derived op keeps their spelling."""
-    from autograd_viz.own_engine import foreign_snapshot
+    from autograd_viz.engines.replay import foreign_snapshot
 
     a, b = oe.BlogValue(2.0, label="a"), oe.BlogValue(3.0, label="b")
     r = row(spelt)

@@ -15,8 +15,8 @@ import own_engines as oe
 import pytest
 
 import autograd_viz
-from autograd_viz.foreign import NumberOutOfRangeError, read_graph
-from autograd_viz.own_engine import DEFAULT_TIMEOUT, BackwardTimeoutError
+from autograd_viz.engines.read import NumberOutOfRangeError, read_graph
+from autograd_viz.engines.run import DEFAULT_TIMEOUT, BackwardTimeoutError
 
 # ---- numbers a node may hold ------------------------------------------------------------------
 
@@ -359,15 +359,15 @@ def test_a_right_method_with_the_wrong_op_mark_is_reported_not_drawn_as_that_op(
     ],
 )  # fmt: skip
 def test_no_viewer_shows_the_false_equation_and_the_player_flags_the_step(cls, op, forward, said):
+    from autograd_viz.door import open_graph
     from autograd_viz.trace import trace
     from autograd_viz.viz.frames import Frames
-    from autograd_viz.viz.own_engine import snapshot_any
 
     z = _xyz(cls, op)
-    texts = [s.text for s in trace(snapshot_any(z, check=False))]
+    texts = [s.text for s in trace(open_graph(z, caller="test", check=False))]
     assert texts[1] == forward  # a call of their method: true as written
     assert not any("x + y = 2 + 3" in t for t in texts)
-    frames = Frames(snapshot_any(z))
+    frames = Frames(open_graph(z, caller="test", check=True))
     assert frames.caption(1).text == f"step 2 of {len(frames)} — forward pass · ✗ {said}"
     assert frames.steps[1].text.startswith(f"{forward}   ✗ {said} — ")
     player = autograd_viz.animate(z)
@@ -391,7 +391,7 @@ def test_a_stale_graph_of_their_engine_is_called_stale_not_a_forward_bug():
 @pytest.mark.parametrize("example", [oe.sum_times_y, oe.square_of_ab_plus_c, oe.b_used_twice,
                                      oe.neuron])  # fmt: skip
 def test_a_correct_engine_has_no_forward_problem(example):
-    from autograd_viz.own_engine import foreign_snapshot
+    from autograd_viz.engines.replay import foreign_snapshot
 
     z = example(oe.BlogValue)
     assert foreign_snapshot(z, check=False).forward == ()

@@ -391,8 +391,8 @@ def test_a_misspelt_option_the_quiz_sets_itself_is_not_suggested():
 
 
 def test_quiz_graph_is_the_snapshot_as_player_graph_is_and_picture_is_the_drawing():
+    from autograd_viz.engines.replay import ForeignSnapshot
     from autograd_viz.graph import Graph
-    from autograd_viz.own_engine import ForeignSnapshot
     from autograd_viz.viz.player import Player
 
     z = sum_times_y()

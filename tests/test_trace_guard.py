@@ -11,7 +11,7 @@ import tracemalloc
 
 import pytest
 
-import autograd_viz.viz.guard as guard
+import autograd_viz.size as guard
 from autograd_viz import Value
 from autograd_viz.trace import MAX_NODES, derivation, trace
 from autograd_viz.viz.render import GraphTooLargeError

@@ -13,7 +13,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from autograd_viz.foreign import LOOKS_FOR
+from autograd_viz.errors import LOOKS_FOR
 from autograd_viz.graph import Graph
 from autograd_viz.viz.frames import Frames
 from autograd_viz.viz.palette import COLORS

@@ -1,6 +1,6 @@
 """Animation frames from one graphviz layout: every step of a trace as an SVG, nodes never move.
 
-`Frames(root)` reads the graph once into a snapshot (`autograd_viz.graph`), traces it
+`Frames(root)` opens the graph once (`autograd_viz.door`; a snapshot passes as is), traces it
 (`autograd_viz.trace`), lays it out ONCE with `autograd_viz.viz.render` — with every value
 and final gradient filled in (on a copy of the snapshot: the user's graph is never
 written), so each cell already has its final width — and derives each step's frame from
@@ -27,11 +27,12 @@ import re
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from autograd_viz.graph import Graph, snapshot_for
+from autograd_viz.door import open_graph
+from autograd_viz.errors import FramesError
+from autograd_viz.graph import Graph
 from autograd_viz.trace import Step, check_phase, trace
 from autograd_viz.viz import layout, render, svg
 from autograd_viz.viz.collapse import collapse_view, has_neurons
-from autograd_viz.viz.guard import check_size
 from autograd_viz.viz.network import steps_for, with_by
 from autograd_viz.viz.options import DrawOptions
 from autograd_viz.viz.palette import var
@@ -143,8 +144,8 @@ class Frames:
         before_layout: Callable[[Frames], None] | None = None,
         **draw_options: Any,
     ) -> None:
-        read = check_size(root, draw_options.get("max_nodes", DrawOptions.max_nodes))
-        graph = snapshot_for("Frames", root, read=read)  # the one walk of the user's graph
+        most = draw_options.get("max_nodes", DrawOptions.max_nodes)
+        graph = open_graph(root, caller="Frames", max_nodes=most)  # a snapshot passes as is
         check_phase(phase)
         if by is None:  # a picture of one box per neuron steps one neuron at a time
             neurons = draw_options.get("collapse") == "neuron" and has_neurons(graph)
@@ -166,7 +167,8 @@ class Frames:
         final = self.steps if phase != "forward" else trace(graph, "backward", digits=digits)
         # every final gradient written in (on a copy), so the layout sizes each cell for it
         finished = graph.with_grads(final[-1].grads)
-        self.source = render.to_dot(finished, self.options, show_grad=True)
+        shown = dataclasses.replace(self.options, show_grad=True)  # checked already
+        self.source = render.dot_source(finished, shown)
         if before_layout is not None:
             before_layout(self)  # e.g. the player's frame count and size, before dot runs
         self.base_svg = layout.svg_from_dot(self.source, timeout=self.options.timeout)
@@ -349,10 +351,6 @@ def _box_state(members: tuple[int, ...], step: Step, touched: set[int]) -> str:
     if step.active in members:
         return f"{state} active"
     return f"{state} touched" if any(i in touched for i in members) else state
-
-
-class FramesError(RuntimeError):
-    """The drawing's SVG is not in the form frames restyle (a bug to report, not a user error)."""
 
 
 def _check_template(svg: str, slots: list[tuple[str, str]]) -> None:

@@ -89,8 +89,8 @@ class InlinePlayer:
         height: int | None = None,
         **options: Any,
     ) -> None:
-        from autograd_viz.viz.export import standalone_html
         from autograd_viz.viz.frames import Frames
+        from autograd_viz.viz.page import standalone_html
 
         if height is not None and (isinstance(height, bool) or not isinstance(height, int)
                                    or not 100 <= height <= 10_000):  # fmt: skip

@@ -15,6 +15,7 @@ import subprocess
 import sys
 from collections.abc import Sequence
 
+from autograd_viz.errors import GraphvizError, GraphvizNotFoundError
 from autograd_viz.viz import svg as _svg
 
 __all__ = ["INSTALL_HINT", "GraphvizError", "GraphvizNotFoundError", "run_dot", "svg_from_dot"]
@@ -24,14 +25,6 @@ INSTALL_HINT = (
     "`apt-get install graphviz` (Debian/Ubuntu) or `brew install graphviz` (macOS); then "
     "restart the kernel. The DOT text is still available as `.source`."
 )
-
-
-class GraphvizNotFoundError(RuntimeError):
-    """Graphviz's `dot` program is not installed (or not on PATH)."""
-
-
-class GraphvizError(RuntimeError):
-    """`dot` ran but failed; the message carries what it printed."""
 
 
 def run_dot(dot: str, fmt: str, *, timeout: float, extra: Sequence[str] = ()) -> bytes:

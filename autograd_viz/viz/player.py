@@ -29,11 +29,11 @@ from collections.abc import Sequence
 import ipywidgets as widgets
 from ipywidgets.widgets.widget_string import HTMLMathStyle
 
-from autograd_viz.foreign import LOOKS_FOR
-from autograd_viz.graph import CycleError, GraphError, snapshot
+from autograd_viz.door import open_graph
+from autograd_viz.errors import LOOKS_FOR, CycleError, GraphError
+from autograd_viz.graph import Graph, snapshot
 from autograd_viz.trace import Step, check_phase
 from autograd_viz.viz.frames import Frames
-from autograd_viz.viz.guard import check_size
 from autograd_viz.viz.network import frame_advice
 from autograd_viz.viz.options import DrawOptions, check_speed
 from autograd_viz.viz.static import static_text
@@ -106,8 +106,16 @@ class Player(widgets.VBox):
         history: int = 3,
         **draw_options: object,
     ) -> None:
-        read = check_size(root, draw_options.get("max_nodes", DrawOptions.max_nodes))
-        graph = _graph(root, read)
+        most = draw_options.get("max_nodes", DrawOptions.max_nodes)
+        try:  # the one door: size, the one read (a snapshot passes as is)
+            opened = open_graph(root, caller="Player", max_nodes=most, error=GraphError)
+        except CycleError:
+            raise
+        except GraphError:
+            opened = root  # not a graph: `_graph` says what is wrong, with a hint
+        if isinstance(opened, Graph) and opened.root.is_leaf and not isinstance(root, Graph):
+            opened = root  # a lone leaf: `_graph` refuses it by the learner's own repr
+        graph = _graph(opened)
         check_phase(phase)
         speed = check_speed(speed, PlayerError)
         if isinstance(max_frames, bool) or not isinstance(max_frames, int) or max_frames < 1:

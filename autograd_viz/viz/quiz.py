@@ -12,7 +12,7 @@ and judged by the same rule (`autograd_viz._numbers.ANSWER_RULE`): within one pa
 million, or the answer as the drawing prints it (`1.235e4` for 12345.678).
 
 On a learner's own engine the answers are the right derivatives — the op table's, or central
-differences on their own forward method (`autograd_viz.foreign_ops`) — never what their
+differences on their own forward method (`autograd_viz.engines.ops`) — never what their
 `_backward` closures send; where their engine gives another number, the feedback says so.
 
 The picture is one graphviz layout, made with every number in place so no node moves, then
@@ -44,14 +44,14 @@ from autograd_viz._checks import is_number
 from autograd_viz._equations import Eq, partial
 from autograd_viz._numbers import format_number
 from autograd_viz.answers import graph_key
+from autograd_viz.door import open_graph
 from autograd_viz.grading import ANSWER_HELP, AnswerParseError, agrees, parse_number
-from autograd_viz.graph import Graph, snapshot_for
+from autograd_viz.graph import Graph
 from autograd_viz.naming import expression_names
 from autograd_viz.ops import describe
 from autograd_viz.teacher import register
 from autograd_viz.trace import Step, node_names, trace
 from autograd_viz.viz.frames import Frames
-from autograd_viz.viz.guard import read_within
 from autograd_viz.viz.static import static_text
 
 __all__ = ["Quiz", "QuizError", "quiz"]
@@ -147,12 +147,12 @@ class Quiz(widgets.VBox):
         if not is_number(max_nodes, int) or max_nodes < 1:
             raise QuizError(f"max_nodes must be a positive int, got {max_nodes!r}")
         _check_options(draw_options)
-        read = read_within(root, max_nodes)  # refuse a big graph before reading all of it
-        if read is None:
-            raise _too_many(f"more than {max_nodes}", max_nodes,
-                            " (counting stopped there, before any work)")  # fmt: skip
-        # the one walk of the user's graph
-        graph = snapshot_for("quiz()", root, read=read, needs="a Value (an expression's output)")
+        graph = open_graph(  # the one door: a big graph is refused before it is read
+            root, caller="quiz()", max_nodes=max_nodes, every_value=True,
+            too_large=lambda n: _too_many(f"more than {n}", n,
+                                          " (counting stopped there, before any work)"),
+            needs="a Value (an expression's output)",
+        )  # fmt: skip
         if graph.root.is_leaf:
             raise QuizError(
                 f"nothing to quiz: {root!r} is a leaf. Build an expression first, "
@@ -734,10 +734,10 @@ def _right_answers(graph: Graph) -> tuple[Graph, set[int], tuple[float, ...] | N
 
     The kit's `Value` has the op table's rules already. A learner's graph gets, at each
     operation, the op table's derivative, or central differences on their own forward method
-    where the table has no row (`autograd_viz.foreign_ops`), never their `_backward`'s: a quiz
+    where the table has no row (`autograd_viz.engines.ops`), never their `_backward`'s: a quiz
     that graded against their rule would call their bug right. Their backward() is run once
     here (or its run is taken from the check that already ran it)."""
-    from autograd_viz.own_engine import ForeignSnapshot, run_backward  # only for their engine
+    from autograd_viz.engines.replay import ForeignSnapshot  # only for their engine
 
     if not isinstance(graph, ForeignSnapshot) or graph.source is None:
         return graph, set(), None
@@ -750,7 +750,7 @@ def _right_answers(graph: Graph) -> tuple[Graph, set[int], tuple[float, ...] | N
             unknown.add(i)  # its operands' gradients are neither shown nor asked
             partials = [0.0] * len(node.operands)
         rules.append(None if node.is_leaf else functools.partial(_fixed_rule, tuple(partials)))
-    run = graph.report.run if graph.report is not None else run_backward(source)
+    run = graph.backward_run()  # the one run of their backward(): the check's, if it ran
     right = dataclasses.replace(
         graph, rules=tuple(rules), report=None, flags={}, source=None, replay=None
     )  # no flags: a caption saying "the product rule gives 3" would give the answer away
@@ -759,7 +759,7 @@ def _right_answers(graph: Graph) -> tuple[Graph, set[int], tuple[float, ...] | N
 
 def _right_partials(source: Any, i: int) -> list[float] | None:
     """∂node_i/∂(each operand position): the op table's, else central differences."""
-    from autograd_viz.foreign_ops import (
+    from autograd_viz.engines.ops import (
         canonical_op,
         method_name,
         numeric_partials,

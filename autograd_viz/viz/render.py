@@ -13,7 +13,7 @@ bytes in every process, and the SVG carries stable ids:
 * classes: the role (`input`, `param`, `const`, `output`, `value`, `op`, `neuron`, `layer`)
   plus the animation state when `states` gives one.
 
-`root` is a Value (read once into a snapshot, `autograd_viz.graph`) or a snapshot.
+`root` is a Value (opened once by `autograd_viz.door.open_graph`) or a snapshot.
 Large graphs are collapsed into `nn` neurons or layers (`collapse=`), or refused with
 a `GraphTooLargeError` that says how to draw less — counted before anything is laid out.
 The layout runs once per picture, through `autograd_viz.viz.layout`.
@@ -24,12 +24,14 @@ from __future__ import annotations
 import os
 import sys
 import warnings
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
 from autograd_viz._numbers import format_number
-from autograd_viz.graph import Graph, snapshot_for
+from autograd_viz.door import open_graph
+from autograd_viz.errors import GraphTooLargeError
+from autograd_viz.graph import Graph
 from autograd_viz.naming import expression_names
 from autograd_viz.ops import describe
 from autograd_viz.viz import dot as _dot
@@ -43,8 +45,8 @@ from autograd_viz.viz.dot import (
     PENDING_COLOR,
     STATE_FILLS,
 )
-from autograd_viz.viz.guard import check_size
 from autograd_viz.viz.layout import GraphvizError, GraphvizNotFoundError, svg_from_dot
+from autograd_viz.viz.mark import marker
 from autograd_viz.viz.options import COLLAPSE_MODES, RANKDIRS, STATES, DrawOptions
 from autograd_viz.viz.outpath import output_path
 from autograd_viz.viz.svg import MIN_FIT_TEXT, fitted_text_px
@@ -64,15 +66,13 @@ __all__ = [
     "GraphTooLargeError",
     "GraphvizError",
     "GraphvizNotFoundError",
+    "dot_source",
     "draw",
+    "drawing",
     "roles",
     "svg_from_dot",
     "to_dot",
 ]
-
-
-class GraphTooLargeError(ValueError):
-    """The graph has more values than a readable drawing can show."""
 
 
 def roles(root: object) -> list[str]:
@@ -86,11 +86,7 @@ def roles(root: object) -> list[str]:
     >>> roles(x * 3)
     ['input', 'const', 'output']
     """
-    return [n.role for n in _graph(root, "roles").nodes]
-
-
-def _graph(root: object, caller: str, read: dict | None = None) -> Graph:
-    return snapshot_for(f"{caller}()", root, read=read)
+    return [n.role for n in open_graph(root, caller="roles()").nodes]
 
 
 # ---- DOT ------------------------------------------------------------------------
@@ -108,12 +104,17 @@ def to_dot(root: object, options: DrawOptions | None = None, /, **kwargs: Any) -
     3
     """
     options = DrawOptions.of(options, **kwargs)
-    read = check_size(root, options.max_nodes)  # before the snapshot: refuse a huge graph
-    return _build(_graph(root, "draw", read), options)[0]
+    graph = open_graph(root, caller="draw()", max_nodes=options.max_nodes)  # the one door
+    return _build(graph, options, marker(graph))[0]
 
 
-def _build(graph: Graph, options: DrawOptions) -> tuple[str, str | None, str]:
-    """DOT source, caption (a note about automatic collapsing, or None) and a summary."""
+def _build(
+    graph: Graph, options: DrawOptions, mark: Callable[[str], str] | None = None
+) -> tuple[str, str | None, str]:
+    """DOT source, caption (a note about automatic collapsing, or None) and a summary.
+
+    `mark`, if given, adds to the finished DOT what the caller wants marked on it (a
+    learner's first wrong node: `autograd_viz.viz.mark.marker`)."""
     number = _dot.number_formatter(options.fmt)
     nodes = graph.nodes
     state_of = _check_states(options.states, len(nodes))
@@ -150,10 +151,8 @@ def _build(graph: Graph, options: DrawOptions) -> tuple[str, str | None, str]:
         summary = f"{_count(n, 'value')} shown as {boxes} and {_count(len(view.visible), 'value')}"
     lines.append("}")
     source = "\n".join(lines) + "\n"
-    if getattr(graph, "first_wrong", None) or getattr(graph, "note", ""):
-        from autograd_viz.viz.own_engine import mark  # a learner's own engine, checked
-
-        source = mark(source, graph)
+    if mark is not None:
+        source = mark(source)
     return source, caption, summary
 
 
@@ -432,6 +431,20 @@ def draw(root: object, options: DrawOptions | None = None, /, **kwargs: Any) -> 
     True
     """
     options = DrawOptions.of(options, **kwargs)
-    read = check_size(root, options.max_nodes)  # before the snapshot: refuse a huge graph
-    source, caption, summary = _build(_graph(root, "draw", read), options)
+    graph = open_graph(root, caller="draw()", max_nodes=options.max_nodes)  # the one door
+    return drawing(graph, options)
+
+
+def dot_source(graph: Graph, options: DrawOptions) -> str:
+    """The DOT of a graph already opened, with options already checked (`to_dot` without
+    the door: for `Frames`, which opened the graph itself). A learner's checked graph
+    carries its mark."""
+    return _build(graph, options, marker(graph))[0]
+
+
+def drawing(graph: Graph, options: DrawOptions) -> Drawing:
+    """The Drawing of a graph already opened (`autograd_viz.door.open_graph`), with options
+    already checked: what `draw` and `autograd_viz.draw` hand down, read and checked once.
+    A learner's checked graph is drawn with its first wrong node marked."""
+    source, caption, summary = _build(graph, options, marker(graph))
     return Drawing(source, caption, options.timeout, summary)

@@ -14,8 +14,8 @@ from __future__ import annotations
 import asyncio
 from importlib import resources
 
+from autograd_viz.errors import GraphvizError, GraphvizLoadingError
 from autograd_viz.viz.dot import NODE_MARGIN
-from autograd_viz.viz.layout import GraphvizError, GraphvizNotFoundError
 
 __all__ = ["FORMATS", "GraphvizLoadingError", "run_dot", "start_loading"]
 
@@ -30,10 +30,6 @@ _BROWSER_NODE_MARGIN = "0.08,0.03"
 
 _graphviz = None  # the loaded Graphviz (a JsProxy), once ready
 _loading: asyncio.Future | None = None
-
-
-class GraphvizLoadingError(GraphvizNotFoundError):
-    """Graphviz-WASM is still loading (or failed to load): nothing can be laid out yet."""
 
 
 def start_loading() -> None:

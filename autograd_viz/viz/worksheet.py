@@ -22,10 +22,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from autograd_viz.graph import snapshot_for
+from autograd_viz.door import open_graph
 from autograd_viz.trace import Step, check_phase, trace
 from autograd_viz.viz import render
-from autograd_viz.viz.guard import check_size
 from autograd_viz.viz.outpath import output_path
 from autograd_viz.viz.palette import COLORS, resolve
 
@@ -204,8 +203,7 @@ def worksheet(
         if option in draw_options:
             raise TypeError(f"save_worksheet sets {option!r} itself; leave it out")
     draw_options.setdefault("rankdir", "TB")  # a portrait page: the graph grows downwards
-    read = check_size(root, max_nodes)  # count first: refuse a big graph before any work
-    graph = snapshot_for("save_worksheet", root, read=read)
+    graph = open_graph(root, caller="save_worksheet", max_nodes=max_nodes)  # counted first
     if len(graph) == 1:
         raise WorksheetError(
             "this is a single value with no operation behind it: nothing to work out. Make "

@@ -1,43 +1,30 @@
-"""Your own engine, stepped through: run its backward pass and replay its numbers.
+"""The snapshot of a learner's own graph, whose backward rules replay their recorded run.
 
-`run_backward(graph)` runs the learner's own backward pass on a `ForeignGraph` and records
-every `_backward()` call: which node, its `grad` at that moment, and what the call added to
-each operand's `grad`. It calls their `backward()` (so their topological order is the one
-recorded) with each node's `_backward` wrapped by a recorder; where that cannot be done
-it calls the closures itself, in the kit's order. Every `grad` and every `_backward` it
-touched is put back afterwards: the learner's graph is left exactly as it was. Their code
-runs under a time limit (`time_limit`, 5 s by default): a loop that never ends raises
-`BackwardTimeoutError`, saying where it was, instead of hanging the notebook.
-
-`foreign_snapshot(root)` is the graph snapshot of such a graph, the door through which
-every viewer reads it: its backward rules replay what *their* closures sent, so every
-derivation, drawing and frame shows the learner's own numbers — from one run of their
-backward() per call; checked by `autograd_viz.engine_check`, it also says where they go
-wrong. A value that does not follow from its operation (their `__add__` giving 2 + 3 =
-−1) is written as a call of their method, `__add__(2, 3) = −1`, never as a false equation,
-and said (`ForwardProblem`).
+`foreign_snapshot(root)` is the graph snapshot of a micrograd-style graph, the form in
+which every viewer reads it (the door, `autograd_viz.door.open_graph`, calls it): its
+backward rules replay what *their* closures sent in one recorded run of their backward()
+(`autograd_viz.engines.run`), so every derivation, drawing and frame shows the learner's
+own numbers — and their backward() runs at most once per public call: the check's run, when
+the graph is checked (`ForeignSnapshot.checked`), is the run replayed. At another gradient
+than the recorded one a rule's share is scaled from the recorded call (a `_backward` adds
+`local · out.grad`), so no picture calls their code again. A value that does not follow
+from its operation (their `__add__` giving 2 + 3 = −1) is written as a call of their
+method, `__add__(2, 3) = −1`, never as a false equation, and said (`ForwardProblem`).
 """
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import functools
 import math
-import numbers
-import os
-import signal
-import sys
-import threading
-import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from autograd_viz._numbers import format_number
 from autograd_viz.engine import Value
-from autograd_viz.foreign import ForeignGraph, read_graph
-from autograd_viz.foreign_ops import (
+from autograd_viz.engines.check import check_graph
+from autograd_viz.engines.ops import (
     canonical_op,
     engine_op,
     method_name,
@@ -49,299 +36,26 @@ from autograd_viz.foreign_ops import (
     what_it_computes,
     written,
 )
+from autograd_viz.engines.read import ForeignGraph, read_graph
+from autograd_viz.engines.run import (
+    DEFAULT_TIMEOUT,
+    BackwardRun,
+    Call,
+    _check_timeout,
+    _grad,
+    _timed_out,
+    _TimeUp,
+    _where,
+    run_backward,
+    time_limit,
+)
 from autograd_viz.graph import Graph, Node
+from autograd_viz.naming import expression_names
 
 if TYPE_CHECKING:
-    from autograd_viz.engine_check import EngineReport, Finding
+    from autograd_viz.engines.check import EngineReport, Finding
 
-__all__ = [
-    "DEFAULT_TIMEOUT",
-    "BackwardRun",
-    "BackwardTimeoutError",
-    "Call",
-    "ForeignSnapshot",
-    "ForwardProblem",
-    "foreign_snapshot",
-    "run_backward",
-    "time_limit",
-]
-
-DEFAULT_TIMEOUT = 5.0  # seconds a learner's backward() may run: a tiny graph takes milliseconds
-
-
-class BackwardTimeoutError(TimeoutError):
-    """The learner's own `backward()` (or one `_backward` closure) did not return within the
-    time limit; the message says where it was still running. Every `grad` is as it was."""
-
-
-# ---- a time limit on their code ---------------------------------------------------------------
-
-
-class _TimeUp(BaseException):
-    """Raised inside their code when time is up; a BaseException, so `except Exception`
-    in their loop cannot swallow it."""
-
-
-def _check_timeout(timeout: object) -> float:
-    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not timeout > 0:
-        raise ValueError(f"timeout must be a number of seconds > 0, got {timeout!r}")
-    return float(timeout)
-
-
-def _can_ring() -> bool:
-    """Whether an interval timer may interrupt this code: the main thread, a platform with
-    SIGALRM, and no timer already running (someone else's: leave it alone)."""
-    return (
-        sys.platform != "emscripten"
-        and hasattr(signal, "setitimer")
-        and threading.current_thread() is threading.main_thread()
-        and signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
-    )
-
-
-@contextlib.contextmanager
-def time_limit(seconds: float) -> Iterator[None]:
-    """Stop the code in the block with `_TimeUp` after `seconds`: a learner's loop that never
-    ends must not hang the notebook. An interval timer (SIGALRM) where this is the main
-    thread and no other timer runs (a kernel's cell, a test); else a trace function that
-    looks at the clock on each line (slower, but works in any thread and in Pyodide)."""
-    deadline = time.monotonic() + seconds
-    state = {"on": True}
-
-    def ring(signum, frame):
-        if state["on"]:
-            raise _TimeUp
-
-    if _can_ring():
-        old = signal.getsignal(signal.SIGALRM)
-        try:
-            signal.signal(signal.SIGALRM, ring)
-            signal.setitimer(signal.ITIMER_REAL, seconds)
-        except (OSError, ValueError):  # not allowed here after all: watch the clock instead
-            signal.signal(signal.SIGALRM, old if old is not None else signal.SIG_DFL)
-        else:
-            try:
-                yield
-            finally:
-                state["on"] = False
-                signal.setitimer(signal.ITIMER_REAL, 0)
-                signal.signal(signal.SIGALRM, old if old is not None else signal.SIG_DFL)
-            return
-
-    def tick(frame, event, arg):
-        if state["on"] and time.monotonic() > deadline:
-            raise _TimeUp
-        return tick
-
-    previous = sys.gettrace()
-    sys.settrace(tick)
-    try:
-        yield
-    finally:
-        state["on"] = False
-        sys.settrace(previous)
-
-
-@contextlib.contextmanager
-def shallow_stack(room: int = 100) -> Iterator[None]:
-    """Let code in the block call at most `room` levels deeper than here. A learner's method
-    that calls itself for ever (an `__rsub__` written as `other - self`, or one of the kit's
-    trial fixes on a class without `__neg__`) must raise RecursionError, which the kit
-    reports: in the browser edition WebAssembly's own stack runs out long before Python's
-    default limit of 1000, and that kills the kernel instead."""
-    depth, frame = 0, sys._getframe()
-    while frame is not None:
-        depth, frame = depth + 1, frame.f_back
-    old = sys.getrecursionlimit()
-    sys.setrecursionlimit(min(old, depth + room))
-    try:
-        yield
-    finally:
-        sys.setrecursionlimit(old)
-
-
-def _where(err: BaseException, graph: ForeignGraph) -> str:
-    """Where their code was when time ran out: the function, file and line, and the node
-    whose `_backward` it was running, if any."""
-    frames = []
-    tb = err.__traceback__
-    while tb is not None:
-        frames.append(tb.tb_frame)
-        tb = tb.tb_next
-    here = __file__.removesuffix("c")
-    theirs = [f for f in frames if f.f_code.co_filename.removesuffix("c") != here]
-    i = None  # the node whose `_backward` ran: `_snapshot_call`'s i, or `_replay`'s call
-    for f in frames:
-        if f.f_code is _snapshot_call.__code__:
-            i = f.f_locals.get("i")
-        elif f.f_code is _Replay._replay.__code__:
-            i = f.f_locals["call"].node
-    text = ""
-    if theirs:
-        f = theirs[-1]
-        file = os.path.basename(f.f_code.co_filename)
-        text = f"in `{f.f_code.co_name}` ({file}, line {f.f_lineno})"
-    if i is not None:
-        op = canonical_op(graph.ops[i], len(graph.operands[i]))
-        method = method_name(graph.nodes[i], op) or graph.ops[i] or "an operation"
-        label = graph.labels[i] or f"node {i}"
-        text += f", inside the `_backward` of {label} (made by your `{method}`)"
-    return text.lstrip(", ")
-
-
-def _timed_out(what: str, seconds: float, where: str) -> BackwardTimeoutError:
-    at = f": it was still running {where}" if where else ""
-    return BackwardTimeoutError(
-        f"{what} did not return within {seconds:g} s (timeout={seconds:g}){at}. Check that "
-        "loop: a `while` whose condition never changes, a topological sort that never marks "
-        "a node visited, or a `_backward` that calls backward() again. Every grad is as it "
-        "was. If your graph is only slow, pass a longer timeout=."
-    )
-
-
-# ---- running their backward pass ------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Call:
-    """One `_backward()` call of the learner's backward pass.
-
-    `node` is the index of the node whose rule ran, `out_grad` its `grad` when it ran,
-    `sent[i]` what the call added to operand node i's `grad` (one entry per distinct
-    operand), `before[i]` that operand's `grad` just before the call.
-    """
-
-    node: int
-    out_grad: float
-    sent: dict[int, float]
-    before: dict[int, float]
-
-
-@dataclass(frozen=True)
-class BackwardRun:
-    """The learner's backward pass as recorded: the calls in the order they ran, every
-    node's `grad` at the end, and whose order it was ("your backward()" or "the kit's
-    order", with the reason in `note`)."""
-
-    calls: tuple[Call, ...]
-    grads: tuple[float, ...]
-    order: str
-    note: str = ""
-    errors: tuple[tuple[int, str], ...] = ()  # (node, what its `_backward` raised)
-
-
-class _Recorder:
-    """Stands in for one node's `_backward` while their backward() runs."""
-
-    __slots__ = ("index", "original", "graph", "log")
-
-    def __init__(self, index, original, graph, log):
-        self.index, self.original, self.graph, self.log = index, original, graph, log
-
-    def __call__(self, *args, **kwargs):
-        self.log.append(_snapshot_call(self.graph, self.index, self.original, args, kwargs))
-
-
-def _grad(node: object) -> float:
-    g = node.grad
-    return float(g) if isinstance(g, numbers.Real) else float("nan")
-
-
-def _snapshot_call(graph: ForeignGraph, i: int, rule: Callable, args=(), kwargs=None) -> Call:
-    node = graph.nodes[i]
-    distinct = list(dict.fromkeys(graph.operands[i]))
-    before = {p: _grad(graph.nodes[p]) for p in distinct}
-    out_grad = _grad(node)
-    rule(*args, **(kwargs or {}))
-    sent = {p: _grad(graph.nodes[p]) - before[p] for p in distinct}
-    return Call(i, out_grad, sent, before)
-
-
-def run_backward(graph: ForeignGraph, *, timeout: float = DEFAULT_TIMEOUT) -> BackwardRun:
-    """Run the learner's backward pass on `graph`, record every call, restore everything.
-
-    Every `grad` starts at 0 for the run (as in a freshly built graph) and gets its old
-    value back afterwards, the very same object; so do the `_backward` attributes. Their
-    code may run `timeout` seconds in all; past that, `BackwardTimeoutError` says where it
-    was still running.
-    """
-    timeout = _check_timeout(timeout)
-    nodes = graph.nodes
-    saved = [node.grad for node in nodes]
-    log: list[Call] = []
-    installed: list[tuple[object, bool, object]] = []  # node, had own attribute, original
-    order, note = "your backward()", ""
-    try:
-        for node in nodes:
-            node.grad = 0.0
-        root = nodes[-1]
-        backward = getattr(root, "backward", None)
-        if not callable(backward):
-            note = "your class has no backward() method"
-        else:
-            for i, node in enumerate(nodes):
-                original = getattr(node, "_backward", None)
-                if not callable(original):
-                    continue
-                own = "_backward" in getattr(node, "__dict__", {})
-                try:
-                    node._backward = _Recorder(i, original, graph, log)
-                except (AttributeError, TypeError):
-                    note = f"{type(node).__name__}._backward cannot be replaced"
-                    break
-                installed.append((node, own, original))
-            if not note:
-                try:
-                    with time_limit(timeout):
-                        backward()
-                except _TimeUp as err:
-                    raise _timed_out("your backward()", timeout, _where(err, graph)) from None
-                except RecursionError:
-                    note = "your backward() hit Python's recursion limit"
-                except Exception as err:  # their code: report it, then show the kit's order
-                    note = f"your backward() raised {type(err).__name__}: {err}"
-        _restore_rules(installed)
-        installed = []
-        errors: list[tuple[int, str]] = []
-        if note:
-            order = "the kit's order"
-            try:
-                with time_limit(timeout):
-                    log = _kit_order(graph, errors)
-            except _TimeUp as err:
-                where = _where(err, graph)
-                raise _timed_out("a `_backward` of yours", timeout, where) from None
-        grads = tuple(_grad(node) for node in nodes)
-    finally:
-        _restore_rules(installed)
-        for node, g in zip(nodes, saved):
-            node.grad = g
-    return BackwardRun(tuple(log), grads, order, note, tuple(errors))
-
-
-def _restore_rules(installed: list[tuple[object, bool, object]]) -> None:
-    for node, own, original in installed:
-        if own:
-            node._backward = original
-        else:
-            del node._backward
-
-
-def _kit_order(graph: ForeignGraph, errors: list[tuple[int, str]]) -> list[Call]:
-    """Seed the root with 1 and call each closure in reverse topological order; a closure
-    that raises is recorded in `errors` and the pass goes on without it."""
-    for node in graph.nodes:
-        node.grad = 0.0
-    graph.nodes[-1].grad = 1.0
-    log = []
-    for i in range(len(graph) - 1, -1, -1):
-        rule = getattr(graph.nodes[i], "_backward", None)
-        if graph.operands[i] and callable(rule):
-            try:
-                log.append(_snapshot_call(graph, i, rule))
-            except Exception as err:  # their code: name it at its node
-                errors.append((i, f"{type(err).__name__}: {err}"))
-    return log
+__all__ = ["ForeignSnapshot", "ForwardProblem", "foreign_snapshot"]
 
 
 # ---- the forward pass: does each value follow from its operation? ------------------------------
@@ -437,13 +151,14 @@ def _forward_problems(
     return tuple(out)
 
 
-# ---- the snapshot of a foreign graph: the door every viewer reads -----------------------------
+# ---- the snapshot of a foreign graph, whose rules replay their run ---------------------------
 
 
 class _Replay:
     """What the learner's own rules send, for `Graph.contributions`: recorded from one run
-    of their backward pass (made on first use, so a drawing never runs it), and replayed
-    at another gradient by calling their closure with their operands' grads as they were."""
+    of their backward pass (made on first use, so a drawing never runs it; or the check's
+    run, handed over by `adopt`), and replayed at another gradient by scaling what the call
+    sent (a rule adds `local · out.grad`), so no picture calls their code again."""
 
     def __init__(
         self, graph: ForeignGraph, run: BackwardRun | None = None, timeout: float = DEFAULT_TIMEOUT
@@ -458,13 +173,21 @@ class _Replay:
         if self._calls is None and self._run is None:
             self._run = run
 
+    @property
+    def recorded(self) -> BackwardRun | None:
+        """The run replayed, if their backward() has run yet (None: not yet)."""
+        return self._run
+
+    def run(self) -> BackwardRun:
+        """The one recorded run of their backward pass (running it now if none is yet)."""
+        if self._run is None:
+            self._run = run_backward(self.graph, timeout=self.timeout)
+        return self._run
+
     def calls(self, i: int) -> list[Call]:
         if self._calls is None:
             self._calls = {}
-            run = self._run
-            if run is None:
-                run = run_backward(self.graph, timeout=self.timeout)
-            for call in run.calls:
+            for call in self.run().calls:
                 self._calls.setdefault(call.node, []).append(call)
         return self._calls.get(i, [])
 
@@ -494,16 +217,23 @@ class _Replay:
         calls = self.calls(i)
         if not calls:
             return tuple(0.0 for _ in self.graph.operands[i])
-        if math.isclose(grad, calls[-1].out_grad, rel_tol=1e-12, abs_tol=0.0):
+        last = calls[-1]
+        if math.isclose(grad, last.out_grad, rel_tol=1e-12, abs_tol=0.0):
             total: dict[int, float] = {}
             for call in calls:  # a node their backward ran twice sent twice
                 for p, amount in call.sent.items():
                     total[p] = total.get(p, 0.0) + amount
-        else:
-            total = self._replay(calls[-1], grad)
+        elif last.out_grad != 0 and math.isfinite(last.out_grad):
+            scale = grad / last.out_grad  # their rule sent local · out.grad: the same local
+            total = {p: amount * scale for p, amount in last.sent.items()}
+        else:  # their rule ran at gradient 0 (or inf): no local derivative to scale from
+            total = self._replay(last, grad)
         return self._per_position(i, total)
 
     def _replay(self, call: Call, grad: float) -> dict[int, float]:
+        """Their closure called again at `grad` (only where the recorded call ran at a
+        gradient of 0 or inf, which says nothing of its local derivative)."""
+        _running = call.node
         nodes = self.graph.nodes
         node, touched = nodes[call.node], [call.node, *call.before]
         saved = [nodes[j].grad for j in touched]
@@ -590,10 +320,10 @@ class ForeignSnapshot(Graph):
         graph is not too large to show, so a refusal never waits for a check)."""
         if self.report is not None or self.source is None:
             return self
-        from autograd_viz.engine_check import check_graph  # the check reads this module
-
         timeout = self.replay.timeout if self.replay is not None else DEFAULT_TIMEOUT
-        report = check_graph(self.source, timeout=timeout)
+        names = tuple(name.text for name in expression_names(self))
+        ran = self.replay.recorded if self.replay is not None else None  # a run already made
+        report = check_graph(self.source, names, self.forward, run=ran, timeout=timeout)
         if self.replay is not None:
             self.replay.adopt(report.run)  # their backward() runs once: the check's run is replayed
         flags: dict[tuple[int, int | None], tuple[str, str]] = {}
@@ -607,22 +337,34 @@ class ForeignSnapshot(Graph):
     def first_wrong(self) -> Finding | None:
         return None if self.report is None else self.report.first_wrong
 
+    def backward_run(self) -> BackwardRun | None:
+        """The one recorded run of their backward pass (the check's, the replay's, or one
+        made now); None for a snapshot that no longer holds their graph."""
+        if self.report is not None:
+            return self.report.run
+        return None if self.replay is None else self.replay.run()
+
 
 def foreign_snapshot(
-    root: object, *, check: bool | None = True, timeout: float = DEFAULT_TIMEOUT
+    root: object,
+    *,
+    check: bool | None = True,
+    timeout: float = DEFAULT_TIMEOUT,
+    read: Mapping[int, tuple[list[object], bool]] | None = None,
 ) -> ForeignSnapshot:
     """The graph snapshot of a learner's micrograd-style graph: read once (`read_graph`),
     with backward rules that give the numbers *their* code produces; with `check`, also
     `check_engine`'s findings, so the viewers can mark the first wrong node (None: check
     only a graph that holds gradients, i.e. one whose backward pass has run). Their
     backward() runs at most once, within `timeout` seconds (`BackwardTimeoutError`).
+    `read`: the operands a size check has read already, by `id` (`read_graph`'s `read`).
 
     >>> from micrograd.engine import Value  # doctest: +SKIP
     >>> x, y = Value(2.0), Value(3.0)  # doctest: +SKIP
     >>> foreign_snapshot((x + y) * y).contributions(3, 1.0)  # doctest: +SKIP
     (3.0, 5.0)
     """
-    graph = root if isinstance(root, ForeignGraph) else read_graph(root)
+    graph = root if isinstance(root, ForeignGraph) else read_graph(root, read=read)
     if check is None:
         check = any(g != 0 for g in graph.grads)
     replay = _Replay(graph, timeout=_check_timeout(timeout))
@@ -655,8 +397,6 @@ def foreign_snapshot(
         rules.append(functools.partial(_replayed_rule, replay, i) if operands else None)
     snap = ForeignSnapshot(tuple(nodes), tuple(rules), graph.note, source=graph, replay=replay)
     if checks:
-        from autograd_viz.naming import expression_names
-
         names = [name.text for name in expression_names(snap)]
         forward = _forward_problems(graph, checks, names)
         lines = [graph.note] if graph.note else []

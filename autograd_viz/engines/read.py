@@ -9,6 +9,15 @@ a `ForeignGraph`: the nodes in a deterministic topological order with their oper
 expression order. The graph snapshot turns it into the data every viewer reads; nothing
 here writes to the learner's objects.
 
+That shape is the node-reader protocol, and this module is the only code that reads a
+node's part of the graph (operands, number, operation, label): `is_graph(obj)` (are
+`data`, `grad` and operands there? asked without reading them), `raw_operands(node)` (the
+operands as stored, and whether a set lost their order: the one read of them, which the
+size check hands on in `read_graph(root, read=...)`), and the private readers of a node's
+number, operation, label and exponent. The rest of
+`autograd_viz.engines` works from the `ForeignGraph`, touching a node only for what runs
+their code: its `_backward` (run, recorded, named) and its `grad` (saved and put back).
+
 A set has no order, and micrograd's `a * a` keeps `a` once. The order (and the repeat)
 is recovered from the `_backward` closure, which holds the operands as `self` and `other`;
 failing that, by checking which order reproduces the forward value; failing that, the
@@ -21,10 +30,12 @@ import hashlib
 import math
 import numbers
 import re
-from collections.abc import Callable, Sequence
+import types
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from autograd_viz._text import clean_label
+from autograd_viz.errors import LOOKS_FOR, OPERAND_NAMES, NotAGraphError, NumberOutOfRangeError
 
 __all__ = [
     "LABEL_NAMES",
@@ -35,29 +46,12 @@ __all__ = [
     "NotAGraphError",
     "NumberOutOfRangeError",
     "is_graph",
+    "raw_operands",
     "read_graph",
 ]
 
-OPERAND_NAMES = ("_prev", "_children", "parents", "_parents", "prev")
 OP_NAMES = ("_op", "op")
 LABEL_NAMES = ("label", "name")
-
-# What the kit looks for, said once: every "not a graph" message ends with it.
-LOOKS_FOR = (
-    "The kit draws any object that has `data` and `grad` and its operands under one of "
-    + ", ".join(f"`{n}`" for n in OPERAND_NAMES)
-    + " (its operation under `_op` or `op`, a name under `label` or `name`, both optional)"
-)
-
-
-class NotAGraphError(TypeError):
-    """The object is not a computation graph the kit can read; the message says what it
-    looked for and what it found."""
-
-
-class NumberOutOfRangeError(ValueError):
-    """A node holds a whole number too large for a float (`data = 10**400`): the kit draws
-    and checks floats, as the engine computes with them."""
 
 
 @dataclass(frozen=True)
@@ -164,12 +158,24 @@ def _short_repr(obj: object) -> str:
 
 
 def is_graph(obj: object) -> bool:
-    """True for an object shaped like a micrograd-style node (data, grad and operands)."""
-    return (
-        _first_attr(obj, ["data"]) is not None
-        and _first_attr(obj, ["grad"]) is not None
-        and _first_attr(obj, OPERAND_NAMES) is not None
-    )
+    """True for an object shaped like a micrograd-style node (data, grad and operands).
+
+    Asks only whether the attributes are there, without reading a property's value (a
+    learner's `_prev` may be computed): the one walk reads each node's operands once."""
+    return _has(obj, "data") and _has(obj, "grad") and any(_has(obj, n) for n in OPERAND_NAMES)
+
+
+def _has(obj: object, name: str) -> bool:
+    """Whether `obj` has attribute `name`: an instance attribute, or one its class defines
+    (a property is not run); a slot, or anything else (`__getattr__`), is asked for."""
+    own = getattr(obj, "__dict__", None)
+    if isinstance(own, dict) and name in own:
+        return True
+    for cls in type(obj).__mro__:
+        found = vars(cls).get(name, _MISSING)
+        if found is not _MISSING and not isinstance(found, types.MemberDescriptorType):
+            return True
+    return getattr(obj, name, _MISSING) is not _MISSING
 
 
 def _number(obj: object, attr: str, node: object) -> float:
@@ -204,7 +210,7 @@ def _too_large(node: object, attr: str, value: numbers.Real) -> str:
     )
 
 
-def _raw_operands(node: object) -> tuple[list[object], bool]:
+def raw_operands(node: object) -> tuple[list[object], bool]:
     """The node's operands as stored, and whether their order is lost (a set)."""
     found = _attr(node, OPERAND_NAMES)
     if found is None:
@@ -292,8 +298,13 @@ def _from_forward(op: str, out: float, operands: list[object], data: dict[int, f
 # ---- the walk ---------------------------------------------------------------------------------
 
 
-def read_graph(root: object) -> ForeignGraph:
+def read_graph(
+    root: object, *, read: Mapping[int, tuple[list[object], bool]] | None = None
+) -> ForeignGraph:
     """Read a micrograd-style graph ending at `root` into a `ForeignGraph` (one iterative walk).
+
+    `read` holds operands already read (`raw_operands` of a node, by its `id`: the size
+    check's walk, `autograd_viz.size`), so no node's operands are read twice.
 
     >>> from micrograd.engine import Value  # doctest: +SKIP
     >>> x, y = Value(2.0), Value(3.0)  # doctest: +SKIP
@@ -304,6 +315,7 @@ def read_graph(root: object) -> ForeignGraph:
     if not is_graph(root):
         raise _not_a_graph(root)
     # 1. every node once, with its operands as stored
+    known = read if read is not None else {}
     raw: dict[int, list[object]] = {}
     loose: set[int] = set()
     objects: dict[int, object] = {}
@@ -316,7 +328,8 @@ def read_graph(root: object) -> ForeignGraph:
             continue
         objects[key] = node
         data[key] = _number(node, "data", node)
-        raw[key], is_set = _raw_operands(node)
+        found = known.get(key)
+        raw[key], is_set = found if found is not None else raw_operands(node)
         if is_set and len(raw[key]) > 0:
             loose.add(key)
         stack.extend(raw[key])
@@ -399,7 +412,7 @@ def _fit_arity(op: str, n_operands: int) -> str:
     them (a learner's "+" over three values) is written as a call instead, `sum(a, b, c)`,
     with its derivatives by number (the call is named by the row's noun, "the sum" -> `sum`):
     no equation is built from the wrong operands."""
-    from autograd_viz.foreign_ops import canonical_op
+    from autograd_viz.engines.ops import canonical_op
     from autograd_viz.ops import DERIVED, OPS
 
     text = op.strip()

@@ -1,51 +1,53 @@
 """Check a learner's engine: each backward rule right, wrong or unchecked, and the first
 node where the gradient goes wrong.
 
-`check_engine(root)` runs the learner's own backward pass (`own_engine.run_backward`: their
-order, their rules, their graph left as it was) and compares what each `_backward` call
-sent with the right local derivatives — from the kit's own engine where the operation is
-one it knows (the op table), and by central differences on the learner's own forward
-method where it can re-run it (`foreign_ops`). The report lists each operation's rule as
-right, wrong or unchecked, names the first node where the gradient goes wrong in a
-sentence a learner can act on ("your `__mul__` sent 5 to y; the product rule gives 3"),
-guesses the classic bug behind it, and probes `2 + x`, `2 * x`, `2 - x`, `2 / x`, so a
-missing `__rmul__` or `__rsub__` is named too — as missing, not wrong, with a one-line fix
-that was tried on the class. Before any rule is judged, each value is checked against its
-operation: a forward bug ("your `__add__` gave z = −1, but x + y = 2 + 3 = 5") is reported
-as one, and the rule is judged against the operation the node computes or was meant to.
+`check_graph(graph, names, forward)` judges one run of the learner's own backward pass
+(`autograd_viz.engines.run.run_backward`: their order, their rules, their graph left as it
+was; `autograd_viz.check_engine(root)` opens the graph and asks for it) and compares what
+each `_backward` call sent with the right local derivatives — from the kit's own engine
+where the operation is one it knows (the op table), and by central differences on the
+learner's own forward method where it can re-run it (`autograd_viz.engines.ops`). The
+report lists each operation's rule as right, wrong or unchecked, names the first node
+where the gradient goes wrong in a sentence a learner can act on ("your `__mul__` sent 5
+to y; the product rule gives 3"), guesses the classic bug behind it, and probes `2 + x`,
+`2 * x`, `2 - x`, `2 / x`, so a missing `__rmul__` or `__rsub__` is named too — as
+missing, not wrong, with a one-line fix that was tried on the class. Before any rule is
+judged, each value is checked against its operation: a forward bug ("your `__add__` gave
+z = −1, but x + y = 2 + 3 = 5") is reported as one, and the rule is judged against the
+operation the node computes or was meant to.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from autograd_viz._numbers import format_number
-from autograd_viz.engine import Value
-from autograd_viz.foreign import ForeignGraph, NotAGraphError, is_graph, read_graph
-from autograd_viz.foreign_ops import (
+from autograd_viz.engines.ops import (
     canonical_op,
     method_name,
     numeric_partials,
     rule_name,
     table_partials,
 )
-from autograd_viz.naming import expression_names
-from autograd_viz.own_engine import (
+from autograd_viz.engines.read import ForeignGraph, NotAGraphError, is_graph, read_graph
+from autograd_viz.engines.run import (
     DEFAULT_TIMEOUT,
     BackwardRun,
     Call,
-    ForwardProblem,
     _kit_order,
     _timed_out,
     _TimeUp,
-    foreign_snapshot,
     run_backward,
     shallow_stack,
     time_limit,
 )
 
-__all__ = ["EngineReport", "Finding", "RuleCheck", "check_engine", "check_graph"]
+if TYPE_CHECKING:
+    from autograd_viz.engines.replay import ForwardProblem
+
+__all__ = ["EngineReport", "Finding", "RuleCheck", "check_graph"]
 
 RIGHT, WRONG, UNCHECKED, MISSING = "right", "wrong", "unchecked", "missing"
 _SOURCES = ("op table", "central differences")
@@ -148,48 +150,34 @@ class EngineReport:
         return f"<pre>{html.escape(str(self))}</pre>"
 
 
-def _names(graph: ForeignGraph) -> tuple[tuple[str, ...], tuple[ForwardProblem, ...]]:
-    """Names as the drawings and equations write them (`autograd_viz.naming`): the label,
-    else a short expression (`a · b`) or `v{i}`, a constant's number; and the values that
-    do not follow from their operations (the snapshot finds them)."""
-    snap = foreign_snapshot(graph, check=False)
-    return tuple(name.text for name in expression_names(snap)), snap.forward
-
-
 def _close(a: float, b: float, tol: float) -> bool:
     if math.isnan(a) or math.isnan(b):
         return math.isnan(a) and math.isnan(b)
     return math.isclose(a, b, rel_tol=tol, abs_tol=tol * 1e-3)
 
 
-def check_engine(root: object, *, timeout: float = DEFAULT_TIMEOUT) -> EngineReport:
-    """Check a micrograd-style engine's backward pass on the graph ending at `root`.
+def check_graph(
+    graph: ForeignGraph,
+    names: tuple[str, ...],
+    forward: tuple[ForwardProblem, ...],
+    *,
+    run: BackwardRun | None = None,
+    timeout: float = DEFAULT_TIMEOUT,
+) -> EngineReport:
+    """Check a micrograd-style engine's backward pass on a graph already read
+    (`autograd_viz.engines.read.read_graph`); `autograd_viz.check_engine(root)` is the door.
 
-    Runs the learner's own backward pass (their order, their rules), compares what each
-    rule sent with the right local derivatives, and names the first node that goes wrong.
-    The graph is left as it was. Probes `2 + x`, `2 * x`, `2 - x`, `2 / x` on fresh values
-    of the class, so a missing `__rmul__` or `__rsub__` is named too (with a one-line fix
-    that was tried on the class). Their backward() runs once, for at most `timeout`
-    seconds (`BackwardTimeoutError` says where it was still running).
-
-    >>> from micrograd.engine import Value  # doctest: +SKIP
-    >>> x, y = Value(2.0), Value(3.0)  # doctest: +SKIP
-    >>> check_engine((x + y) * y).ok  # doctest: +SKIP
-    True
+    Compares what each rule sent in one run of the learner's backward pass (`run`, or one
+    made now: their order, their rules) with the right local derivatives, and names the
+    first node that goes wrong. `names` are the values' names as the drawings write them
+    (`autograd_viz.naming`), `forward` the values that do not follow from their operations
+    (both from the graph's snapshot, `autograd_viz.engines.replay`). Probes `2 + x`, `2 * x`,
+    `2 - x`, `2 / x` on fresh values of the class, so a missing `__rmul__` or `__rsub__` is
+    named too (with a one-line fix that was tried on the class). Their code runs for at most
+    `timeout` seconds (`BackwardTimeoutError` says where it was still running).
     """
-    if isinstance(root, Value):
-        raise TypeError(
-            "check_engine checks your own engine; autograd_viz.Value is the kit's, tested "
-            "against sympy. Pass a value built with your class (micrograd-style: data, grad, "
-            "_prev, _op, _backward)."
-        )
-    return check_graph(read_graph(root), timeout=timeout)
-
-
-def check_graph(graph: ForeignGraph, *, timeout: float = DEFAULT_TIMEOUT) -> EngineReport:
-    """`check_engine` on a graph already read (`foreign.read_graph`)."""
-    names, forward = _names(graph)
-    run = run_backward(graph, timeout=timeout)
+    if run is None:
+        run = run_backward(graph, timeout=timeout)
     findings: list[tuple[int, Finding]] = []  # (call position, finding)
     per_method: dict[tuple[str, str], dict] = {}
     wrong_value = {p.node: p for p in forward}

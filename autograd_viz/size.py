@@ -1,8 +1,10 @@
 """Refuse a graph too large to draw before reading all of it.
 
-Every entry point (`draw`, `Frames`, the player, every export) calls `check_size`
-before it takes the graph snapshot, so a chain of a million operations is refused in
-milliseconds, with memory for `max_nodes` values, not for the whole graph.
+The door (`autograd_viz.door.open_graph`, which every public entry calls once) counts
+with `check_size` (or `read_within`) before it takes the graph snapshot, so a chain of a
+million operations is refused in milliseconds, with memory for `max_nodes` values, not
+for the whole graph. What the count read is handed to the snapshot: each node's operands
+are read once, ours (`Value.parents`) and another engine's (`_prev`) alike.
 
 The walk counts only values that every picture must draw: from the root, through
 operands, stopping at the outputs of `nn` neurons (a collapsed drawing may hide what
@@ -15,11 +17,14 @@ might shrink, passes on to the snapshot and the exact check in `render`.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from autograd_viz.engine import Value
+from autograd_viz.engines.read import is_graph, raw_operands
+from autograd_viz.errors import GraphTooLargeError
 from autograd_viz.graph import _read, _read_operands
 
-__all__ = ["check_size", "read_within"]
+__all__ = ["GraphTooLargeError", "check_size", "read_within"]
 
 
 def check_size(root: object, max_nodes: int) -> dict[int, tuple[object, ...]]:
@@ -34,15 +39,19 @@ def check_size(root: object, max_nodes: int) -> dict[int, tuple[object, ...]]:
     >>> check_size(x, 500)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    autograd_viz.viz.render.GraphTooLargeError: this graph has more than 500 values...
+    autograd_viz.errors.GraphTooLargeError: this graph has more than 500 values...
+
+    For another engine's graph, the operands it read are `raw_operands` (for
+    `engines.read.read_graph(root, read=...)`).
     """
     read: dict[int, tuple[object, ...]] = {}
     if type(max_nodes) is not int:
         return read  # a bad max_nodes is refused where the options are checked
     if not isinstance(root, Value):
-        if _foreign_beyond(root, max_nodes):
+        found = _foreign_within(root, max_nodes)
+        if found is None:
             raise _too_large(max_nodes, False)
-        return read  # a snapshot is counted where it is drawn
+        return found  # a snapshot ({}) is counted where it is drawn
     seen = {id(root)}
     stack = [root]
     visible = 0
@@ -63,28 +72,31 @@ def check_size(root: object, max_nodes: int) -> dict[int, tuple[object, ...]]:
     return read
 
 
-def _foreign_beyond(root: object, max_nodes: int) -> bool:
-    """Whether another engine's graph (micrograd's, a learner's class) has more than
-    `max_nodes` values, counting no further than that."""
-    from autograd_viz.foreign import _raw_operands, is_graph  # lazily: only for other engines
-
+def _foreign_within(root: object, max_nodes: int) -> dict | None:
+    """Another engine's graph (micrograd's, a learner's class), counted: the operands of
+    every value as stored (`raw_operands`: a list, and whether a set lost their order), by
+    `id`; None as soon as more than `max_nodes` values are found; {} for no graph at all."""
     if not is_graph(root):
-        return False  # not a graph at all: the snapshot says what is wrong
-    return _read_up_to(root, max_nodes, lambda v: _raw_operands(v)[0]) is None
+        return {}  # not a graph at all: the snapshot says what is wrong
+    return _read_up_to(root, max_nodes, raw_operands, first=lambda stored: stored[0])
 
 
 def _read_up_to(
-    root: object, max_nodes: int, operands_of: Callable[[object], tuple[object, ...]]
-) -> dict[int, tuple[object, ...]] | None:
-    """Every value's operands behind `root`, by `id`, read with `operands_of`; None as soon as
-    more than `max_nodes` values are found (the walk stops there)."""
-    read: dict[int, tuple[object, ...]] = {}
+    root: object,
+    max_nodes: int,
+    operands_of: Callable[[object], Any],
+    first: Callable[[Any], Any] | None = None,
+) -> dict[int, Any] | None:
+    """Every value's operands behind `root`, by `id`, read with `operands_of` (`first` picks
+    the nodes out of what it returns); None as soon as more than `max_nodes` values are
+    found (the walk stops there)."""
+    read: dict[int, Any] = {}
     seen = {id(root)}
     stack = [root]
     while stack:
         v = stack.pop()
-        operands = read[id(v)] = operands_of(v)
-        for p in operands:
+        stored = read[id(v)] = operands_of(v)
+        for p in stored if first is None else first(stored):
             if id(p) not in seen:
                 if len(seen) >= max_nodes:
                     return None
@@ -93,9 +105,7 @@ def _read_up_to(
     return read
 
 
-def _too_large(max_nodes: int, neurons: bool):
-    from autograd_viz.viz.render import GraphTooLargeError
-
+def _too_large(max_nodes: int, neurons: bool) -> GraphTooLargeError:
     if neurons:
         return GraphTooLargeError(
             f"this graph has more than {max_nodes} values outside its neurons (max_nodes="
@@ -124,5 +134,5 @@ def read_within(root: object, max_nodes: int) -> dict[int, tuple[object, ...]] |
     (True, 1001)
     """
     if not isinstance(root, Value):  # another engine's graph: counted, then read once
-        return None if _foreign_beyond(root, max_nodes) else {}
+        return _foreign_within(root, max_nodes)
     return _read_up_to(root, max_nodes, _read_operands)

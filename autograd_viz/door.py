@@ -1,0 +1,133 @@
+"""The one door into the viewers: a graph opened once per public call.
+
+Every public entry (`Value.draw`/`animate`, `autograd_viz.draw`/`animate`/`check_engine`/
+`quiz`, `trace`, `Player`, `Frames`, every export) calls `open_graph` exactly once, and
+every layer below it takes the `Graph` it returns — nothing below re-counts or re-reads the
+user's graph. Opening is, in order:
+
+1. the size check (`autograd_viz.size`), before any other work: a graph too large to show
+   is refused having read at most `max_nodes` values;
+2. the one read, handed what the count read already, so every node's operands are read
+   once: the kit's own `Value` by `autograd_viz.graph.snapshot`, any other micrograd-style
+   object by `autograd_viz.engines` (`engines.replay.foreign_snapshot`);
+3. for another engine's graph, its engine check when asked (`check`): the learner's
+   backward() runs once, and that run is what every picture of the call replays.
+
+What the caller checks itself, once, are its own options (`DrawOptions.of`, a phase):
+the door takes only what opening needs. A `Graph` passes through as it is (it was opened).
+
+    >>> from autograd_viz import Value
+    >>> x, y = Value(2.0, label="x"), Value(3.0, label="y")
+    >>> open_graph((x + y) * y, caller="draw()")
+    <Graph of 4 values, root 'v3'>
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from autograd_viz.engine import Value
+from autograd_viz.engines.read import _not_a_graph, is_graph
+from autograd_viz.engines.replay import ForeignSnapshot, foreign_snapshot
+from autograd_viz.engines.run import DEFAULT_TIMEOUT
+from autograd_viz.errors import LOOKS_FOR, GraphError, GraphTooLargeError
+from autograd_viz.graph import Graph, snapshot
+from autograd_viz.size import check_size, read_within
+
+if TYPE_CHECKING:
+    from autograd_viz.engines.check import EngineReport
+
+__all__ = ["check_engine", "open_graph"]
+
+
+def open_graph(
+    root: object,
+    *,
+    caller: str,
+    max_nodes: int | None = None,
+    every_value: bool = False,
+    too_large: Callable[[int], Exception] | None = None,
+    check: bool | None = None,
+    check_up_to: int | None = None,
+    timeout: float = DEFAULT_TIMEOUT,
+    error: type[Exception] | None = TypeError,
+    needs: str = "a Value",
+) -> Graph:
+    """The snapshot of the graph ending at `root`, opened once for the public call `caller`.
+
+    `max_nodes`: refuse (GraphTooLargeError) a graph with more values to draw than this,
+    counting before any other work (None: no limit; a value that is not an int is left for
+    the caller's option check). `every_value` counts through `nn` neurons too (a viewer
+    with no collapsed boxes: the quiz, a derivation); then `too_large(max_nodes)` is the
+    error raised. `check` (another engine's graph): run the engine check and keep its
+    findings (None: if the graph holds gradients, i.e. its backward pass has run), for a
+    graph of at most `check_up_to` values; their backward() may run `timeout` seconds.
+    What is not a graph raises `error` naming `caller` and what the kit looks for (None:
+    the reader's own `NotAGraphError`, with a hint for a tensor, a number, a list).
+    """
+    if isinstance(root, Graph):
+        return root
+    read = _count(root, max_nodes, every_value, too_large)
+    if isinstance(root, Value):
+        return snapshot(root, read=read)
+    if not is_graph(root):
+        if error is None:
+            raise _not_a_graph(root)
+        raise error(f"{caller} needs {needs}, got {type(root).__name__}: {root!r}. {LOOKS_FOR}.")
+    graph = foreign_snapshot(root, check=False, timeout=timeout, read=read)
+    if check is None:
+        check = any(n.grad != 0 for n in graph.nodes)
+    if check and (check_up_to is None or len(graph) <= check_up_to):
+        return graph.checked()
+    return graph
+
+
+def _count(
+    root: object,
+    max_nodes: int | None,
+    every_value: bool,
+    too_large: Callable[[int], Exception] | None,
+) -> dict | None:
+    """What the size check read (for the snapshot), after refusing a graph too large."""
+    if max_nodes is None or type(max_nodes) is not int:
+        return None  # no limit, or a bad one: the caller's option check says what is wrong
+    if not every_value:
+        return check_size(root, max_nodes) or None
+    read = read_within(root, max_nodes)
+    if read is None:
+        if too_large is not None:
+            raise too_large(max_nodes)
+        raise GraphTooLargeError(
+            f"this graph has more than {max_nodes} values (max_nodes={max_nodes}), too many "
+            "to show one by one (counting stopped there, before any work). Show less: a "
+            "sub-expression (an intermediate Value), or raise max_nodes."
+        )
+    return read or None
+
+
+def check_engine(root: object, *, timeout: float = DEFAULT_TIMEOUT) -> EngineReport:
+    """Check a micrograd-style engine's backward rules on the graph ending at `root`: each
+    rule right, wrong or unchecked, and the first node whose gradient goes wrong
+    (`autograd_viz.engines.check`). The graph is opened once and their backward() runs once,
+    for at most `timeout` seconds (`BackwardTimeoutError` says where it was still running);
+    the graph is left as it was.
+
+    >>> from micrograd.engine import Value  # doctest: +SKIP
+    >>> x, y = Value(2.0), Value(3.0)  # doctest: +SKIP
+    >>> check_engine((x + y) * y).ok  # doctest: +SKIP
+    True
+    """
+    if isinstance(root, Value):
+        raise TypeError(
+            "check_engine checks your own engine; autograd_viz.Value is the kit's, tested "
+            "against sympy. Pass a value built with your class (micrograd-style: data, grad, "
+            "_prev, _op, _backward)."
+        )
+    graph = open_graph(root, caller="check_engine()", check=True, timeout=timeout, error=None)
+    if not isinstance(graph, ForeignSnapshot) or graph.report is None:  # a Graph passed in
+        raise GraphError(
+            "check_engine needs the output of your own engine's expression (a node of your "
+            f"class), not a graph snapshot. {LOOKS_FOR}."
+        )
+    return graph.report

@@ -1,0 +1,313 @@
+"""Running a learner's own backward pass: once, recorded, within a time limit.
+
+`run_backward(graph)` runs the learner's own backward pass on a `ForeignGraph` (from
+`autograd_viz.engines.read`) and records every `_backward()` call: which node, its `grad`
+at that moment, and what the call added to each operand's `grad`. It calls their
+`backward()` (so their topological order is the one recorded) with each node's
+`_backward` wrapped by a recorder; where that cannot be done it calls the closures itself,
+in the kit's order. Every `grad` and every `_backward` it touched is put back afterwards:
+the learner's graph is left exactly as it was. Their code runs under a time limit
+(`time_limit`, 5 s by default): a loop that never ends raises `BackwardTimeoutError`,
+saying where it was, instead of hanging the notebook.
+
+The recorded `BackwardRun` is what the rest of `autograd_viz.engines` works from: the
+check judges it (`check`), the snapshot replays it in every picture (`replay`), so their
+backward() runs at most once per public call.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import numbers
+import os
+import signal
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+from autograd_viz.engines.ops import canonical_op, method_name
+from autograd_viz.engines.read import ForeignGraph
+from autograd_viz.errors import BackwardTimeoutError
+
+__all__ = [
+    "DEFAULT_TIMEOUT",
+    "BackwardRun",
+    "BackwardTimeoutError",
+    "Call",
+    "run_backward",
+    "shallow_stack",
+    "time_limit",
+]
+
+DEFAULT_TIMEOUT = 5.0  # seconds a learner's backward() may run: a tiny graph takes milliseconds
+
+
+# ---- a time limit on their code ---------------------------------------------------------------
+
+
+class _TimeUp(BaseException):
+    """Raised inside their code when time is up; a BaseException, so `except Exception`
+    in their loop cannot swallow it."""
+
+
+def _check_timeout(timeout: object) -> float:
+    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not timeout > 0:
+        raise ValueError(f"timeout must be a number of seconds > 0, got {timeout!r}")
+    return float(timeout)
+
+
+def _can_ring() -> bool:
+    """Whether an interval timer may interrupt this code: the main thread, a platform with
+    SIGALRM, and no timer already running (someone else's: leave it alone)."""
+    return (
+        sys.platform != "emscripten"
+        and hasattr(signal, "setitimer")
+        and threading.current_thread() is threading.main_thread()
+        and signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+    )
+
+
+@contextlib.contextmanager
+def time_limit(seconds: float) -> Iterator[None]:
+    """Stop the code in the block with `_TimeUp` after `seconds`: a learner's loop that never
+    ends must not hang the notebook. An interval timer (SIGALRM) where this is the main
+    thread and no other timer runs (a kernel's cell, a test); else a trace function that
+    looks at the clock on each line (slower, but works in any thread and in Pyodide)."""
+    deadline = time.monotonic() + seconds
+    state = {"on": True}
+
+    def ring(signum, frame):
+        if state["on"]:
+            raise _TimeUp
+
+    if _can_ring():
+        old = signal.getsignal(signal.SIGALRM)
+        try:
+            signal.signal(signal.SIGALRM, ring)
+            signal.setitimer(signal.ITIMER_REAL, seconds)
+        except (OSError, ValueError):  # not allowed here after all: watch the clock instead
+            signal.signal(signal.SIGALRM, old if old is not None else signal.SIG_DFL)
+        else:
+            try:
+                yield
+            finally:
+                state["on"] = False
+                signal.setitimer(signal.ITIMER_REAL, 0)
+                signal.signal(signal.SIGALRM, old if old is not None else signal.SIG_DFL)
+            return
+
+    def tick(frame, event, arg):
+        if state["on"] and time.monotonic() > deadline:
+            raise _TimeUp
+        return tick
+
+    previous = sys.gettrace()
+    sys.settrace(tick)
+    try:
+        yield
+    finally:
+        state["on"] = False
+        sys.settrace(previous)
+
+
+@contextlib.contextmanager
+def shallow_stack(room: int = 100) -> Iterator[None]:
+    """Let code in the block call at most `room` levels deeper than here. A learner's method
+    that calls itself for ever (an `__rsub__` written as `other - self`, or one of the kit's
+    trial fixes on a class without `__neg__`) must raise RecursionError, which the kit
+    reports: in the browser edition WebAssembly's own stack runs out long before Python's
+    default limit of 1000, and that kills the kernel instead."""
+    depth, frame = 0, sys._getframe()
+    while frame is not None:
+        depth, frame = depth + 1, frame.f_back
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(min(old, depth + room))
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(old)
+
+
+def _where(err: BaseException, graph: ForeignGraph) -> str:
+    """Where their code was when time ran out: the function, file and line, and the node
+    whose `_backward` it was running, if any."""
+    frames = []
+    tb = err.__traceback__
+    while tb is not None:
+        frames.append(tb.tb_frame)
+        tb = tb.tb_next
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+    theirs = [f for f in frames if not f.f_code.co_filename.startswith(package)]
+    i = None  # the node whose `_backward` ran: the `_running` local of the kit's caller
+    for f in frames:
+        if "_running" in f.f_locals:
+            i = f.f_locals["_running"]
+    text = ""
+    if theirs:
+        f = theirs[-1]
+        file = os.path.basename(f.f_code.co_filename)
+        text = f"in `{f.f_code.co_name}` ({file}, line {f.f_lineno})"
+    if i is not None:
+        op = canonical_op(graph.ops[i], len(graph.operands[i]))
+        method = method_name(graph.nodes[i], op) or graph.ops[i] or "an operation"
+        label = graph.labels[i] or f"node {i}"
+        text += f", inside the `_backward` of {label} (made by your `{method}`)"
+    return text.lstrip(", ")
+
+
+def _timed_out(what: str, seconds: float, where: str) -> BackwardTimeoutError:
+    at = f": it was still running {where}" if where else ""
+    return BackwardTimeoutError(
+        f"{what} did not return within {seconds:g} s (timeout={seconds:g}){at}. Check that "
+        "loop: a `while` whose condition never changes, a topological sort that never marks "
+        "a node visited, or a `_backward` that calls backward() again. Every grad is as it "
+        "was. If your graph is only slow, pass a longer timeout=."
+    )
+
+
+# ---- running their backward pass ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Call:
+    """One `_backward()` call of the learner's backward pass.
+
+    `node` is the index of the node whose rule ran, `out_grad` its `grad` when it ran,
+    `sent[i]` what the call added to operand node i's `grad` (one entry per distinct
+    operand), `before[i]` that operand's `grad` just before the call.
+    """
+
+    node: int
+    out_grad: float
+    sent: dict[int, float]
+    before: dict[int, float]
+
+
+@dataclass(frozen=True)
+class BackwardRun:
+    """The learner's backward pass as recorded: the calls in the order they ran, every
+    node's `grad` at the end, and whose order it was ("your backward()" or "the kit's
+    order", with the reason in `note`)."""
+
+    calls: tuple[Call, ...]
+    grads: tuple[float, ...]
+    order: str
+    note: str = ""
+    errors: tuple[tuple[int, str], ...] = ()  # (node, what its `_backward` raised)
+
+
+class _Recorder:
+    """Stands in for one node's `_backward` while their backward() runs."""
+
+    __slots__ = ("index", "original", "graph", "log")
+
+    def __init__(self, index, original, graph, log):
+        self.index, self.original, self.graph, self.log = index, original, graph, log
+
+    def __call__(self, *args, **kwargs):
+        self.log.append(_snapshot_call(self.graph, self.index, self.original, args, kwargs))
+
+
+def _grad(node: object) -> float:
+    g = node.grad
+    return float(g) if isinstance(g, numbers.Real) else float("nan")
+
+
+def _snapshot_call(graph: ForeignGraph, i: int, rule: Callable, args=(), kwargs=None) -> Call:
+    _running = i
+    node = graph.nodes[i]
+    distinct = list(dict.fromkeys(graph.operands[i]))
+    before = {p: _grad(graph.nodes[p]) for p in distinct}
+    out_grad = _grad(node)
+    rule(*args, **(kwargs or {}))
+    sent = {p: _grad(graph.nodes[p]) - before[p] for p in distinct}
+    return Call(i, out_grad, sent, before)
+
+
+def run_backward(graph: ForeignGraph, *, timeout: float = DEFAULT_TIMEOUT) -> BackwardRun:
+    """Run the learner's backward pass on `graph`, record every call, restore everything.
+
+    Every `grad` starts at 0 for the run (as in a freshly built graph) and gets its old
+    value back afterwards, the very same object; so do the `_backward` attributes. Their
+    code may run `timeout` seconds in all; past that, `BackwardTimeoutError` says where it
+    was still running.
+    """
+    timeout = _check_timeout(timeout)
+    nodes = graph.nodes
+    saved = [node.grad for node in nodes]
+    log: list[Call] = []
+    installed: list[tuple[object, bool, object]] = []  # node, had own attribute, original
+    order, note = "your backward()", ""
+    try:
+        for node in nodes:
+            node.grad = 0.0
+        root = nodes[-1]
+        backward = getattr(root, "backward", None)
+        if not callable(backward):
+            note = "your class has no backward() method"
+        else:
+            for i, node in enumerate(nodes):
+                original = getattr(node, "_backward", None)
+                if not callable(original):
+                    continue
+                own = "_backward" in getattr(node, "__dict__", {})
+                try:
+                    node._backward = _Recorder(i, original, graph, log)
+                except (AttributeError, TypeError):
+                    note = f"{type(node).__name__}._backward cannot be replaced"
+                    break
+                installed.append((node, own, original))
+            if not note:
+                try:
+                    with time_limit(timeout):
+                        backward()
+                except _TimeUp as err:
+                    raise _timed_out("your backward()", timeout, _where(err, graph)) from None
+                except RecursionError:
+                    note = "your backward() hit Python's recursion limit"
+                except Exception as err:  # their code: report it, then show the kit's order
+                    note = f"your backward() raised {type(err).__name__}: {err}"
+        _restore_rules(installed)
+        installed = []
+        errors: list[tuple[int, str]] = []
+        if note:
+            order = "the kit's order"
+            try:
+                with time_limit(timeout):
+                    log = _kit_order(graph, errors)
+            except _TimeUp as err:
+                where = _where(err, graph)
+                raise _timed_out("a `_backward` of yours", timeout, where) from None
+        grads = tuple(_grad(node) for node in nodes)
+    finally:
+        _restore_rules(installed)
+        for node, g in zip(nodes, saved):
+            node.grad = g
+    return BackwardRun(tuple(log), grads, order, note, tuple(errors))
+
+
+def _restore_rules(installed: list[tuple[object, bool, object]]) -> None:
+    for node, own, original in installed:
+        if own:
+            node._backward = original
+        else:
+            del node._backward
+
+
+def _kit_order(graph: ForeignGraph, errors: list[tuple[int, str]]) -> list[Call]:
+    """Seed the root with 1 and call each closure in reverse topological order; a closure
+    that raises is recorded in `errors` and the pass goes on without it."""
+    for node in graph.nodes:
+        node.grad = 0.0
+    graph.nodes[-1].grad = 1.0
+    log = []
+    for i in range(len(graph) - 1, -1, -1):
+        rule = getattr(graph.nodes[i], "_backward", None)
+        if graph.operands[i] and callable(rule):
+            try:
+                log.append(_snapshot_call(graph, i, rule))
+            except Exception as err:  # their code: name it at its node
+                errors.append((i, f"{type(err).__name__}: {err}"))
+    return log

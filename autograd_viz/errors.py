@@ -1,0 +1,106 @@
+"""The errors met when a graph is opened and drawn, defined in one place.
+
+Opening a graph (`autograd_viz.door.open_graph`) can fail in a few ways, whichever
+viewer asked: the object is not a graph (`GraphError`, `NotAGraphError`), the graph loops
+(`CycleError`), a value no longer follows from its operands (`StaleGraphError`), a number
+is too large for a float (`NumberOutOfRangeError`), the graph is too large to show
+(`GraphTooLargeError`), a learner's backward() never returns (`BackwardTimeoutError`);
+drawing it can fail for want of graphviz (`GraphvizNotFoundError`, `GraphvizError`,
+`GraphvizLoadingError`) or because frames cannot be cut from the layout (`FramesError`).
+
+They live here, below every layer (this module needs nothing but Python), so the graph
+snapshot, the size check, other engines' readers and the viewers raise the same classes
+without importing one another. The modules that raised them before re-export them under
+their old names (`autograd_viz.viz.render.GraphTooLargeError` is this class), and
+docs/errors.md says what each one means and what to do.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "LOOKS_FOR",
+    "OPERAND_NAMES",
+    "BackwardTimeoutError",
+    "CycleError",
+    "FramesError",
+    "GraphError",
+    "GraphTooLargeError",
+    "GraphvizError",
+    "GraphvizLoadingError",
+    "GraphvizNotFoundError",
+    "NotAGraphError",
+    "NumberOutOfRangeError",
+    "StaleGraphError",
+    "cycle_error",
+]
+
+# Where another engine's node keeps its operands (micrograd: `_prev`), in the order tried.
+OPERAND_NAMES = ("_prev", "_children", "parents", "_parents", "prev")
+
+# What the kit looks for, said once: every "not a graph" message ends with it.
+LOOKS_FOR = (
+    "The kit draws any object that has `data` and `grad` and its operands under one of "
+    + ", ".join(f"`{n}`" for n in OPERAND_NAMES)
+    + " (its operation under `_op` or `op`, a name under `label` or `name`, both optional)"
+)
+
+
+class GraphError(TypeError):
+    """The object given is not a graph node this package can read."""
+
+
+class CycleError(GraphError):
+    """A value is among its own operands: something rewrote a node's operand slots
+    (`x._a = y`) after it was made, so the graph loops and no walk of it can end."""
+
+
+class StaleGraphError(ValueError):
+    """A value of the graph no longer follows from its operands: some `.data` was changed
+    after the graph was built, so every picture of it would show an equation that is false."""
+
+
+class NotAGraphError(TypeError):
+    """The object is not a computation graph the kit can read; the message says what it
+    looked for and what it found."""
+
+
+class NumberOutOfRangeError(ValueError):
+    """A node holds a whole number too large for a float (`data = 10**400`): the kit draws
+    and checks floats, as the engine computes with them."""
+
+
+class GraphTooLargeError(ValueError):
+    """The graph has more values than a readable drawing can show."""
+
+
+class BackwardTimeoutError(TimeoutError):
+    """The learner's own `backward()` (or one `_backward` closure) did not return within the
+    time limit; the message says where it was still running. Every `grad` is as it was."""
+
+
+class GraphvizNotFoundError(RuntimeError):
+    """Graphviz's `dot` program is not installed (or not on PATH)."""
+
+
+class GraphvizError(RuntimeError):
+    """`dot` ran but failed; the message carries what it printed."""
+
+
+class GraphvizLoadingError(GraphvizNotFoundError):
+    """Graphviz-WASM is still loading (or failed to load): nothing can be laid out yet."""
+
+
+class FramesError(RuntimeError):
+    """The drawing's SVG is not in the form frames restyle (a bug to report, not a user error)."""
+
+
+def cycle_error(node: object) -> CycleError:
+    """The error for a graph that loops back to `node` (what to look for, and how to mend it)."""
+    label = getattr(node, "label", "")
+    name = f"the value labelled {label!r}" if label else repr(node)
+    return CycleError(
+        f"{name} is one of its own operands (directly or through others): a computation graph "
+        "has no cycles, so it cannot be drawn, traced or copied. A Value's "
+        "operands are fixed when the operation makes it; something set an operand slot "
+        "(`_a` or `_b`) afterwards. Build the expression again from its inputs."
+    )

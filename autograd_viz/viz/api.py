@@ -1,0 +1,85 @@
+"""The public viewers, one door each: `draw`, `animate` and `quiz` of any engine's graph.
+
+`autograd_viz.draw(v)`, `autograd_viz.animate(v)`, `autograd_viz.quiz(v)` and the
+conveniences `Value.draw()` / `Value.animate()` (which import this module lazily: the one
+documented import from the engine up into the viewers) come here. Each checks its options
+once, opens the graph once (`autograd_viz.door.open_graph`: the size, the one read, a
+learner's engine check) and hands the snapshot down; no layer below reads the user's graph
+again. A Value of ours is read by the graph snapshot; any other micrograd-style object by
+`autograd_viz.engines`, which also checks the learner's backward rules — the drawing then
+marks the first node whose gradient goes wrong (`autograd_viz.viz.mark`) and the player
+shows the learner's own numbers, from one run of their backward().
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from autograd_viz.door import open_graph
+from autograd_viz.engine import Value
+from autograd_viz.engines.run import DEFAULT_TIMEOUT
+from autograd_viz.graph import Graph
+from autograd_viz.viz.options import DrawOptions
+from autograd_viz.viz.render import Drawing, drawing
+
+__all__ = ["animate", "draw", "quiz"]
+
+
+def _backward_timeout(options: DrawOptions, changes: dict[str, Any]) -> float:
+    """`timeout=` bounds `dot` and, for a learner's engine, their backward() too; left out,
+    their backward() gets DEFAULT_TIMEOUT (a few seconds, not dot's two minutes)."""
+    if "timeout" in changes or options.timeout != DrawOptions.timeout:
+        return options.timeout
+    return DEFAULT_TIMEOUT
+
+
+def draw(root: object, options: DrawOptions | None = None, /, *, check: bool | None = None,
+         **changes: Any) -> Drawing:  # fmt: skip
+    """Draw the graph ending at `root`, built with any micrograd-style engine (ours too).
+
+    Options are `autograd_viz.viz.render.draw`'s. For a learner's own engine, `check`
+    runs the engine check and marks the first node whose gradient goes wrong; by default
+    it does once the graph holds gradients (its backward pass has run), True or False
+    decides. `timeout=` (seconds) bounds the layout and their backward() alike; left out,
+    their backward() may take 5 s (`BackwardTimeoutError` says where it was still running).
+
+    >>> from micrograd.engine import Value  # doctest: +SKIP
+    >>> x, y = Value(2.0), Value(3.0)  # doctest: +SKIP
+    >>> draw((x + y) * y)  # doctest: +SKIP
+    <Drawing of 4 values, 2 operations: .source is the DOT, .svg() the picture>
+    """
+    options = DrawOptions.of(options, **changes)  # the one option check, before any reading
+    graph = open_graph(root, caller="draw()", max_nodes=options.max_nodes, check=check,
+                       timeout=_backward_timeout(options, changes), error=None)  # fmt: skip
+    return drawing(graph, options)
+
+
+def animate(root: object, *, check: bool = True, **options: Any) -> Any:
+    """Step through the forward and backward pass of any engine's graph; for a learner's
+    own engine, the numbers are the ones *their* `_backward` closures produced, and (with
+    `check`) the step where a rule goes wrong says so. Options are
+    `autograd_viz.viz.player.Player`'s; `timeout=` (seconds) bounds the layout and their
+    backward() alike (5 s for their backward() when left out). Returns the player: the
+    widget (`Player`) where widgets render, else the widget-free `InlinePlayer`."""
+    from autograd_viz.viz.inline import animate as _player  # the widget, or the widget-free one
+    from autograd_viz.viz.player import DEFAULT_MAX_FRAMES  # lazily: ipywidgets
+
+    if isinstance(root, (Value, Graph)):
+        return _player(root, **options)  # ours: the player opens it, once
+    most = options.get("max_nodes", DrawOptions.max_nodes)
+    if type(most) is not int or most < 1:
+        DrawOptions.of(max_nodes=most)  # says what is wrong, before any reading
+    limit = options.get("max_frames", DEFAULT_MAX_FRAMES)
+    limit = limit if type(limit) is int else DEFAULT_MAX_FRAMES  # Player says what is wrong
+    timeout = options.get("timeout", DEFAULT_TIMEOUT)
+    graph = open_graph(root, caller="animate()", max_nodes=most, check=check, check_up_to=limit,
+                       timeout=timeout, error=None)  # fmt: skip
+    return _player(graph, **options)  # a graph with more values than frames: unchecked
+
+
+def quiz(root: object, **options: Any) -> Any:
+    """A fill-in quiz on `root`'s graph: blanks on its nodes (see `autograd_viz.viz.quiz.Quiz`,
+    which opens the graph, once)."""
+    from autograd_viz.viz.quiz import Quiz  # lazily: ipywidgets loads on first use
+
+    return Quiz(root, **options)

@@ -1,0 +1,67 @@
+"""A learner's backward pass run once and recorded (`autograd_viz.engines.run`): their order,
+their rules, every `grad` left as it was."""
+
+from __future__ import annotations
+
+import os
+
+import own_engines as oe
+import pytest
+
+from autograd_viz.engines.read import read_graph
+from autograd_viz.engines.run import run_backward
+
+if os.environ.get("CI"):  # CI installs the test extra: a missing peer is a broken setup
+    import micrograd.engine as mg
+else:
+    mg = pytest.importorskip("micrograd.engine", reason="pip install micrograd==0.1.0")
+
+ENGINES = {"micrograd": lambda: mg.Value, "blog": lambda: oe.BlogValue}
+
+
+# ---- their backward pass, step by step, and the graph left as it was -------------------------
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("backward_first", [False, True])
+def test_running_their_backward_leaves_every_grad_byte_identical(engine, backward_first):
+    z = oe.square_of_ab_plus_c(ENGINES[engine]())
+    if backward_first:
+        z.backward()
+    before = oe.grads(z)
+    rules = [(id(v), v._backward) for v in oe.nodes(z)]
+    run = run_backward(read_graph(z))
+    assert oe.grads(z) == before
+    assert [(id(v), v._backward) for v in oe.nodes(z)] == rules
+    assert run.grads[-1] == 1 and run.grads[:3] == (42, 28, 14)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_their_calls_are_recorded_with_what_each_sent(engine):
+    g = read_graph(oe.sum_times_y(ENGINES[engine]()))
+    run = run_backward(g)
+    assert run.order == "your backward()"
+    ops = [(g.labels[c.node], c.out_grad, c.sent) for c in run.calls if g.operands[c.node]]
+    assert ops == [("z", 1, {2: 3, 1: 5}), ("s", 3, {0: 3, 1: 3})]
+    assert run.grads == (3, 8, 3, 1)
+
+
+def test_a_class_without_backward_is_stepped_in_the_kits_order():
+    x, y = oe.TinyValue(2.0), oe.TinyValue(3.0)
+    g = read_graph((x + y) * y)
+    run = run_backward(g)
+    assert run.order == "the kit's order"
+    assert run.note == "your class has no backward() method"
+    assert run.grads == (3, 8, 3, 1)
+    assert (x.grad, y.grad) == (0.0, 0.0)
+
+
+def test_a_backward_that_raises_is_reported_and_stepped_in_the_kits_order():
+    class Broken(oe.BlogValue):
+        def backward(self):
+            raise RuntimeError("oops")
+
+    z = oe.sum_times_y(Broken)
+    run = run_backward(read_graph(z))
+    assert run.note == "your backward() raised RuntimeError: oops"
+    assert run.grads == (3, 8, 3, 1)
