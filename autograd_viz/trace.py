@@ -36,6 +36,7 @@ import unicodedata
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
+from autograd_viz._checks import is_number
 from autograd_viz._equations import (
     Eq,
     chain,
@@ -207,12 +208,12 @@ def trace(
     ȳ via the sum = ∂z/∂s · ∂s/∂y = 3 · 1 = 3
     ∂z/∂y = 5 + 3 = 8
     """
-    if isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes < 1:
+    if not is_number(max_nodes, int) or max_nodes < 1:
         raise TraceError(f"max_nodes must be a positive int, got {max_nodes!r}")
     graph = open_graph(root, caller="trace()", max_nodes=max_nodes, every_value=True,
                        too_large=_too_large, error=TraceError)  # fmt: skip
     check_phase(phase)
-    if isinstance(digits, bool) or not isinstance(digits, int) or digits < 1:
+    if not is_number(digits, int) or digits < 1:
         raise TraceError(f"digits must be a whole number >= 1, got {digits!r}")
     if notation not in NOTATIONS:
         raise TraceError(f"notation must be 'blog' or 'adjoint', got {notation!r}")

@@ -17,17 +17,8 @@ BY_HAND = re.compile(r"isinstance\((\w+), bool\) or not isinstance\(\1,")
 # Files whose owners were busy elsewhere when the helper came: each still writes the check
 # by hand. Take a file off this list once it uses is_number (the test below then holds it).
 NOT_YET = {
-    "trace.py",
-    "own_engine.py",
-    "viz/animation.py",
-    "viz/filmstrip.py",
-    "viz/frames.py",
     "viz/inline.py",
-    "viz/notebook_html.py",
     "viz/player.py",
-    "viz/render.py",
-    "viz/slides.py",
-    "viz/training.py",
 }
 
 

@@ -27,6 +27,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+from autograd_viz._checks import is_number
 from autograd_viz.engines.ops import canonical_op, method_name
 from autograd_viz.engines.read import ForeignGraph
 from autograd_viz.errors import BackwardTimeoutError
@@ -53,7 +54,7 @@ class _TimeUp(BaseException):
 
 
 def _check_timeout(timeout: object) -> float:
-    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not timeout > 0:
+    if not is_number(timeout, (int, float)) or not timeout > 0:
         raise ValueError(f"timeout must be a number of seconds > 0, got {timeout!r}")
     return float(timeout)
 

@@ -10,12 +10,12 @@ Slides, which cannot play SVG; it alone needs the optional `cairosvg`.
 from __future__ import annotations
 
 import io
-import numbers
 import re
 import sys
 from pathlib import Path
 from typing import Any
 
+from autograd_viz._checks import is_number
 from autograd_viz.viz.compose import Captions, Source, frame_size, frames_of, nested, renamed
 from autograd_viz.viz.frames import Frames
 from autograd_viz.viz.outpath import output_path
@@ -54,7 +54,7 @@ def _document(body: str, width: float, height: float, caption_size: float, head:
 def _check_seconds(seconds_per_step: float) -> None:
     """A number of seconds from 0.05 to 60 (numpy's numbers too); True is no number of seconds."""
     s = seconds_per_step
-    if isinstance(s, bool) or not isinstance(s, numbers.Real) or not 0.05 <= s <= 60:
+    if not is_number(s) or not 0.05 <= s <= 60:
         raise ValueError(
             f"seconds_per_step must be a number of seconds between 0.05 and 60, got {s!r}; "
             "e.g. seconds_per_step=1.5"
@@ -179,7 +179,7 @@ def save_gif(
     '.gif'
     """
     path = output_path(path, "save_gif", (".gif",))  # before the work
-    if isinstance(width, bool) or not isinstance(width, int) or not 100 <= width <= 4000:
+    if not is_number(width, int) or not 100 <= width <= 4000:
         raise ValueError(f"width must be a whole number of pixels from 100 to 4000, got {width!r}")
     _check_seconds(seconds_per_step)
     if sys.platform == "emscripten":  # JupyterLite: the Cairo library does not exist in a browser

@@ -9,6 +9,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
+from autograd_viz._checks import is_number
 from autograd_viz.viz.compose import Captions, Source, frame_size, frames_of, nested, renamed
 from autograd_viz.viz.frames import Frames
 from autograd_viz.viz.outpath import output_path
@@ -116,7 +117,7 @@ def filmstrip(
     >>> strip.indices
     [0, 2, 8]
     """
-    if isinstance(columns, bool) or not isinstance(columns, int) or columns < 1:
+    if not is_number(columns, int) or columns < 1:
         raise ValueError(f"columns must be a positive whole number, got {columns!r}")
     chosen = None if steps is None else _step_list(steps)  # before the work
     frames = frames_of(source, phase, draw_options)

@@ -27,6 +27,7 @@ import re
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
+from autograd_viz._checks import is_number
 from autograd_viz.door import open_graph
 from autograd_viz.errors import FramesError
 from autograd_viz.graph import Graph
@@ -206,7 +207,7 @@ class Frames:
         return f"<Frames: {len(self)} frames of phase {self.phase!r}, one layout>"
 
     def _check(self, k: int) -> Step:
-        if isinstance(k, bool) or not isinstance(k, int) or not 0 <= k < len(self.steps):
+        if not is_number(k, int) or not 0 <= k < len(self.steps):
             raise IndexError(f"frame {k!r} does not exist; frames are 0..{len(self.steps) - 1}")
         return self.steps[k]
 

@@ -29,12 +29,12 @@ From a shell: `python -m autograd_viz.viz.notebook_html notebooks/03_backprop_by
 
 from __future__ import annotations
 
-import numbers
 import os
 import re
 from pathlib import Path
 from typing import Any
 
+from autograd_viz._checks import is_number
 from autograd_viz.viz.outpath import output_path
 from autograd_viz.viz.palette import COLORS
 from autograd_viz.viz.slides import (
@@ -105,9 +105,7 @@ def notebook_html(notebook: str | Path, *, timeout: float | None = 600) -> str:
 
 def _check_timeout(timeout: object) -> None:
     """The slides' rule (a number > 0 seconds, or None), raised as this module's error."""
-    if timeout is not None and (
-        isinstance(timeout, bool) or not isinstance(timeout, numbers.Real) or not timeout > 0
-    ):
+    if timeout is not None and (not is_number(timeout) or not timeout > 0):
         raise NotebookHTMLError(
             f"timeout is the seconds each cell may run, a number > 0 (or None for no limit); "
             f"got {timeout!r}. E.g. timeout=600"

@@ -28,6 +28,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from autograd_viz._checks import is_number
 from autograd_viz._numbers import format_number
 from autograd_viz.door import open_graph
 from autograd_viz.errors import GraphTooLargeError
@@ -187,7 +188,7 @@ def _check_states(states: Mapping[int, str] | None, n: int) -> dict[int, str]:
     if not isinstance(states, Mapping):
         raise TypeError(f"states must map value indices to states, got {type(states).__name__}")
     for i, s in states.items():
-        if isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < n:
+        if not is_number(i, int) or not 0 <= i < n:
             raise ValueError(f"states has key {i!r}; keys are value indices 0..{n - 1}")
         if not isinstance(s, str) or not s.split() or any(t not in STATES for t in s.split()):
             raise ValueError(f"states[{i}] = {s!r}; each state is one or more of {STATES}")
@@ -373,7 +374,7 @@ class Drawing:
         `dpi` sets the resolution of a PNG. Returns the path written.
         """
         path = output_path(path, "Drawing.save")
-        if isinstance(dpi, bool) or not isinstance(dpi, (int, float)) or not 10 <= dpi <= 1200:
+        if not is_number(dpi, (int, float)) or not 10 <= dpi <= 1200:
             raise ValueError(  # dot took 30 s over dpi=-1 and wrote a picture anyway
                 f"dpi is the PNG's dots per inch, from 10 to 1200 (144 by default; 300 for "
                 f"print), got {dpi!r}"

@@ -34,13 +34,13 @@ from __future__ import annotations
 
 import base64
 import html
-import numbers
 import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from autograd_viz._checks import is_number
 from autograd_viz.viz.outpath import output_path
 from autograd_viz.viz.static import static_text
 
@@ -100,7 +100,7 @@ def _check_timeout(timeout: object) -> None:
     fail every cell at once)."""
     if timeout is None:
         return
-    if isinstance(timeout, bool) or not isinstance(timeout, numbers.Real) or not timeout > 0:
+    if not is_number(timeout) or not timeout > 0:
         raise SlidesError(
             f"timeout is the seconds each cell may run, a number > 0 (or None for no limit); "
             f"got {timeout!r}. E.g. timeout=600"

@@ -18,6 +18,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from autograd_viz._checks import is_number
 from autograd_viz._numbers import format_number
 from autograd_viz.graph import Graph, snapshot
 from autograd_viz.trace import trace
@@ -151,9 +152,9 @@ class TrainingView:
     ) -> None:
         import ipywidgets as widgets
 
-        if isinstance(steps, bool) or not isinstance(steps, int) or steps < 1:
+        if not is_number(steps, int) or steps < 1:
             raise ValueError(f"steps is the number of training steps (>= 1), got {steps!r}")
-        if isinstance(every, bool) or not isinstance(every, int) or every < 1:
+        if not is_number(every, int) or every < 1:
             raise ValueError(f"every is a number of steps (>= 1), got {every!r}")
         if not callable(model):
             raise TypeError(
@@ -235,7 +236,7 @@ class TrainingView:
 def _check_two_inputs_one_output(model: Callable[..., Any], xs: Sequence[Any], sample: int) -> None:
     """Refuse, before anything is shown, a model the view cannot picture: the decision
     boundary is a map of the plane (two inputs) coloured by one output."""
-    if isinstance(sample, bool) or not isinstance(sample, int) or not 0 <= sample < len(xs):
+    if not is_number(sample, int) or not 0 <= sample < len(xs):
         raise IndexError(f"sample must be an index into xs (0..{len(xs) - 1}), got {sample!r}")
     nin = getattr(model, "nin", None)
     if isinstance(nin, int) and nin != 2:
