@@ -200,6 +200,7 @@ def _quiz_state() -> dict[str, Any]:
     return {
         "error": None,
         "svg": q.graph.value,
+        "board": [q.board.layout.width, q.board.layout.height],
         "blanks": blanks,
         "progress": _plain(q.progress.value),
         "feedback": _plain(q.feedback.value),
