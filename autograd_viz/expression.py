@@ -126,11 +126,13 @@ Node = Num | Name | Unary | Binary | Call
 
 @dataclass(frozen=True)
 class Expression:
-    """A parsed expression: its text, its tree, and its input names in order of appearance."""
+    """A parsed expression: its text, its tree, its input names in order of appearance, and
+    `most`, how many values its graph can have at most (counted before anything is built)."""
 
     text: str
     tree: Node
     names: tuple[str, ...]
+    most: int
 
     def code(self) -> str:
         """The expression as Python over Values (`(w * x + b).tanh()`), for a notebook."""
@@ -363,11 +365,14 @@ def parse_expression(text: str) -> Expression:
                 nodes += 1
         elif isinstance(node, Num):
             nodes += 1
-        elif isinstance(node, (Unary, Call)):
+        elif isinstance(node, Unary):
             nodes += 2  # -a is a * -1: a node and its constant
-            stack.append(node.operand if isinstance(node, Unary) else node.argument)
-        else:
-            nodes += 3  # a - b is a + b * -1; a / b is a * b ** -1
+            stack.append(node.operand)
+        elif isinstance(node, Call):
+            nodes += 1
+            stack.append(node.argument)
+        else:  # a - b is a + b * -1 (three values), a / b is a * b ** -1 (two)
+            nodes += {"-": 3, "/": 2}.get(node.op, 1)
             stack += [node.right, node.left]
     if nodes > MAX_NODES:
         raise ExpressionError(
@@ -375,7 +380,7 @@ def parse_expression(text: str) -> Expression:
             "drawing can show: write a shorter one",
             text, 1,
         )  # fmt: skip
-    return Expression(text, tree, tuple(sorted(names, key=lambda n: _first(tree, n))))
+    return Expression(text, tree, tuple(sorted(names, key=lambda n: _first(tree, n))), nodes)
 
 
 def _first(tree: Node, name: str) -> int:
