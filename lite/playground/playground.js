@@ -116,7 +116,10 @@ function uiParams() {
   params.mode = document.querySelector("input[name=mode]:checked")?.value ?? "draw";
   params.phase = $("phase").value;
   params.notation = $("notation").value;
-  if (params.mode === "steps" && state && state.step !== undefined) params.step = state.step;
+  // the same player, stepped: keep the step; a new expression or setting starts at step 0
+  if (params.mode === "steps" && state?.step !== undefined && keyOf(params) === shownKey) {
+    params.step = state.step;
+  }
   return params;
 }
 
@@ -162,7 +165,7 @@ function showError(error) {
     return;
   }
   const [first, ...pointer] = error.message.split("\n");
-  $("error-what").textContent = error.field === "expression" ? first : `${error.field}: ${first}`;
+  $("error-what").textContent = first; // as text: a link's <script> shows as <script>
   $("error-pointer").textContent = pointer.join("\n");
   box.hidden = false;
   $("view").classList.add("stale");
