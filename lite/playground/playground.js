@@ -204,6 +204,16 @@ async function showView(v) {
     holder.className = "player";
     holder.innerHTML = v.player; // the kit's inline player (autograd_viz.viz.inline)
     const frame = holder.querySelector("iframe");
+    if (!frame) { // a player written into the page itself: its scripts must run
+      for (const old of holder.querySelectorAll("script")) {
+        const script = document.createElement("script");
+        for (const { name, value } of old.attributes) script.setAttribute(name, value);
+        script.textContent = old.textContent;
+        old.replaceWith(script);
+      }
+      view.replaceChildren(holder);
+      return;
+    }
     const loaded = new Promise((resolve) => frame.addEventListener("load", resolve, { once: true }));
     view.replaceChildren(holder);
     await loaded;
