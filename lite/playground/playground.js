@@ -76,13 +76,19 @@ async function startPython() {
   times.pyodide = performance.now();
   const site = py.runPython("import sysconfig; sysconfig.get_paths()['purelib']");
   py.unpackArchive(await wheel, "wheel", { extractDir: site });
+  times.unpacked = performance.now();
   await py.runPythonAsync(`
-import importlib, json
+import asyncio, importlib, json
 importlib.invalidate_caches()
 import autograd_viz  # starts loading Graphviz-WASM (autograd_viz._pyodide)
+await asyncio.sleep(0)  # let it start: the browser compiles it while Python imports the rest
+from js import performance, avzPlayground
+avzPlayground.times.imported = performance.now()
 from autograd_viz import playground
-from autograd_viz.viz import wasm
+from autograd_viz.viz import wasm, render
+avzPlayground.times.modules = performance.now()
 await wasm._loading
+avzPlayground.times.graphviz = performance.now()
 
 def _avz_call(name, args):
     return json.dumps(getattr(playground, name)(*json.loads(args)), ensure_ascii=False)
