@@ -27,6 +27,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from autograd_viz.engine import Constant, Value
+from autograd_viz.ops import OPS
 
 __all__ = [
     "FUNCTIONS",
@@ -42,8 +43,11 @@ __all__ = [
     "parse_inputs",
 ]
 
-# The engine's functions of one Value, each a method of the same name (engine.py).
-FUNCTIONS = ("tanh", "exp", "log", "relu", "sigmoid", "sin", "cos")
+# The engine's functions of one Value, each a method of the same name (engine.py), read from
+# the op table, so an operation added there (docs/architecture.md) can be typed here too.
+FUNCTIONS = tuple(
+    row.method for row in OPS.values() if row.arity == 1 and not row.method.startswith("_")
+)
 MAX_LENGTH = 500  # characters: a longer expression is not one a person reads
 MAX_DEPTH = 30  # nested parentheses, calls, signs and powers: refused before the parser recurses
 MAX_NODES = 150  # values in the graph: past this a drawing of it is no longer read

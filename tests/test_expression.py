@@ -135,6 +135,7 @@ def test_expressions_build_with_the_engine(text, inputs, data, grads) -> None:
         assert leaf.grad == pytest.approx((up - down) / (2 * h), rel=1e-4, abs=1e-6)
     assert z.label == "z"
     assert set(local) == set(FUNCTIONS)  # the list is exactly the engine's functions
+    assert set(FUNCTIONS) == {"tanh", "exp", "log", "relu", "sigmoid", "sin", "cos"}
     assert all(callable(getattr(Value, f)) for f in FUNCTIONS)
 
 
