@@ -74,6 +74,7 @@ async function startPython() {
   const { loadPyodide } = await import(PYODIDE + "pyodide.mjs");
   py = await loadPyodide({ indexURL: PYODIDE });
   times.pyodide = performance.now();
+  $("loading").textContent = "Python is ready; loading autograd_viz and Graphviz…";
   const site = py.runPython("import sysconfig; sysconfig.get_paths()['purelib']");
   py.unpackArchive(await wheel, "wheel", { extractDir: site });
   times.unpacked = performance.now();
@@ -168,13 +169,15 @@ function showError(error) {
   if (!error) {
     box.hidden = true;
     $("view").classList.remove("stale");
+    $("summary").classList.remove("stale");
     return;
   }
   const [first, ...pointer] = error.message.split("\n");
   $("error-what").textContent = first; // as text: a link's <script> shows as <script>
   $("error-pointer").textContent = pointer.join("\n");
   box.hidden = false;
-  $("view").classList.add("stale");
+  $("view").classList.add("stale"); // the last good graph stays, dimmed, until the text is fixed
+  $("summary").classList.add("stale");
   const field = error.field === "expression" ? $("expr")
     : $("inputs").querySelector(`input[name="${CSS.escape(error.field)}"]`);
   field?.setAttribute("aria-invalid", "true");
