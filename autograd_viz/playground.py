@@ -29,7 +29,6 @@ from autograd_viz.engine import Value
 from autograd_viz.expression import ExpressionError, build, notebook_for, parse_expression
 
 __all__ = [
-    "DEFAULT",
     "LINK_KEYS",
     "MODES",
     "answer",
@@ -43,7 +42,6 @@ PHASES = ("forward", "backward", "both")
 NOTATIONS = ("blog", "adjoint")
 # The link's own keys; every other key is an input's value (`x=2`), so no input may take these.
 LINK_KEYS = ("e", "mode", "phase", "notation", "step")
-DEFAULT = {"e": "tanh(w*x + b)", "w": "-3", "x": "2", "b": "6.8814", "mode": "steps"}
 NEW_INPUT = "1"  # the value a name gets when it first appears in the expression
 
 _built: dict[str, Any] = {}  # the last expression built: (text, values) -> its root and player

@@ -310,3 +310,18 @@ def test_playground_quiz_is_the_kits_quiz() -> None:
     assert [b["solved"] for b in right["blanks"]] == [False, False, False, True]
     assert right["progress"] == "3 of 4 blanks left to fill in."
     assert "<" not in right["feedback"] + right["progress"]  # text, never markup
+
+
+def test_playground_quiz_refuses_a_graph_too_big_to_fill_in_by_hand() -> None:
+    text = " + ".join(f"tanh(x{i})" for i in range(31))  # 31 inputs, 31 tanh, 30 sums: 92
+    shown = playground.quiz_view({"e": text})
+    assert "a quiz draws every value with a blank" in shown["error"]["message"]
+    assert playground.view({"e": text, "mode": "draw"})["error"] is None  # drawing it is fine
+
+
+def test_playground_notebook_json_is_the_notebook_for_the_link() -> None:
+    params = {"e": "x*y", "x": "2", "y": "-1", "mode": "steps", "phase": "forward"}
+    notebook = json.loads(playground.notebook_json(params))
+    assert notebook == notebook_for("x*y", {"x": "2", "y": "-1"}, phase="forward")
+    with pytest.raises(ExpressionError, match="keeps for itself"):
+        playground.notebook_json({"e": "step * 2"})
