@@ -71,12 +71,19 @@ async function startPython() {
     if (!r.ok) throw new Error(`${WHEEL}: HTTP ${r.status}`);
     return r.arrayBuffer();
   });
+  // the kit's modules already compiled by this Python (lite/playground/compile_pyc.mjs)
+  const compiled = tag.dataset.pyc
+    ? fetch(new URL(tag.dataset.pyc, import.meta.url)).then((r) => (r.ok ? r.arrayBuffer() : null))
+      .catch(() => null)
+    : Promise.resolve(null);
   const { loadPyodide } = await import(PYODIDE + "pyodide.mjs");
   py = await loadPyodide({ indexURL: PYODIDE });
   times.pyodide = performance.now();
   $("loading").textContent = "Python is ready; loading autograd_viz and Graphviz…";
   const site = py.runPython("import sysconfig; sysconfig.get_paths()['purelib']");
   py.unpackArchive(await wheel, "wheel", { extractDir: site });
+  const bytecode = await compiled;
+  if (bytecode) py.unpackArchive(bytecode, "zip", { extractDir: site });
   times.unpacked = performance.now();
   await py.runPythonAsync(`
 import asyncio, importlib, json
