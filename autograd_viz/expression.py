@@ -193,6 +193,10 @@ def _advice(c: str) -> str:
         return "a point belongs inside a number (2.5); nothing here has attributes"
     if c in "·×":
         return "write products with *"
+    if c in "−–":
+        return "type the minus sign as -"
+    if c == "÷":
+        return "write divisions with /"
     if c == ",":
         return "each function takes one argument, and decimals take a point (2.5), not a comma"
     return f"not allowed here: an expression has only {_ALLOWED}"

@@ -179,6 +179,8 @@ def test_numbers_fold_and_functions_of_numbers_stay_in_the_graph() -> None:
         ("(0 - 8) ** (1 / 3) * x", "negative base"),
         ("x, y", "decimals take a point"),
         ("x × y", "write products with *"),
+        ("x − y", "'−' at column 3: type the minus sign as -"),  # pasted from a text
+        ("x ÷ y", "write divisions with /"),
     ],
 )
 def test_refusals_say_what_to_do(text: str, message: str) -> None:
