@@ -57,9 +57,10 @@ MAX_NUMBER = 24  # characters in a number literal
 RESERVED = frozenset((*FUNCTIONS, "Value", "Constant", "autograd_viz"))
 
 _ALLOWED = "numbers, names, + - * / **, parentheses and the functions " + " ".join(FUNCTIONS)
-_NUMBER = re.compile(r"(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
+_NUMBER = re.compile(r"(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")  # ASCII digits only
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
-_VALUE = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
+_DIGITS = "0123456789"
+_VALUE = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 
 
 class ExpressionError(ValueError):
@@ -154,7 +155,7 @@ def _tokens(text: str) -> list[tuple[str, str, int]]:
         c, col = text[i], i + 1
         if c in " \t":
             i += 1
-        elif c.isdigit() or (c == "." and text[i + 1 : i + 2].isdigit()):
+        elif c in _DIGITS or (c == "." and i + 1 < len(text) and text[i + 1] in _DIGITS):
             m = _NUMBER.match(text, i)
             assert m is not None
             if len(m.group()) > MAX_NUMBER:
@@ -185,8 +186,8 @@ def _tokens(text: str) -> list[tuple[str, str, int]]:
 
 
 def _advice(c: str) -> str:
-    if c == "^":
-        return "write powers with ** (x**2), not ^"
+    if c == "^" or c in "²³":
+        return f"write powers with ** (x**2), not {c}"
     if c == "_":
         return "names start with a letter and have letters, digits and _ only"
     if c == ".":

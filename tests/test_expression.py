@@ -10,6 +10,8 @@ import time
 
 import nbformat
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from autograd_viz import playground
 from autograd_viz.engine import Constant, Value
@@ -181,6 +183,9 @@ def test_numbers_fold_and_functions_of_numbers_stay_in_the_graph() -> None:
         ("x × y", "write products with *"),
         ("x − y", "'−' at column 3: type the minus sign as -"),  # pasted from a text
         ("x ÷ y", "write divisions with /"),
+        ("x * 2 + .", "'.' at column 9: a point belongs inside a number"),
+        ("x²", "'²' at column 2: write powers with ** (x**2), not ²"),
+        ("x * ٣", "'٣' at column 5: not allowed here"),  # a digit, but not an ASCII one
     ],
 )
 def test_refusals_say_what_to_do(text: str, message: str) -> None:
@@ -239,6 +244,8 @@ def test_inputs_are_read_as_numbers_only() -> None:
     with pytest.raises(ExpressionError, match="'x' at column 3") as info:
         parse_inputs(("a",), {"a": " 2x"})
     assert info.value.field == "a"
+    with pytest.raises(ExpressionError, match="is not a number"):
+        parse_inputs(("a",), {"a": "٣"})
     with pytest.raises(TypeError, match="a number or its text"):
         parse_inputs(("a",), {"a": None})
     with pytest.raises(TypeError, match="the expression is text"):
@@ -327,3 +334,18 @@ def test_playground_notebook_json_is_the_notebook_for_the_link() -> None:
     assert notebook == notebook_for("x*y", {"x": "2", "y": "-1"}, phase="forward")
     with pytest.raises(ExpressionError, match="keeps for itself"):
         playground.notebook_json({"e": "step * 2"})
+
+
+_PIECES = [*"xy0123456789.+-*/()^_ ,:;'\"<>[]{}²٣−\n\t", "**", "tanh(", "log(", "exp(", "lambda",
+           "__", "9**", "e", "step"]  # fmt: skip
+
+
+@settings(max_examples=400)
+@given(st.lists(st.sampled_from(_PIECES), max_size=30).map("".join))
+def test_any_text_builds_a_value_or_is_refused_with_an_expression_error(text: str) -> None:
+    try:
+        z = build(text, {"x": "0.5", "y": "-2", "e": "1", "step": "2"})
+    except ExpressionError as err:
+        assert 1 <= err.column <= max(len(err.text), 1) + 1
+        return
+    assert isinstance(z, Value) and z.label == "z"
