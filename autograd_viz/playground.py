@@ -32,6 +32,7 @@ __all__ = [
     "LINK_KEYS",
     "MODES",
     "answer",
+    "equation",
     "notebook_json",
     "quiz_view",
     "view",
@@ -183,6 +184,12 @@ def answer(label: str, typed: str) -> dict[str, Any]:
     q = _quiz["quiz"]
     _quiz["right"] = q.submit(label, typed)
     return _quiz_state()
+
+
+def equation(label: str) -> str:
+    """The step's equation for the blank `label`, its result left as `?`: what the quiz
+    offers after two wrong answers (`Quiz.step_equation`)."""
+    return _quiz["quiz"].step_equation(label)
 
 
 def _quiz_state() -> dict[str, Any]:

@@ -314,6 +314,7 @@ def test_playground_quiz_is_the_kits_quiz() -> None:
     assert labels == ["∂z/∂z", "∂z/∂(x + y)", "∂z/∂x", "∂z/∂y"]
     wrong = playground.answer("∂z/∂y", "5")
     assert wrong["right"] is False and wrong["feedback"].startswith("✘")
+    assert playground.equation("∂z/∂y").endswith("= ?")
     right = playground.answer("∂z/∂y", "5+3")
     assert right["right"] is True and right["feedback"] == "✔ Right: ∂z/∂y = 8."
     assert [b["solved"] for b in right["blanks"]] == [False, False, False, True]

@@ -381,7 +381,17 @@ async function showQuiz(q) {
   const feedback = document.createElement("p");
   feedback.id = "quiz-feedback";
   feedback.setAttribute("role", "status");
-  wrap.append(intro, scroll, progress, feedback);
+  const offer = document.createElement("button");
+  offer.type = "button";
+  offer.id = "quiz-equation-button";
+  offer.textContent = "Show the step's equation";
+  offer.hidden = true;
+  const shown = document.createElement("pre");
+  shown.id = "quiz-equation";
+  offer.addEventListener("click", () => {
+    shown.textContent = callPython("equation", offer.dataset.label);
+  });
+  wrap.append(intro, scroll, progress, feedback, offer, shown);
   $("view").replaceChildren(wrap);
   drawQuiz(q, null);
 }
@@ -420,6 +430,12 @@ function drawQuiz(q, after) {
   const feedback = document.getElementById("quiz-feedback");
   feedback.textContent = q.feedback;
   feedback.className = q.right === true ? "right" : q.right === false ? "wrong" : "";
+  // after two misses on a blank, as in the notebooks' quiz, its step's equation is offered
+  const missed = q.blanks.find((b) => b.label === after && !b.solved && b.misses >= 2);
+  const offer = document.getElementById("quiz-equation-button");
+  offer.hidden = !missed;
+  if (missed) offer.dataset.label = missed.label;
+  if (!missed) document.getElementById("quiz-equation").textContent = "";
   if (after !== null) (focus ?? board.querySelector("input"))?.focus();
 }
 

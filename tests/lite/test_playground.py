@@ -206,6 +206,17 @@ def test_a_quiz_blank_is_answered_with_the_kits_feedback(page: Page) -> None:
     page.page.wait_for_function("document.querySelector('#quiz-feedback').textContent !== ''")
     assert feedback.text_content().startswith("✘ Not quite.")
     assert "wrong" in feedback.get_attribute("class")
+    assert page.page.is_hidden("#quiz-equation-button")
+    blank = page.page.locator(".quiz-board input[aria-label='∂z/∂y']")
+    blank.fill("7")
+    blank.press("Enter")
+    page.page.wait_for_selector("#quiz-equation-button", state="visible")  # two misses
+    page.page.click("#quiz-equation-button")
+    from autograd_viz.expression import build
+    from autograd_viz.viz.quiz import Quiz
+
+    kit = Quiz(build("(x+y)*y", {"x": "2", "y": "3"})).step_equation("∂z/∂y")
+    assert page.page.text_content("#quiz-equation") == kit  # ends "∂z/∂y = 5 + 3 = ?"
     blank = page.page.locator(".quiz-board input[aria-label='∂z/∂y']")
     blank.fill("5+3")
     blank.press("Enter")
