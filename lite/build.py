@@ -74,7 +74,7 @@ NOTEBOOK_START = "00_start_here.ipynb"
 
 PLAYGROUND = LITE / "playground"
 # The page's own files; index.html and sw.js get the wheel's name, the sizes and a version.
-PLAYGROUND_FILES = ["index.html", "playground.js", "playground.css", "sw.js"]
+PLAYGROUND_FILES = ["index.html", "playground.js", "playground.css", "sw.js", "snapshot.js"]
 PYC_ZIP = "autograd_viz-pyc.zip"  # the kit's modules as Pyodide's bytecode (compile_pyc.mjs)
 # What the first drawing needs, preloaded by the page and precached by its service worker.
 PLAYGROUND_RUNTIME = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip",
@@ -311,7 +311,7 @@ def build_playground(output: Path) -> None:
     first = [*runtime, wheel, *(PLAYGROUND / f for f in PLAYGROUND_FILES)]
     first += [target / PYC_ZIP] if compiled else []
     version = hashlib.sha256(b"".join(_sha256(p).encode() for p in first)).hexdigest()[:12]
-    precache = ["./", "index.html", "playground.js", "playground.css",
+    precache = ["./", "index.html", "playground.js", "playground.css", "snapshot.js",
                 *([PYC_ZIP] if compiled else []),
                 *(f"../static/pyodide/{p.name}" for p in [*runtime, wheel])]  # fmt: skip
     fill = {
