@@ -7,8 +7,9 @@ It serves the built site on 127.0.0.1 (building it first with `bash scripts/lite
   from navigation start to the first drawing on screen (the page's own `performance.now()` when
   it has shown the link's graph), and the bytes the page transferred for it;
 - **warm**: the same context reloads the same link twice, once the page's service worker is
-  active (what a learner gets on later visits, and offline), and once in a context whose
-  service workers are blocked (the browser's HTTP cache alone);
+  active and its snapshot of Python is made (what a learner gets on later visits, and
+  offline), and once in a context whose service workers are blocked and whose Cache Storage
+  is emptied (the browser's HTTP cache alone, Python started afresh);
 - **redraw**: typing a new expression of a 20-value graph (`tanh(w1*x1 + ... + b) * y`,
   alternating two versions), from the input event to the new drawing painted, in draw mode and
   in step mode (the kit's inline player).
@@ -46,6 +47,8 @@ TWENTY = [
     "sigmoid(w1*x1 + w2*x2 + w3*x3 + w4*x4 + b) * y",
 ]
 READY = "document.body.dataset.ready === '1'"
+SNAPSHOT_MADE = "!!(window.avzPlayground.snapshot && window.avzPlayground.snapshot.ok)"
+DROP_SNAPSHOT = "caches.keys().then((ks) => Promise.all(ks.map((k) => caches.delete(k))))"
 
 
 class _Quiet(http.server.SimpleHTTPRequestHandler):
@@ -132,9 +135,11 @@ def main() -> None:
             cold.append(_first_drawing(page, split=True))
             sizes.append(_transferred(page))
             page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+            page.wait_for_function(SNAPSHOT_MADE, timeout=180_000)
             for _ in range(2):  # the 1st reload from the worker's cache, then the 2nd
                 page.reload()
                 warm_sw.append(_first_drawing(page))
+                assert page.evaluate("window.avzPlayground.times.fromSnapshot") is True
             context.close()
 
             context = browser.new_context(viewport={"width": 1280, "height": 720},
@@ -142,8 +147,11 @@ def main() -> None:
             page = context.new_page()
             page.goto(url + LINK)
             _first_drawing(page)
+            page.wait_for_function(SNAPSHOT_MADE, timeout=180_000)
+            page.evaluate(DROP_SNAPSHOT)  # the HTTP cache alone: Python starts afresh
             page.reload()
             warm_http.append(_first_drawing(page))
+            assert not page.evaluate("window.avzPlayground.times.fromSnapshot")
             draw_ms += _redraws(page, "draw", 5)
             step_ms += _redraws(page, "steps", 5)
             context.close()
@@ -155,8 +163,8 @@ def main() -> None:
              "firstDrawing": "first drawing shown"}  # fmt: skip
     for mark, values in SPLITS.items():
         _show(f"  cold, at {names[mark]}", values)
-    _show("warm: reload, from the service worker", warm_sw)
-    _show("warm: reload, HTTP cache only", warm_http)
+    _show("warm: reload, service worker + Python snapshot", warm_sw)
+    _show("warm: reload, HTTP cache only, no snapshot", warm_http)
     _show("redraw, 20-value graph, draw mode", draw_ms, "ms", 1000)
     _show("redraw, 20-value graph, step mode (player)", step_ms, "ms", 1000)
     print(f"{'transferred for the first drawing':<44} {statistics.median(sizes) / 1e6:7.2f} MB")
