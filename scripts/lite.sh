@@ -3,6 +3,7 @@
 #   bash scripts/lite.sh                    # build _site/ (the first run installs the build tools)
 #   bash scripts/lite.sh serve [PORT]       # build, then serve it on http://127.0.0.1:PORT (8000)
 #   bash scripts/lite.sh --output DIR       # build into DIR instead
+#   bash scripts/lite.sh --playground-only  # only _site/playground/ and the Pyodide it loads (seconds)
 #   bash scripts/lite.sh install            # only install the build tools (scripts/setup.sh test)
 # Everything comes from pinned packages: the build tools from PyPI (lite/requirements.txt, into
 # lite/.venv), Pyodide and Graphviz-WASM from npm (lite/package-lock.json), the kernel's

@@ -1,0 +1,557 @@
+// The playground page (built into _site/playground/ by lite/build.py).
+//
+// Python does the work: autograd_viz.playground (run in Pyodide) reads the expression with the
+// kit's allow-list reader, draws it, builds the kit's kernel-free player, derivation and quiz.
+// This module only loads Pyodide and the wheel (in parallel), places what Python returns (SVG
+// and the player made by the kit; every other text as text, never as markup), and keeps the
+// state in the URL: #e=(x%20%2B%20y)%20*%20y&x=2&y=3&mode=steps&step=7.
+
+const tag = document.querySelector("script[data-wheel]");
+const WHEEL = tag.dataset.wheel;
+const PYODIDE = new URL("../static/pyodide/", import.meta.url).href;
+const DEFAULT_HASH = "#e=tanh(w*x%20%2B%20b)&w=-3&x=2&b=6.8814&mode=steps";
+const PUSH_AFTER_MS = 700; // changes closer together than this replace one history entry
+
+const $ = (id) => document.getElementById(id);
+const times = { start: performance.now() };
+window.avzPlayground = { times, renders: 0, last: null, state: null };
+
+// ---------------------------------------------------------------- the link <-> a state
+
+function readHash() {
+  // URLSearchParams would read "+" as a space: (x+y) typed into a link must stay x+y
+  const pairs = [];
+  const seen = new Set();
+  for (const part of location.hash.replace(/^#/, "").split("&")) {
+    if (!part) continue;
+    const at = part.indexOf("=");
+    const key = decode(at < 0 ? part : part.slice(0, at));
+    const value = at < 0 ? "" : decode(part.slice(at + 1));
+    if (key === null || value === null || seen.has(key) || pairs.length >= 64) continue;
+    seen.add(key);
+    pairs.push([key, value]);
+  }
+  return Object.fromEntries(pairs); // own properties only, even for a key "__proto__"
+}
+
+function decode(text) {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return null; // a broken %-escape: the pair is left out
+  }
+}
+
+function hashOf(params) {
+  return "#" + Object.entries(params)
+    .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join("&");
+}
+
+let lastPush = 0;
+function remember(params, how) {
+  const hash = hashOf(params);
+  if (how === "none" || hash === location.hash) return;
+  const now = performance.now();
+  if (how === "push" && now - lastPush > PUSH_AFTER_MS) {
+    history.pushState(null, "", hash);
+  } else {
+    history.replaceState(null, "", hash);
+  }
+  if (how === "push") lastPush = now;
+  $("link").value = location.href;
+}
+
+// ---------------------------------------------------------------- Python
+
+let py = null;
+let callPython = null;
+
+async function startPython() {
+  const wheel = fetch(PYODIDE + WHEEL).then((r) => {
+    if (!r.ok) throw new Error(`${WHEEL}: HTTP ${r.status}`);
+    return r.arrayBuffer();
+  });
+  // the kit's modules already compiled by this Python (lite/playground/compile_pyc.mjs)
+  const compiled = tag.dataset.pyc
+    ? fetch(new URL(tag.dataset.pyc, import.meta.url)).then((r) => (r.ok ? r.arrayBuffer() : null))
+      .catch(() => null)
+    : Promise.resolve(null);
+  const snapshot = readSnapshot();
+  const { loadPyodide } = await import(PYODIDE + "pyodide.mjs");
+  const saved = await snapshot;
+  if (saved) {
+    try {
+      py = await loadPyodide({ indexURL: PYODIDE, _loadSnapshot: saved });
+      times.fromSnapshot = true;
+    } catch {
+      py = null; // a snapshot of another Pyodide build: start afresh and make a new one
+      caches.delete(SNAPSHOT_CACHE).catch(() => {});
+    }
+  }
+  py ??= await loadPyodide({ indexURL: PYODIDE });
+  times.pyodide = performance.now();
+  $("loading").textContent = "Python is ready; loading autograd_viz and Graphviz…";
+  const site = py.runPython("import sysconfig; sysconfig.get_paths()['purelib']");
+  py.unpackArchive(await wheel, "wheel", { extractDir: site });
+  const bytecode = await compiled;
+  if (bytecode) py.unpackArchive(bytecode, "zip", { extractDir: site });
+  times.unpacked = performance.now();
+  await py.runPythonAsync(`
+import asyncio, importlib, json
+importlib.invalidate_caches()
+import autograd_viz  # starts loading Graphviz-WASM (autograd_viz._pyodide)
+await asyncio.sleep(0)  # let it start: the browser compiles it while Python imports the rest
+from js import performance, avzPlayground
+avzPlayground.times.imported = performance.now()
+from autograd_viz import playground
+from autograd_viz.viz import wasm, render
+avzPlayground.times.modules = performance.now()
+await wasm._loading
+avzPlayground.times.graphviz = performance.now()
+
+def _avz_call(name, args):
+    return json.dumps(getattr(playground, name)(*json.loads(args)), ensure_ascii=False)
+`);
+  const call = py.globals.get("_avz_call");
+  callPython = (name, ...args) => JSON.parse(call(name, JSON.stringify(args)));
+  times.python = performance.now();
+}
+
+// Python's memory right after it started, kept in the browser's Cache Storage: a later visit
+// restores it instead of starting the interpreter again (0.32-0.41 s instead of 1.8-2.0 s,
+// measured at load 8.5 on 2 cores). Pyodide's own (private, experimental) _makeSnapshot /
+// _loadSnapshot options; snapshot.js makes it in a worker after the first drawing; a snapshot
+// Pyodide refuses (another build) is dropped. Nothing of the page's state is in it.
+const SNAPSHOT_CACHE = `avz-python-snapshot-${tag.dataset.version}`;
+
+async function readSnapshot() {
+  try {
+    const hit = await (await caches.open(SNAPSHOT_CACHE)).match("python.snapshot");
+    return hit ? new Uint8Array(await hit.arrayBuffer()) : null;
+  } catch {
+    return null; // no Cache Storage here (not a secure context): start Python the usual way
+  }
+}
+
+function makeSnapshot() {
+  if (times.fromSnapshot || !window.caches || !window.Worker) return;
+  const worker = new Worker(new URL("snapshot.js", import.meta.url), { type: "module" });
+  worker.onmessage = (event) => {
+    window.avzPlayground.snapshot = event.data;
+    worker.terminate();
+  };
+  worker.postMessage({ pyodide: PYODIDE, cacheName: SNAPSHOT_CACHE });
+}
+
+let quizLoaded = null;
+function loadQuiz() {
+  // the quiz is the notebooks' own (ipywidgets): fetched from this site when first opened
+  quizLoaded ??= py.loadPackage("ipywidgets", { messageCallback: () => {} });
+  return quizLoaded;
+}
+
+// ---------------------------------------------------------------- showing a state
+
+let state = null; // the canonical params last shown
+let shownKey = null; // what the view shows, but the step
+let playerFrame = null;
+
+function keyOf(params) {
+  const { step, ...rest } = params;
+  return JSON.stringify(rest);
+}
+
+function uiParams() {
+  const params = { e: $("expr").value };
+  for (const box of $("inputs").querySelectorAll("input")) params[box.name] = box.value;
+  params.mode = document.querySelector("input[name=mode]:checked")?.value ?? "draw";
+  params.phase = $("phase").value;
+  params.notation = $("notation").value;
+  // the same player, stepped: keep the step; a new expression or setting starts at step 0
+  if (params.mode === "steps" && state?.step !== undefined && keyOf(params) === shownKey) {
+    params.step = state.step;
+  }
+  return params;
+}
+
+function fillUi(params, names) {
+  const expr = $("expr");
+  if (params.e !== undefined && expr.value !== params.e) expr.value = params.e;
+  const box = $("inputs");
+  const have = [...box.querySelectorAll("input")].map((i) => i.name);
+  if (names && have.join(" ") !== names.join(" ")) {
+    box.replaceChildren(...names.map((name) => {
+      const label = document.createElement("label");
+      const input = document.createElement("input");
+      input.type = "text";
+      input.name = name;
+      input.inputMode = "decimal";
+      input.spellcheck = false;
+      input.addEventListener("input", () => changed("push"));
+      label.append(`${name} = `, input);
+      return label;
+    }));
+  }
+  for (const input of box.querySelectorAll("input")) {
+    if (params[input.name] !== undefined && input.value !== params[input.name]) {
+      input.value = params[input.name];
+    }
+  }
+  for (const radio of document.querySelectorAll("input[name=mode]")) {
+    radio.checked = radio.value === params.mode;
+  }
+  if (params.phase) $("phase").value = params.phase;
+  if (params.notation) $("notation").value = params.notation;
+  const stepping = params.mode === "steps" || params.mode === "derivation";
+  $("phase-box").hidden = !stepping;
+  $("notation-box").hidden = !stepping;
+}
+
+function showError(error) {
+  const box = $("error");
+  for (const el of document.querySelectorAll("[aria-invalid]")) el.removeAttribute("aria-invalid");
+  if (!error) {
+    box.hidden = true;
+    $("view").classList.remove("stale");
+    $("summary").classList.remove("stale");
+    return;
+  }
+  const [first, ...pointer] = error.message.split("\n");
+  $("error-what").textContent = first; // as text: a link's <script> shows as <script>
+  $("error-pointer").textContent = pointer.join("\n");
+  box.hidden = false;
+  $("view").classList.add("stale"); // the last good graph stays, dimmed, until the text is fixed
+  $("summary").classList.add("stale");
+  const field = error.field === "expression" ? $("expr")
+    : $("inputs").querySelector(`input[name="${CSS.escape(error.field)}"]`);
+  field?.setAttribute("aria-invalid", "true");
+}
+
+function graphBox(svg) {
+  const box = document.createElement("div");
+  box.className = "graph-box";
+  box.tabIndex = 0; // scrollable by keyboard
+  box.setAttribute("role", "img");
+  box.setAttribute("aria-label", "the computation graph");
+  box.innerHTML = svg; // the kit's own drawing (Graphviz's SVG; every label escaped by the kit)
+  return box;
+}
+
+async function showView(v) {
+  const view = $("view");
+  playerFrame = null;
+  if (v.mode === "draw") {
+    view.replaceChildren(graphBox(v.svg));
+  } else if (v.mode === "derivation") {
+    const list = document.createElement("ol");
+    list.className = "derivation";
+    for (const line of v.lines) {
+      const item = document.createElement("li");
+      item.className = line.phase;
+      item.textContent = line.text;
+      list.append(item);
+    }
+    view.replaceChildren(list);
+  } else if (v.mode === "steps") {
+    const holder = document.createElement("div");
+    holder.className = "player";
+    holder.innerHTML = v.player; // the kit's inline player (autograd_viz.viz.inline)
+    const frame = holder.querySelector("iframe");
+    if (!frame) { // a player written into the page itself: its scripts must run
+      for (const old of holder.querySelectorAll("script")) {
+        const script = document.createElement("script");
+        for (const { name, value } of old.attributes) script.setAttribute(name, value);
+        script.textContent = old.textContent;
+        old.replaceWith(script);
+      }
+      view.replaceChildren(holder);
+      return;
+    }
+    const loaded = new Promise((resolve) => frame.addEventListener("load", resolve, { once: true }));
+    view.replaceChildren(holder);
+    await loaded;
+    playerFrame = frame;
+    goToStep(v.step);
+    watchPlayer(frame);
+  } else if (v.mode === "quiz") {
+    await showQuiz(v);
+  }
+  $("summary").textContent = v.summary ?? "";
+}
+
+async function render(params, how) {
+  let v = callPython("view", params);
+  fillUi(v.params, v.error ? null : v.names);
+  showError(v.error);
+  if (!v.error) {
+    if (v.mode === "quiz") {
+      if (!quizLoaded) $("view").replaceChildren(note("Loading the quiz (ipywidgets)…"));
+      await loadQuiz();
+      const q = callPython("quiz_view", v.params);
+      if (q.error) {
+        showError(q.error);
+      } else {
+        v = { ...v, ...q, mode: "quiz" };
+      }
+    }
+    if (!v.error) await showView(v);
+    shownKey = keyOf(v.params);
+  }
+  state = v.params;
+  window.avzPlayground.state = state;
+  remember(v.params, how);
+}
+
+function note(text) {
+  const p = document.createElement("p");
+  p.className = "loading";
+  p.textContent = text;
+  return p;
+}
+
+// One render at a time; changes that arrive meanwhile collapse into the latest.
+let busy = false;
+let pending = null;
+async function update(params, how) {
+  pending = { params, how, t0: performance.now() };
+  if (busy) return;
+  busy = true;
+  try {
+    while (pending) {
+      const job = pending;
+      pending = null;
+      try {
+        if (state && job.params.mode === "steps" && playerFrame
+            && keyOf(job.params) === shownKey) { // the same player: only the step changes
+          goToStep(Number(job.params.step ?? 0));
+          state = { ...state, step: String(currentStep()) };
+          window.avzPlayground.state = state;
+          remember(state, job.how);
+        } else {
+          await render(job.params, job.how);
+        }
+      } catch (err) {
+        showError({ message: `The page failed: ${err}`, field: "expression" });
+      }
+      await new Promise((resolve) => requestAnimationFrame(() => resolve()));
+      const ms = performance.now() - job.t0;
+      window.avzPlayground.last = { ms, params: state };
+      window.avzPlayground.renders += 1;
+      document.body.dataset.renders = String(window.avzPlayground.renders);
+      await new Promise((resolve) => setTimeout(resolve, 0)); // let typing in
+    }
+  } finally {
+    busy = false;
+  }
+}
+
+function changed(how) {
+  update(uiParams(), how);
+}
+
+// ---------------------------------------------------------------- the player's step
+
+function player() {
+  try {
+    return playerFrame?.contentWindow?.avzPlayer ?? null; // the page's step API (page.js)
+  } catch {
+    return null;
+  }
+}
+
+function currentStep() {
+  const p = player();
+  if (p) return p.step();
+  const range = playerFrame?.contentDocument?.querySelector("input[type=range]");
+  return range ? Number(range.value) : 0;
+}
+
+function goToStep(step) {
+  const p = player();
+  if (p) {
+    p.go(step);
+    return;
+  }
+  const doc = playerFrame?.contentDocument; // any player that answers the documented keys
+  if (!doc) return;
+  const key = (k) => doc.dispatchEvent(new KeyboardEvent("keydown", { key: k, bubbles: true }));
+  key("Home");
+  for (let i = 0; i < step; i++) key("ArrowRight");
+}
+
+function watchPlayer(frame) {
+  const doc = frame.contentDocument;
+  const moved = (how) => {
+    if (frame !== playerFrame || !state) return;
+    const step = String(currentStep());
+    if (step !== state.step) {
+      state = { ...state, step };
+      window.avzPlayground.state = state;
+      remember(state, how);
+    }
+  };
+  for (const type of ["click", "keydown", "input", "change"]) {
+    doc.addEventListener(type, () => setTimeout(() => moved("push"), 0));
+  }
+  const poll = setInterval(() => {
+    if (frame !== playerFrame) clearInterval(poll);
+    else moved("replace"); // playing: the step moves by itself
+  }, 400);
+}
+
+// ---------------------------------------------------------------- the quiz
+
+async function showQuiz(q) {
+  const wrap = document.createElement("div");
+  wrap.className = "quiz";
+  const intro = document.createElement("p");
+  intro.className = "help";
+  intro.textContent = "Fill in the boxes on the graph: type a number (a sum such as 5+3 is "
+    + "fine) and press Enter. Tab moves on in the order the backward pass fills them in.";
+  const scroll = document.createElement("div");
+  scroll.className = "graph-box";
+  const board = document.createElement("div");
+  board.className = "quiz-board";
+  scroll.append(board);
+  const progress = document.createElement("p");
+  progress.id = "quiz-progress";
+  const feedback = document.createElement("p");
+  feedback.id = "quiz-feedback";
+  feedback.setAttribute("role", "status");
+  const offer = document.createElement("button");
+  offer.type = "button";
+  offer.id = "quiz-equation-button";
+  offer.textContent = "Show the step's equation";
+  offer.hidden = true;
+  const shown = document.createElement("pre");
+  shown.id = "quiz-equation";
+  offer.addEventListener("click", () => {
+    shown.textContent = callPython("equation", offer.dataset.label);
+  });
+  wrap.append(intro, scroll, progress, feedback, offer, shown);
+  $("view").replaceChildren(wrap);
+  drawQuiz(q, null);
+}
+
+function drawQuiz(q, after) {
+  const board = document.querySelector(".quiz-board");
+  board.style.width = q.board[0];
+  board.style.height = q.board[1];
+  board.innerHTML = q.svg; // the kit's own drawing of the quiz
+  let focus = null;
+  let passed = after === null;
+  for (const blank of q.blanks) {
+    if (blank.label === after) passed = true;
+    if (blank.solved) continue;
+    const input = document.createElement("input");
+    input.type = "text";
+    input.className = "blank" + (blank.misses ? " wrong" : "");
+    input.placeholder = blank.what === "data" ? "data ?" : "grad ?";
+    input.setAttribute("aria-label", blank.label);
+    input.title = blank.label;
+    input.dataset.label = blank.label;
+    Object.assign(input.style, { left: blank.left, top: blank.top, width: blank.width,
+                                 height: blank.height });
+    input.addEventListener("keydown", (event) => {
+      if (event.key === "Enter") {
+        event.preventDefault();
+        submit(blank.label, input.value);
+      }
+    });
+    input.addEventListener("change", () => input.value.trim() && submit(blank.label, input.value));
+    board.append(input);
+    if (!focus && passed && blank.label !== after) focus = input;
+    if (blank.label === after && blank.misses) focus = input;
+  }
+  document.getElementById("quiz-progress").textContent = q.progress;
+  const feedback = document.getElementById("quiz-feedback");
+  feedback.textContent = q.feedback;
+  feedback.className = q.right === true ? "right" : q.right === false ? "wrong" : "";
+  // after two misses on a blank, as in the notebooks' quiz, its step's equation is offered
+  const missed = q.blanks.find((b) => b.label === after && !b.solved && b.misses >= 2);
+  const offer = document.getElementById("quiz-equation-button");
+  offer.hidden = !missed;
+  if (missed) offer.dataset.label = missed.label;
+  if (!missed) document.getElementById("quiz-equation").textContent = "";
+  if (after !== null) (focus ?? board.querySelector("input"))?.focus();
+}
+
+let answering = false;
+function submit(label, text) {
+  if (answering) return;
+  answering = true;
+  try {
+    drawQuiz(callPython("answer", label, text), label);
+  } finally {
+    answering = false;
+  }
+}
+
+// ---------------------------------------------------------------- buttons, start
+
+async function copyLink() {
+  const link = $("link");
+  link.value = location.href;
+  try {
+    await navigator.clipboard.writeText(location.href);
+    $("status").textContent = "Link copied: paste it anywhere.";
+  } catch {
+    link.tabIndex = 0;
+    link.focus();
+    link.select();
+    $("status").textContent = "Link selected: press Ctrl+C (⌘C) to copy it.";
+  }
+}
+
+function downloadNotebook() {
+  let text;
+  try {
+    text = callPython("notebook_json", state);
+  } catch (err) {
+    $("status").textContent = `No notebook: ${err}`;
+    return;
+  }
+  const url = URL.createObjectURL(new Blob([text], { type: "application/x-ipynb+json" }));
+  const a = document.createElement("a");
+  a.href = url;
+  a.download = "playground.ipynb";
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+  $("status").textContent = "Notebook downloaded: open it in Jupyter with autograd_viz installed.";
+}
+
+async function main() {
+  $("form").addEventListener("submit", (event) => event.preventDefault());
+  if (!location.hash || location.hash === "#") history.replaceState(null, "", DEFAULT_HASH);
+  $("link").value = location.href;
+  try {
+    await startPython();
+  } catch (err) {
+    $("loading").textContent = `Python could not be loaded in this browser: ${err}`;
+    throw err;
+  }
+  for (const el of [$("expr"), $("phase"), $("notation"), $("copy"), $("download")]) {
+    el.disabled = false;
+  }
+  $("modes").disabled = false;
+  $("expr").addEventListener("input", () => changed("push"));
+  $("phase").addEventListener("change", () => changed("push"));
+  $("notation").addEventListener("change", () => changed("push"));
+  for (const radio of document.querySelectorAll("input[name=mode]")) {
+    radio.addEventListener("change", () => changed("push"));
+  }
+  $("copy").addEventListener("click", copyLink);
+  $("download").addEventListener("click", downloadNotebook);
+  window.addEventListener("popstate", () => update(readHash(), "none"));
+  await update(readHash(), "replace");
+  times.firstDrawing = performance.now();
+  document.body.dataset.ready = "1";
+  if ("serviceWorker" in navigator && window.isSecureContext) {
+    navigator.serviceWorker.register("sw.js").catch(() => {}); // offline next time
+  }
+  setTimeout(makeSnapshot, 1000); // after the first drawing, in a worker: never in its way
+}
+
+main();
