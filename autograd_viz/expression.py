@@ -26,8 +26,10 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from autograd_viz._checks import is_number
 from autograd_viz.engine import Constant, Value
 from autograd_viz.ops import OPS
+from autograd_viz.size import check_size
 
 __all__ = [
     "FUNCTIONS",
@@ -420,7 +422,7 @@ def parse_inputs(names: tuple[str, ...], inputs: Mapping[str, object]) -> dict[s
         if name not in inputs:
             raise ExpressionError(f"no value for {name}: give it one, e.g. {name}=1", name, 1, name)
         raw = inputs[name]
-        if isinstance(raw, bool) or not isinstance(raw, (int, float, str)):
+        if not (is_number(raw, (int, float)) or isinstance(raw, str)):
             raise TypeError(f"the value of {name} is a number or its text, got {raw!r}")
         text = raw if isinstance(raw, str) else repr(float(raw))
         m = _VALUE.fullmatch(text.strip())
@@ -475,9 +477,7 @@ def build(text: str, inputs: Mapping[str, object], *, label: str = "z") -> Value
             f"e.g. {root.label} * 2",
             text, 1,
         )  # fmt: skip
-    from autograd_viz.viz.guard import check_size  # the drawings' own size guard
-
-    check_size(root, MAX_NODES)
+    check_size(root, MAX_NODES)  # the drawings' own size guard
     root.label = label
     return root
 

@@ -204,7 +204,7 @@ def _quiz_state() -> dict[str, Any]:
         })  # fmt: skip
     return {
         "error": None,
-        "svg": q.graph.value,
+        "svg": q.picture.value,
         "board": [q.board.layout.width, q.board.layout.height],
         "blanks": blanks,
         "progress": _plain(q.progress.value),

@@ -228,7 +228,7 @@ def test_the_count_before_building_is_never_below_the_graph(text: str) -> None:
 
 
 def test_every_size_limit_is_checked_against_the_kit_guard() -> None:
-    from autograd_viz.viz.guard import check_size
+    from autograd_viz.size import check_size
 
     z = build(" + ".join(f"x{i}" for i in range(40)), {f"x{i}": "1" for i in range(40)})
     check_size(z, MAX_NODES)  # what build() ran: a built expression always fits a drawing
