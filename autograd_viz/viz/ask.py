@@ -1,0 +1,152 @@
+"""Ask the graph: for each value, why its gradient is what it is; for each edge, its slope.
+
+`ask_table(root)` is the data behind "click `y` to ask why its gradient is 8": a JSON-able
+dict the front end (`viz/static/ask.js`) shows when a value node is clicked. For every
+value node it holds the chain-rule sum, one term per use of the value (one per edge out
+of it), each term with the SVG edge ids it travels; for every operand edge, the local
+derivative written the autodiff way. Every line and number is a line of the kit's own
+trace (`autograd_viz.trace`, blog notation for the sums, adjoint notation for the edges'
+local derivatives): nothing here is recomputed, so the panel can never disagree with the
+player, the worksheet or `backward()`.
+
+For z = (x + y) · y, clicking y gives
+`∂z/∂y = ȳ via the product + ȳ via the sum = 5 + 3 = 8`, with the terms
+`ȳ via the product = x + y = 5` (edges `op3-v3`, `v1-op3-1`) and
+`ȳ via the sum = ∂z/∂(x + y) · ∂(x + y)/∂y = 3 · 1 = 3` (edges `op2-v2`, `v1-op2-1`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from autograd_viz.graph import snapshot_for
+from autograd_viz.naming import expression_names
+from autograd_viz.trace import MAX_NODES, Step, trace
+
+__all__ = ["ask_table"]
+
+_EQ = " = "  # `autograd_viz._equations.chain` joins the parts of a line with it
+_FLAG = "   ✗ "  # where a learner's engine went wrong, the trace appends this and a sentence
+
+
+def ask_table(
+    root: object,
+    *,
+    digits: int = 4,
+    max_nodes: int = MAX_NODES,
+    steps: list[Step] | None = None,
+) -> dict[str, Any]:
+    """The chain-rule sum of every value and the local derivative of every edge, as data.
+
+    `root` is a Value or a graph snapshot; `steps`, if given, is its backward trace in blog
+    notation (`trace(root, "backward")` or `"both"`), so a caller that has one does not trace
+    twice. Keys are the drawing's SVG ids (`autograd_viz.viz.render`): `nodes["v1"]` is
+    `{"name", "grad", "total", "sum", "latex", "why", "terms": [{"text", "latex", "lhs", "value", "edges"}]}`,
+    `edges["v1-op3-1"]` is `{"text", "latex"}`. Constants get no entry: no gradient flows
+    into a number written in the expression.
+
+    >>> from autograd_viz import Value
+    >>> x, y = Value(2.0, label="x"), Value(3.0, label="y")
+    >>> s = x + y; s.label = "s"
+    >>> z = s * y; z.label = "z"
+    >>> table = ask_table(z)
+    >>> table["nodes"]["v1"]["sum"]
+    '∂z/∂y = ȳ via the product + ȳ via the sum = 5 + 3 = 8'
+    >>> [t["edges"] for t in table["nodes"]["v1"]["terms"]]
+    [['op3-v3', 'v1-op3-1'], ['op2-v2', 'v1-op2-1']]
+    >>> table["edges"]["v0-op2-0"]["text"]
+    '∂s/∂x = 1'
+    """
+    graph = snapshot_for("ask_table()", root)
+    if steps is None:
+        steps = trace(graph, "backward", digits=digits, max_nodes=max_nodes)
+    steps = [s for s in steps if s.phase == "backward"]
+    adjoint = trace(graph, "backward", digits=digits, notation="adjoint", max_nodes=max_nodes)
+    grads = steps[-1].grads if steps else {}
+    names = [e.text for e in expression_names(graph, digits)]
+    root_name = names[-1]
+
+    terms: dict[int, list[Step]] = {}
+    totals: dict[int, Step] = {}
+    for step in steps:
+        if step.kind in ("local", "contribution"):
+            terms.setdefault(step.active, []).append(step)
+        elif step.kind in ("seed", "accumulate"):
+            totals[step.active] = step
+
+    nodes: dict[str, dict[str, Any]] = {}
+    for node in graph.nodes:
+        i = node.index
+        if node.role == "const" or i not in grads:
+            continue
+        uses = terms.get(i, [])
+        entry: dict[str, Any] = {
+            "name": names[i],
+            "terms": [_term(s) for s in uses],
+        }
+        if i in totals and totals[i].kind == "seed":  # the output: ∂z/∂z = 1
+            entry.update(_plain(totals[i]))
+            entry["why"] = f"the seed: the gradient of {root_name} with respect to itself is 1"
+        elif i in totals:  # a value used several times: the sum of its shares
+            entry.update(_summed(totals[i], entry["terms"]))
+            entry["why"] = (
+                f"{names[i]} is used {_times(len(uses))}, so its gradient adds up one share per use"
+            )
+        elif uses:  # used once: its one chain-rule line is the whole story
+            entry.update(_plain(uses[0]))
+            entry["why"] = f"{names[i]} is used once: one chain-rule term"
+        else:
+            continue
+        entry["grad"] = entry["sum"].rsplit(_EQ, 1)[-1]  # the trace's number, as it wrote it
+        nodes[f"v{i}"] = entry
+
+    edges: dict[str, dict[str, str]] = {}
+    for step in adjoint:
+        if step.kind == "local" and len(step.edges) == 2:
+            text, latex = _unflagged(step)
+            edges[step.edges[1]] = {"text": text, "latex": latex}
+    return {"root": root_name, "nodes": nodes, "edges": edges}
+
+
+def _times(n: int) -> str:
+    return {2: "twice", 3: "three times"}.get(n, f"{n} times")
+
+
+def _unflagged(step: Step) -> tuple[str, str]:
+    """A step's text and LaTeX without a learner-engine flag (said in the caption instead)."""
+    return step.text.split(_FLAG, 1)[0], step.latex
+
+
+def _term(step: Step) -> dict[str, Any]:
+    """One use of a value: its chain-rule line, its left side, its result, its edges."""
+    text, latex = _unflagged(step)
+    parts = text.split(_EQ)
+    lparts = latex.split(_EQ)
+    return {
+        "text": text,
+        "latex": latex,
+        "lhs": parts[0],
+        "lhs_latex": lparts[0],
+        "value": parts[-1],
+        "edges": list(step.edges),
+    }
+
+
+def _plain(step: Step) -> dict[str, str]:
+    text, latex = _unflagged(step)
+    return {"total": text.split(_EQ)[0], "sum": text, "latex": latex}
+
+
+def _summed(step: Step, terms: list[dict[str, Any]]) -> dict[str, str]:
+    """`∂z/∂y = ȳ via the product + ȳ via the sum = 5 + 3 = 8`: the trace's sum line with
+    the terms' names written in between (its numbers stay the trace's own)."""
+    text, latex = _unflagged(step)
+    head, _, numbers = text.partition(_EQ)
+    lhead, _, lnumbers = latex.partition(_EQ)
+    named = " + ".join(t["lhs"] for t in terms)
+    lnamed = " + ".join(t["lhs_latex"] for t in terms)
+    return {
+        "total": head,
+        "sum": f"{head}{_EQ}{named}{_EQ}{numbers}",
+        "latex": f"{lhead}{_EQ}{lnamed}{_EQ}{lnumbers}",
+    }
