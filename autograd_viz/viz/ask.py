@@ -41,7 +41,8 @@ def ask_table(
     `root` is a Value or a graph snapshot; `steps`, if given, is its backward trace in blog
     notation (`trace(root, "backward")` or `"both"`), so a caller that has one does not trace
     twice. Keys are the drawing's SVG ids (`autograd_viz.viz.render`): `nodes["v1"]` is
-    `{"name", "grad", "total", "sum", "latex", "why", "terms": [{"text", "latex", "lhs", "value", "edges"}]}`,
+    `{"name", "grad", "total", "sum", "latex", "why", "terms"}`, each term
+    `{"text", "latex", "lhs", "lhs_latex", "value", "edges"}`;
     `edges["v1-op3-1"]` is `{"text", "latex"}`. Constants get no entry: no gradient flows
     into a number written in the expression.
 

@@ -75,6 +75,10 @@ function attachAsk(root, svg, ask) {
     }
   }
 
+  function unlight() {
+    for (const g of svg.querySelectorAll("." + ON)) g.classList.remove(ON);
+  }
+
   function say(text) {
     live.textContent = text;
   }
@@ -84,7 +88,7 @@ function attachAsk(root, svg, ask) {
       const g = byId(picked);
       if (g) g.classList.remove(PICKED);
     }
-    for (const g of svg.querySelectorAll("." + ON)) g.classList.remove(ON);
+    unlight();
     picked = null;
     panel.hidden = true;
     panel.textContent = "";
@@ -126,7 +130,11 @@ function attachAsk(root, svg, ask) {
         item.tabIndex = 0;
         item.textContent = term.text;
         item.dataset.edges = term.edges.join(" ");
-        const on = () => light(term.edges, true);
+        const on = () => {
+          unlight(); // one term at a time: the one last pointed at or focused
+          light(term.edges, true);
+          say(term.text);
+        };
         const off = () => light(term.edges, false);
         item.addEventListener("mouseenter", on);
         item.addEventListener("mouseleave", off);
