@@ -92,7 +92,8 @@ class Explorer(anywidget.AnyWidget):
     # ---- one recomputation ------------------------------------------------------------
 
     def _run(self, values: dict[str, float]) -> tuple[Graph, list]:
-        """Call f on fresh Values, check the size, snapshot and trace (forward + backward)."""
+        """Call f on fresh Values (the forward pass), check the size, snapshot, and trace the
+        backward pass by the engine's own rules (on the snapshot: no `.grad` is written)."""
         leaves = {name: Value(float(v), label=name) for name, v in values.items()}
         out = self._f(**leaves)
         if not isinstance(out, Value):
@@ -109,7 +110,7 @@ class Explorer(anywidget.AnyWidget):
                 "function, or raise max_nodes (each change gets slower)"
             )
         graph = snapshot_for("explore()", out, read=read or None)
-        steps = trace(graph, "both", digits=self._digits, max_nodes=self._max_nodes)
+        steps = trace(graph, "backward", digits=self._digits, max_nodes=self._max_nodes)
         return graph, steps
 
     def _result(self, req: int, graph: Graph, steps: list, note: str | None) -> dict[str, Any]:
