@@ -31,6 +31,8 @@ def test_a_value_used_twice_gets_one_term_per_use_and_their_sum():
     ]
     assert [t["value"] for t in y["terms"]] == ["5", "3"]
     assert [t["edges"] for t in y["terms"]] == [["op3-v3", "v1-op3-1"], ["op2-v2", "v1-op2-1"]]
+    # the way on to the output: none from the product (it is z's own), s -> z from the sum
+    assert [t["path"] for t in y["terms"]] == [[], ["op3-v3", "v2-op3-0"]]
     assert y["latex"].startswith(r"\frac{\partial z}{\partial y} = \bar{y}")
 
 
@@ -65,6 +67,16 @@ def test_the_sums_numbers_are_the_traces_own_lines():
         head, _, rest = entry["sum"].partition(" = ")
         numbers = rest.rsplit(" = ", 2)[-2:] if len(entry["terms"]) > 1 else [rest]
         assert f"{head} = {' = '.join(numbers)}" in texts  # ∂z/∂y = 5 + 3 = 8, as traced
+
+
+def test_a_terms_path_covers_every_way_on_to_the_output():
+    x = Value(2.0, label="x")
+    a = x * 2
+    b = a + a  # two ways from a to b
+    c = b.tanh()
+    t = ask_table(c)["nodes"]["v0"]["terms"][0]  # x's one use: in a = x · 2
+    assert t["edges"] == ["op2-v2", "v0-op2-0"]
+    assert t["path"] == sorted(["v2-op3-0", "v2-op3-1", "op3-v3", "v3-op4-0", "op4-v4"])
 
 
 def test_constants_get_no_entry_and_a_times_a_gets_two_terms():

@@ -42,7 +42,8 @@ def ask_table(
     notation (`trace(root, "backward")` or `"both"`), so a caller that has one does not trace
     twice. Keys are the drawing's SVG ids (`autograd_viz.viz.render`): `nodes["v1"]` is
     `{"name", "grad", "total", "sum", "latex", "why", "terms"}`, each term
-    `{"text", "latex", "lhs", "lhs_latex", "value", "edges"}`;
+    `{"text", "latex", "lhs", "lhs_latex", "value", "edges", "path"}` (`edges`: the use's two
+    edges; `path`: every edge on the way from the operation's result on to the output);
     `edges["v1-op3-1"]` is `{"text", "latex"}`. Constants get no entry: no gradient flows
     into a number written in the expression.
 
@@ -75,6 +76,7 @@ def ask_table(
         elif step.kind in ("seed", "accumulate"):
             totals[step.active] = step
 
+    onward = _onward_edges(graph)
     nodes: dict[str, dict[str, Any]] = {}
     for node in graph.nodes:
         i = node.index
@@ -83,7 +85,7 @@ def ask_table(
         uses = terms.get(i, [])
         entry: dict[str, Any] = {
             "name": names[i],
-            "terms": [_term(s) for s in uses],
+            "terms": [_term(s, onward) for s in uses],
         }
         if i in totals and totals[i].kind == "seed":  # the output: ∂z/∂z = 1
             entry.update(_plain(totals[i]))
@@ -118,8 +120,20 @@ def _unflagged(step: Step) -> tuple[str, str]:
     return step.text.split(_FLAG, 1)[0], step.latex
 
 
-def _term(step: Step) -> dict[str, Any]:
-    """One use of a value: its chain-rule line, its left side, its result, its edges."""
+def _onward_edges(graph) -> list[list[str]]:
+    """Per value, the edges of every path from it to the output (in SVG order of ids): what
+    the ∂z/∂s factor of a term through s sums over."""
+    uses = graph.consumers()
+    onward: list[set[str]] = [set() for _ in graph.nodes]
+    for node in reversed(graph.nodes):  # the output first: a consumer comes after its operands
+        for c, k in uses[node.index]:
+            onward[node.index] |= {f"v{node.index}-op{c}-{k}", f"op{c}-v{c}"} | onward[c]
+    return [sorted(edges) for edges in onward]
+
+
+def _term(step: Step, onward: list[list[str]]) -> dict[str, Any]:
+    """One use of a value: its chain-rule line, its left side, its result, the two edges of
+    the use (operand edge, then the operation's result edge) and the path on to the output."""
     text, latex = _unflagged(step)
     parts = text.split(_EQ)
     lparts = latex.split(_EQ)
@@ -130,6 +144,7 @@ def _term(step: Step) -> dict[str, Any]:
         "lhs_latex": lparts[0],
         "value": parts[-1],
         "edges": list(step.edges),
+        "path": onward[int(step.edges[0].split("-v")[-1])] if step.edges else [],
     }
 
 

@@ -73,10 +73,13 @@ def test_clicking_a_value_shows_its_chain_rule_sum_and_each_term_lights_its_edge
         "ȳ via the sum = ∂out/∂(x + y) · ∂(x + y)/∂y = 3 · 1 = 3",
     ]
     lit = "() => [...document.querySelectorAll('svg .avz-ask-on')].map((g) => g.id)"
+    path = "() => [...document.querySelectorAll('svg .avz-ask-path')].map((g) => g.id)"
     terms.nth(1).hover()
     assert sorted(p.evaluate(lit)) == ["op2-v2", "v1-op2-1"]
+    assert sorted(p.evaluate(path)) == ["op3-v3", "v2-op3-0"]  # on through x + y to the output
     terms.nth(0).focus()
     assert sorted(p.evaluate(lit)) == ["op3-v3", "v1-op3-1"]  # one term at a time
+    assert p.evaluate(path) == []  # the product is the output's own operation
     assert live.text_content() == "ȳ via the product = x + y = 5"  # said to a screen reader
     p.keyboard.press("Escape")
     assert not panel.is_visible() and p.evaluate(lit) == []
@@ -124,6 +127,8 @@ def test_a_stopped_kernel_is_said_not_a_frozen_view(page):
     _wait_text(p, ".avz-explore-status", KERNEL_GONE)
     assert p.evaluate(_CELLS)["v1-grad"] == "grad 8"  # the last numbers stay, marked stale
     assert p.locator("#explorer .avz-explore").get_attribute("data-kernel") == "gone"
+    opacity = "() => getComputedStyle(document.querySelector('.avz-explore-drawing')).opacity"
+    assert p.evaluate(opacity) == "0.5"  # the old numbers, greyed out under the message
 
 
 def test_an_error_in_f_is_shown_in_the_view(page):

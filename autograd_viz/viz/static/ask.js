@@ -13,29 +13,35 @@
 /* exported attachAsk */
 function attachAsk(root, svg, ask) {
   "use strict";
-  const ON = "avz-ask-on";
+  const ON = "avz-ask-on"; // the edges of the term pointed at: the use itself
+  const PATH = "avz-ask-path"; // and the way on to the output, which its ∂z/∂s factor sums
   const PICKED = "avz-ask-picked";
   const style = document.createElement("style");
   style.textContent = [
     ".avz-ask-node, .avz-ask-edge { cursor: pointer; }",
     ".avz-ask-node:focus, .avz-ask-edge:focus { outline: none; }",
-    ".avz-ask-node:focus-visible > :is(polygon, path, ellipse):first-of-type," +
-      ".avz-ask-picked > :is(polygon, path, ellipse):first-of-type" +
+    ".avz-ask-node:focus-visible > :is(polygon, path, ellipse):first-of-type" +
+      " { stroke: var(--avz-focus, #0072B2); stroke-width: 3; }",
+    ".avz-ask-picked > :is(polygon, path, ellipse):first-of-type" +
       " { stroke: var(--avz-active, #D55E00); stroke-width: 3; stroke-dasharray: 6 3; }",
-    ".avz-ask-edge:focus-visible > path, .avz-ask-edge:hover > path," +
-      ".avz-ask-on > path { stroke: var(--avz-active, #D55E00); stroke-width: 3;" +
+    ".avz-ask-on > path { stroke: var(--avz-active, #D55E00); stroke-width: 3;" +
       " stroke-dasharray: 8 4; }",
-    ".avz-ask-on > polygon, .avz-ask-edge:focus-visible > polygon" +
-      " { stroke: var(--avz-active, #D55E00); fill: var(--avz-active, #D55E00); }",
+    ".avz-ask-on > polygon { stroke: var(--avz-active, #D55E00);" +
+      " fill: var(--avz-active, #D55E00); }",
+    ".avz-ask-path > path { stroke: var(--avz-active, #D55E00); stroke-width: 2;" +
+      " stroke-dasharray: 2 3; }",
+    ".avz-ask-edge:focus-visible > path, .avz-ask-edge:hover > path" +
+      " { stroke: var(--avz-focus, #0072B2); stroke-width: 3; }",
+    ".avz-ask-edge:focus-visible > polygon { stroke: var(--avz-focus, #0072B2);" +
+      " fill: var(--avz-focus, #0072B2); }",
     ".avz-ask-hit { stroke: transparent; stroke-width: 12; fill: none;" +
       " pointer-events: stroke; stroke-dasharray: none; }",
-    ".avz-ask-panel { border: 1px solid var(--avz-rule, #767676); border-radius: 4px;" +
-      " padding: 6px 10px; margin: 6px 0; background: var(--avz-paper, #fff);" +
-      " color: var(--avz-ink, #1a1a1a); font-size: 0.95em; max-width: 60em; }",
+    ".avz-ask-panel { border: 1px solid var(--avz-muted, #6B6B6B); border-radius: 4px;" +
+      " padding: 6px 10px; margin: 6px 0; font-size: 0.95em; max-width: 60em; }",
     ".avz-ask-panel[hidden], .avz-ask-tip[hidden] { display: none; }",
     ".avz-ask-panel ol { margin: 4px 0; padding-left: 1.6em; }",
     ".avz-ask-term { padding: 1px 4px; border-radius: 3px; cursor: default; }",
-    ".avz-ask-term:hover, .avz-ask-term:focus { outline: 2px dashed var(--avz-active, #D55E00);" +
+    ".avz-ask-term:hover, .avz-ask-term:focus { outline: 2px dashed var(--avz-focus, #0072B2);" +
       " outline-offset: 1px; }",
     ".avz-ask-sum { font-weight: bold; }",
     ".avz-ask-tip { font-size: 0.9em; margin: 2px 0; min-height: 1.2em; }",
@@ -68,15 +74,15 @@ function attachAsk(root, svg, ask) {
     return svg.querySelector('[id="' + id.replace(/"/g, '\\"') + '"]');
   }
 
-  function light(ids, on) {
+  function light(ids, on, cls) {
     for (const id of ids || []) {
       const g = byId(id);
-      if (g) g.classList.toggle(ON, on);
+      if (g) g.classList.toggle(cls || ON, on);
     }
   }
 
   function unlight() {
-    for (const g of svg.querySelectorAll("." + ON)) g.classList.remove(ON);
+    for (const g of svg.querySelectorAll("." + ON + ", ." + PATH)) g.classList.remove(ON, PATH);
   }
 
   function say(text) {
@@ -132,10 +138,15 @@ function attachAsk(root, svg, ask) {
         item.dataset.edges = term.edges.join(" ");
         const on = () => {
           unlight(); // one term at a time: the one last pointed at or focused
+          light(term.path, true, PATH);
           light(term.edges, true);
           say(term.text);
         };
-        const off = () => light(term.edges, false);
+        const off = () => {
+          unlight();
+          const focused = panel.querySelector(".avz-ask-term:focus"); // keyboard still there
+          if (focused && focused !== item) focused.dispatchEvent(new Event("focus"));
+        };
         item.addEventListener("mouseenter", on);
         item.addEventListener("mouseleave", off);
         item.addEventListener("focus", on);
