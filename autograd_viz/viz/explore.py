@@ -164,15 +164,16 @@ class Explorer(anywidget.AnyWidget):
         request = change["new"] or {}
         values = request.get("inputs", {})
         result = self.recompute(values, int(request.get("req", 0)))
-        if "svg" in result:
-            self.svg = result.pop("svg")
-        if not result["error"]:
-            self._answering = True
-            try:
-                self.inputs = {**self.inputs, **values}
-            finally:
-                self._answering = False
-        self.result = result
+        with self.hold_sync():  # one message to the browser: svg (if new), inputs, result
+            if "svg" in result:
+                self.svg = result.pop("svg")
+            if not result["error"]:
+                self._answering = True
+                try:
+                    self.inputs = {**self.inputs, **values}
+                finally:
+                    self._answering = False
+            self.result = result
 
     def _on_inputs(self, change: dict) -> None:
         """Inputs set from Python (`ex.inputs = {...}`): recompute, as the browser would."""
