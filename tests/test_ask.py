@@ -101,3 +101,12 @@ def test_the_table_is_json_and_a_given_trace_is_reused():
 def test_not_a_graph_is_refused_by_name():
     with pytest.raises(TypeError, match="ask_table"):
         ask_table(2.5)
+
+
+def test_the_modules_examples_run():
+    import doctest
+
+    from autograd_viz.viz import ask
+
+    result = doctest.testmod(ask)
+    assert result.attempted >= 3 and result.failed == 0

@@ -140,3 +140,12 @@ def test_the_mimebundle_carries_a_kernel_free_drawing_and_the_state_is_json():
     json.dumps({"result": ex.result, "spec": ex.spec}, allow_nan=False)
     assert ex.kernel_gone == KERNEL_GONE
     assert "attachAsk" in ex._esm and "export default" in ex._esm
+
+
+def test_the_modules_examples_run():
+    import doctest
+
+    from autograd_viz.viz import explore
+
+    result = doctest.testmod(explore)
+    assert result.attempted >= 3 and result.failed == 0

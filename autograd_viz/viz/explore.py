@@ -55,8 +55,10 @@ class Explorer(anywidget.AnyWidget):
     """The live drawing `explore()` returns: `inputs` are the current inputs (set them from
     Python too: `ex.inputs = {"x": 1, "y": 3}`), `svg` the layout, `result` the latest texts.
 
-    >>> from autograd_viz import Value
-    >>> ex = explore(lambda x, y: (x + y) * y, x=2, y=3)  # doctest: +SKIP
+    >>> ex = explore(lambda x, y: (x + y) * y, x=2, y=3)
+    >>> ex.inputs = {"x": 1, "y": 3}  # as if the learner typed it
+    >>> ex.result["cells"]["v3-data"], ex.result["summary"]
+    ('data 12', 'out = 12')
     """
 
     _esm = module_text()
