@@ -142,6 +142,15 @@ def test_the_mimebundle_carries_a_kernel_free_drawing_and_the_state_is_json():
     assert "attachAsk" in ex._esm and "export default" in ex._esm
 
 
+def test_with_widgets_switched_off_only_the_kernel_free_drawing_is_shown(monkeypatch):
+    ex = explore(f, x=2, y=3)
+    monkeypatch.setenv("AUTOGRAD_VIZ_WIDGETS", "0")  # as viz/notebook_html.py runs a notebook
+    data, _ = ex._repr_mimebundle_()
+    assert sorted(data) == ["text/html", "text/plain"] and ">grad 8<" in data["text/html"]
+    monkeypatch.setenv("AUTOGRAD_VIZ_WIDGETS", "1")
+    assert "application/vnd.jupyter.widget-view+json" in ex._repr_mimebundle_()[0]
+
+
 def test_the_modules_examples_run():
     import doctest
 

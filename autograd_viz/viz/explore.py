@@ -20,6 +20,7 @@ from __future__ import annotations
 import inspect
 import math
 import numbers
+import os
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -187,11 +188,17 @@ class Explorer(anywidget.AnyWidget):
 
     def _repr_mimebundle_(self, **kwargs: Any):
         """The widget, plus a kernel-free `text/html` of the drawing at the starting inputs
-        (what an export or a viewer without widgets shows)."""
-        bundle = super()._repr_mimebundle_(**kwargs)
-        if bundle is None:
-            return None
-        data, metadata = bundle
+        (what an export or a viewer without widgets shows). With widgets switched off
+        (`AUTOGRAD_VIZ_WIDGETS=0`, as the kit's offline notebook export runs), only that."""
+        from autograd_viz.viz.inline import WIDGETS_ENV, widgets_render
+
+        if os.environ.get(WIDGETS_ENV, "").strip() and not widgets_render():
+            data, metadata = {"text/plain": repr(self)}, {}
+        else:
+            bundle = super()._repr_mimebundle_(**kwargs)
+            if bundle is None:
+                return None
+            data, metadata = bundle
         spec = ", ".join(f"{s['name']} = {self._number(s['value'])}" for s in self.spec)
         data["text/html"] = (
             '<div class="avz-explore-static">'
