@@ -158,3 +158,16 @@ def test_the_modules_examples_run():
 
     result = doctest.testmod(explore)
     assert result.attempted >= 3 and result.failed == 0
+
+
+def test_the_layout_leaves_room_for_longer_numbers_and_constants_keep_their_own(monkeypatch):
+    sources = []
+    real = explore_module.layout.svg_from_dot
+    monkeypatch.setattr(
+        explore_module.layout, "svg_from_dot", lambda s, **k: sources.append(s) or real(s, **k)
+    )
+    ex = explore(lambda x: x * 2 + 1, x=2)
+    (source,) = sources
+    assert source.count("data −0.000000") == 3 and source.count("grad −0.000000") == 3
+    assert 'class="const" label=<2>' in source and 'class="const" label=<1>' in source
+    assert ">data 2<" in ex.svg and ">grad 2<" in ex.svg and "−0.000000" not in ex.svg

@@ -17,10 +17,12 @@ Where no kernel answers (it was stopped, or the page is an export), the view say
 
 from __future__ import annotations
 
+import html
 import inspect
 import math
 import numbers
 import os
+import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -30,9 +32,9 @@ import traitlets
 from autograd_viz.engine import Value
 from autograd_viz.graph import Graph, snapshot_for
 from autograd_viz.trace import trace
-from autograd_viz.viz import render
+from autograd_viz.viz import layout, render
 from autograd_viz.viz.ask import ask_table
-from autograd_viz.viz.dot import number_formatter
+from autograd_viz.viz.dot import html_text, number_formatter
 from autograd_viz.viz.guard import read_within
 from autograd_viz.viz.static import static_text
 
@@ -229,10 +231,37 @@ def _shape(graph: Graph) -> tuple:
     )
 
 
+# Every data and grad cell is laid out this wide, whatever number it holds now, so a longer
+# number later (−0.001234 where 2 was) still fits its box: the layout never has to change.
+_RESERVE = "−0.000000"
+_CELL = re.compile(r'(<text id="(v\d+-(?:data|grad))"[^>]*>)[^<]*(</text>)')
+
+
 def _layout(graph: Graph, steps: list) -> str:
-    """One `dot` run: the drawing with every value and gradient written in."""
+    """One `dot` run: the drawing with room in each cell for any number of `digits`
+    significant digits, then the real numbers written into the cells by their ids."""
     finished = graph.with_grads(steps[-1].grads)
-    return render.draw(finished, show_grad=True, max_nodes=max(len(graph.nodes), 1)).svg()
+    number = number_formatter(None)
+    source = render.to_dot(
+        finished, show_grad=True, fmt=lambda _x: _RESERVE, max_nodes=max(len(graph.nodes), 1)
+    )
+    for node in graph.nodes:  # a constant never changes: its own number, its own width
+        if node.role == "const":
+            i = node.index
+            source = source.replace(
+                f'v{i} [id="v{i}" class="const" label=<{html_text(_RESERVE)}>',
+                f'v{i} [id="v{i}" class="const" label=<{html_text(number(node.data))}>',
+            )
+    wide = layout.svg_from_dot(source)
+    texts = {}
+    for node in graph.nodes:
+        i = node.index
+        if node.role == "const":
+            texts[f"v{i}-data"] = number(node.data)
+            continue
+        texts[f"v{i}-data"] = f"data {number(node.data)}"
+        texts[f"v{i}-grad"] = f"grad {number(finished.nodes[i].grad)}"
+    return _CELL.sub(lambda m: m[1] + html.escape(texts.get(m[2], ""), quote=False) + m[3], wide)
 
 
 def _spec(name: str, value: float) -> dict[str, Any]:

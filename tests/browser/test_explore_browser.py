@@ -20,6 +20,20 @@ _PLACES = """() => Object.fromEntries([...document.querySelectorAll('svg g.node'
                      g.querySelector('polygon, path, ellipse').getAttribute('d')]))"""
 
 
+# Texts that run out of their node's box, in browser font metrics.
+_OVERFLOWS = """() => {
+  const bad = [];
+  for (const g of document.querySelectorAll('svg g.node')) {
+    const box = g.querySelector('polygon, path, ellipse').getBBox();
+    for (const t of g.querySelectorAll('text')) {
+      const r = t.getBBox();
+      if (r.x < box.x - 0.5 || r.x + r.width > box.x + box.width + 0.5) bad.push(t.textContent);
+    }
+  }
+  return bad;
+}"""
+
+
 def f(x, y):
     return (x + y) * y
 
@@ -52,6 +66,13 @@ def test_changing_an_input_updates_every_value_and_gradient_on_the_same_layout(p
     _wait_text(p, '[id="v3-data"]', "data 2")
     assert p.get_by_label("y, a number").input_value() == "-2"
     assert p.locator(".avz-explore-status").text_content() == "out = 2"
+    # longer numbers than the layout started with still fit their boxes
+    p.get_by_label("x, a number").fill("-0.0012345")
+    _wait_text(p, '[id="v0-data"]', "data −0.001234")
+    assert p.evaluate(_CELLS)["v3-data"] == "data 4.002"  # (x + y) · y at y = −2
+    assert p.evaluate(_CELLS)["v1-grad"] == "grad −4.001"  # x + 2y
+    assert p.evaluate(_OVERFLOWS) == []
+    assert p.evaluate(_PLACES) == places
     assert page.foreign_requests() == [] and page.console_errors == []
 
 
