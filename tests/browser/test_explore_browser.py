@@ -104,6 +104,15 @@ def test_clicking_a_value_shows_its_chain_rule_sum_and_each_term_lights_its_edge
     assert live.text_content() == "ȳ via the product = x + y = 5"  # said to a screen reader
     p.keyboard.press("Escape")
     assert not panel.is_visible() and p.evaluate(lit) == []
+    # a screen reader reaches the nodes as buttons, each asking its question (Chromium's own
+    # accessibility tree: inside role="img" they would be presentational, i.e. gone)
+    tree = p.context.new_cdp_session(p).send("Accessibility.getFullAXTree")["nodes"]
+    buttons = [
+        n["name"]["value"]
+        for n in tree
+        if n.get("role", {}).get("value") == "button" and not n.get("ignored")
+    ]
+    assert "y: why is its gradient 8?" in buttons and "x: why is its gradient 3?" in buttons
     # the keyboard: Tab reaches the value nodes, Enter opens the sum of the focused one
     p.locator('g[id="v0"]').focus()
     p.keyboard.press("Enter")

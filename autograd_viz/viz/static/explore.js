@@ -55,7 +55,8 @@ function explorerView(model, el) {
     drawing.innerHTML = model.get("svg");
     svg = drawing.querySelector("svg");
     if (svg) {
-      svg.setAttribute("role", "img");
+      // a group, not an image: its value nodes are buttons a screen reader must reach
+      svg.setAttribute("role", "group");
       svg.setAttribute("aria-label", "the computation graph; Tab to a value to ask about it");
     }
     ask = svg ? attachAsk(root, svg, (model.get("result") || {}).ask) : null;
