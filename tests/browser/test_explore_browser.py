@@ -164,6 +164,9 @@ def test_a_stopped_kernel_is_said_not_a_frozen_view(page):
 def test_an_error_in_f_is_shown_in_the_view(page):
     show(page.page, explore(lambda x: x.log(), x=2))
     p = page.page
+    p.get_by_label("x, a number").fill("")  # half-typed: said here, the kernel is not asked
+    assert p.locator(".avz-explore-status").text_content() == "x: type a number"
+    assert p.locator(".avz-explore").get_attribute("data-sent") is None
     p.get_by_label("x, a number").fill("-1")
     p.wait_for_function(
         "() => /^ValueError: log/.test(document.querySelector('.avz-explore-status').textContent)"

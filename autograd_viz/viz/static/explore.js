@@ -157,7 +157,12 @@ function explorerView(model, el) {
     slider.value = String(spec.value);
     slider.setAttribute("aria-label", spec.name + ", a slider");
     number.addEventListener("input", () => {
-      if (Number.isFinite(number.valueAsNumber)) slider.value = number.value;
+      if (!Number.isFinite(number.valueAsNumber)) {
+        // half-typed ("-", "1e"): wait for a number rather than ask the kernel about it
+        setStatus(spec.name + ": type a number", "error");
+        return;
+      }
+      slider.value = number.value;
       changed();
     });
     slider.addEventListener("input", () => {
