@@ -41,7 +41,7 @@ def test_a_request_from_the_browser_recomputes_every_text_without_a_new_layout(m
     assert cells["v3-data"] == "data 2" and cells["v1-grad"] == "grad −3"
     assert cells["v0-grad"] == "grad −2"
     assert ex.result["ask"]["nodes"]["v1"]["sum"].endswith("= −1 + (−2) = −3")
-    assert ex.svg == svg and layouts == []  # the same layout: no dot run
+    assert ex.svg == svg and layouts == [] and ex.layouts == 1  # the same layout: no dot run
     assert ex.inputs == {"x": 1, "y": -2}
 
 
@@ -60,10 +60,10 @@ def test_a_branch_in_f_lays_the_graph_out_again_and_says_so():
     ex = explore(g, x=2)
     before = ex.svg
     ex.request = {"req": 1, "inputs": {"x": -1}}
-    assert "laid out again" in ex.result["note"]
+    assert "laid out again" in ex.result["note"] and ex.layouts == 2
     assert ex.svg != before and ex.result["cells"]["v0-grad"] == "grad 1"
     ex.request = {"req": 2, "inputs": {"x": -3}}
-    assert ex.result["note"] == ""  # the same shape as the last layout
+    assert ex.result["note"] == "" and ex.layouts == 2  # the same shape as the last layout
 
 
 def test_an_error_raised_by_f_or_a_non_number_is_shown_and_keeps_the_last_numbers():

@@ -8,7 +8,8 @@ backward pass by the engine's own rules, on a snapshot, so no `.grad` of the lea
 written) and sends back only the texts that change — every value's `data` and `grad`
 cell, by the ids the drawing already carries — plus the new "ask the graph" table
 (`autograd_viz.viz.ask`). Nothing is laid out again unless the graph's shape changes
-(a branch in `f`); then it is, and the view says so.
+(a branch in `f`); then it is, and the view says so. So that a longer number later still
+fits, `dot` sizes every data and grad cell for one of `digits` significant digits and a sign.
 
 Where no kernel answers (it was stopped, or the page is an export), the view says
 "the kernel is not running" instead of freezing. The output also carries a kernel-free
@@ -82,7 +83,7 @@ class Explorer(anywidget.AnyWidget):
         self._number = number_formatter(None)
         graph, steps = self._run(dict(start))
         self._shape = _shape(graph)
-        self._layouts = 1
+        self.layouts = 1  # dot runs so far: one, unless f's graph changed shape
         svg = _layout(graph, steps)
         super().__init__(
             svg=svg,
@@ -156,7 +157,7 @@ class Explorer(anywidget.AnyWidget):
         shape = _shape(graph)
         if shape != self._shape:
             self._shape = shape
-            self._layouts += 1
+            self.layouts += 1
             note = (
                 "the graph's shape changed at these inputs (f took another branch): laid out again"
             )
