@@ -110,3 +110,17 @@ def test_the_modules_examples_run():
 
     result = doctest.testmod(ask)
     assert result.attempted >= 3 and result.failed == 0
+
+
+def test_without_latex_the_table_keeps_every_text_and_drops_only_the_latex():
+    full, plain = ask_table(_z()), ask_table(_z(), latex=False)
+    assert "latex" not in json.dumps(plain)
+    assert len(json.dumps(plain)) < 0.7 * len(json.dumps(full))
+    for key, entry in full["nodes"].items():
+        assert plain["nodes"][key]["sum"] == entry["sum"]
+        assert [t["text"] for t in plain["nodes"][key]["terms"]] == [
+            t["text"] for t in entry["terms"]
+        ]
+    assert {k: v["text"] for k, v in plain["edges"].items()} == {
+        k: v["text"] for k, v in full["edges"].items()
+    }

@@ -35,12 +35,15 @@ def ask_table(
     digits: int = 4,
     max_nodes: int = MAX_NODES,
     steps: list[Step] | None = None,
+    latex: bool = True,
 ) -> dict[str, Any]:
     """The chain-rule sum of every value and the local derivative of every edge, as data.
 
     `root` is a Value or a graph snapshot; `steps`, if given, is its backward trace in blog
     notation (`trace(root, "backward")` or `"both"`), so a caller that has one does not trace
-    twice. Keys are the drawing's SVG ids (`autograd_viz.viz.render`): `nodes["v1"]` is
+    twice. `latex=False` leaves out the LaTeX forms (half the bytes: a view that shows only
+    text, updated on every change, sends less). Keys are the drawing's SVG ids
+    (`autograd_viz.viz.render`): `nodes["v1"]` is
     `{"name", "grad", "total", "sum", "latex", "why", "terms"}`, each term
     `{"text", "latex", "lhs", "lhs_latex", "value", "edges", "path"}` (`edges`: the use's two
     edges; `path`: every edge on the way from the operation's result on to the output);
@@ -106,9 +109,21 @@ def ask_table(
     edges: dict[str, dict[str, str]] = {}
     for step in adjoint:
         if step.kind == "local" and len(step.edges) == 2:
-            text, latex = _unflagged(step)
-            edges[step.edges[1]] = {"text": text, "latex": latex}
-    return {"root": root_name, "nodes": nodes, "edges": edges}
+            text, tex = _unflagged(step)
+            edges[step.edges[1]] = {"text": text, "latex": tex}
+    table = {"root": root_name, "nodes": nodes, "edges": edges}
+    return table if latex else _without_latex(table)
+
+
+def _without_latex(table: dict[str, Any]) -> dict[str, Any]:
+    def plain(d: dict[str, Any]) -> dict[str, Any]:
+        return {k: v for k, v in d.items() if "latex" not in k}
+
+    nodes = {
+        k: {**plain(v), "terms": [plain(t) for t in v["terms"]]} for k, v in table["nodes"].items()
+    }
+    edges = {k: plain(v) for k, v in table["edges"].items()}
+    return {**table, "nodes": nodes, "edges": edges}
 
 
 def _times(n: int) -> str:

@@ -130,7 +130,7 @@ class Explorer(anywidget.AnyWidget):
             cells[f"v{i}-data"] = f"data {number(node.data)}"
             cells[f"v{i}-grad"] = f"grad {number(grads[i])}"
         out = graph.nodes[-1]
-        table = ask_table(graph, digits=self._digits, steps=steps)
+        table = ask_table(graph, digits=self._digits, steps=steps, latex=False)  # text only
         return {
             "req": req,
             "cells": cells,
