@@ -149,9 +149,10 @@ def jupyterlab_ms(n: int) -> list[float]:
             idle = ".jp-Notebook-ExecutionIndicator[data-status='idle']"
             try:
                 page.locator(idle).first.wait_for(timeout=180_000)
-            except Exception:
+            except Exception as err:
                 page.screenshot(path=str(root / "no_kernel.png"))
-                raise RuntimeError(f"no idle kernel in JupyterLab: see {root / 'no_kernel.png'}")
+                shot = root / "no_kernel.png"
+                raise RuntimeError(f"no idle kernel in JupyterLab: see {shot}") from err
             for _attempt in range(3):
                 dialog = page.locator(".jp-Dialog")
                 if dialog.count():  # e.g. a kernel or news question: say so, then dismiss it
