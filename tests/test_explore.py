@@ -171,3 +171,20 @@ def test_the_layout_leaves_room_for_longer_numbers_and_constants_keep_their_own(
     assert source.count("data −0.000000") == 3 and source.count("grad −0.000000") == 3
     assert 'class="const" label=<2>' in source and 'class="const" label=<1>' in source
     assert ">data 2<" in ex.svg and ">grad 2<" in ex.svg and "−0.000000" not in ex.svg
+
+
+@pytest.mark.slow
+def test_the_offline_notebook_export_shows_the_drawing_at_the_starting_inputs(tmp_path):
+    """viz/notebook_html runs a notebook with widgets off: explore's output is its drawing."""
+    import nbformat
+
+    from autograd_viz.viz.notebook_html import notebook_html
+
+    nb = nbformat.v4.new_notebook()
+    code = "from autograd_viz import explore\nexplore(lambda x, y: (x + y) * y, x=2, y=3)"
+    nb.cells = [nbformat.v4.new_code_cell(code)]
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3"}
+    nbformat.write(nb, tmp_path / "explore.ipynb")
+    page = notebook_html(tmp_path / "explore.ipynb", timeout=120)
+    assert "explore() at x = 2, y = 3" in page and ">grad 8<" in page
+    assert "vnd.jupyter.widget-view" not in page
