@@ -180,7 +180,9 @@ def main() -> int:
     parser.add_argument("--check", action="store_true", help="exit 1 if over the budget")
     args = parser.parse_args()
     nodes = len(snapshot(_f()(**{k: Value(v) for k, v in INPUTS.items()})).nodes)
-    print(f"explore() update, a graph of {nodes} values, {args.repeat} updates each")
+    answer = len(json.dumps(explore(_f(), **INPUTS).recompute({**INPUTS, "x1": 1.5})))
+    print(f"explore() update, a graph of {nodes} values, {args.repeat} updates each; "
+          f"one answer is {answer / 1000:.1f} KB of JSON")  # fmt: skip
     runs = {"kernel": kernel_ms(args.repeat), "chromium": chromium_ms(args.repeat)}
     if args.lab:
         runs["jupyterlab"] = jupyterlab_ms(args.repeat)
