@@ -39,11 +39,11 @@ def ask_table(
 ) -> dict[str, Any]:
     """The chain-rule sum of every value and the local derivative of every edge, as data.
 
-    `root` is a Value or a graph snapshot; `steps`, if given, is its backward trace in blog
-    notation (`trace(root, "backward")` or `"both"`), so a caller that has one does not trace
-    twice. `latex=False` leaves out the LaTeX forms (half the bytes: a view that shows only
-    text, updated on every change, sends less). Keys are the drawing's SVG ids
-    (`autograd_viz.viz.render`): `nodes["v1"]` is
+    `root` is a Value or a graph snapshot; `steps`, if given, is its trace in blog notation,
+    one step per operation (`trace(root, "backward")` or `"both"`; a forward-only one is
+    ignored), so a caller that has one does not trace twice. `latex=False` leaves out the
+    LaTeX forms (half the bytes: a view that shows only text, updated on every change, sends
+    less). Keys are the drawing's SVG ids (`autograd_viz.viz.render`): `nodes["v1"]` is
     `{"name", "grad", "total", "sum", "latex", "why", "terms"}`, each term
     `{"text", "latex", "lhs", "lhs_latex", "value", "edges", "path"}` (`edges`: the use's two
     edges; `path`: every edge on the way from the operation's result on to the output);
@@ -63,9 +63,9 @@ def ask_table(
     '∂s/∂x = 1'
     """
     graph = snapshot_for("ask_table()", root)
-    if steps is None:
+    steps = [s for s in steps or () if s.phase == "backward"]
+    if not steps:  # none given, or a forward-only trace (a player of phase="forward")
         steps = trace(graph, "backward", digits=digits, max_nodes=max_nodes)
-    steps = [s for s in steps if s.phase == "backward"]
     adjoint = trace(graph, "backward", digits=digits, notation="adjoint", max_nodes=max_nodes)
     grads = steps[-1].grads if steps else {}
     names = [e.text for e in expression_names(graph, digits)]
