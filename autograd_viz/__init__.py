@@ -63,6 +63,14 @@ def check_engine(root: object, *, timeout: float = 5.0):
     return _check(root, timeout=timeout)
 
 
+def explore(f, /, **inputs):
+    """Draw `f(**inputs)` with a number box and a slider per input, recomputed as you change
+    them (see `autograd_viz.viz.explore.explore`): `explore(lambda x, y: (x + y) * y, x=2, y=3)`."""
+    from autograd_viz.viz.explore import explore as _explore  # lazily: anywidget
+
+    return _explore(f, **inputs)
+
+
 def quiz(root: Value, **options):
     """A fill-in quiz on `root`'s graph: blanks on its nodes (see `autograd_viz.viz.quiz.Quiz`).
 
@@ -86,6 +94,7 @@ __all__ = [
     "animate",
     "check_engine",
     "draw",
+    "explore",
     "gradcheck",
     "quiz",
 ]

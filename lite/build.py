@@ -62,13 +62,23 @@ WASM_IN_PACKAGE = Path("autograd_viz") / "viz" / "graphviz_wasm.js"
 OFFLINE_ROOTS = ["micropip", "ipython", "jedi", "sympy"]
 # Not in Pyodide's lock; pinned here. ipywidgets matches the site's front end (jupyterlab_widgets
 # 3.0.17 in lite/requirements.txt); comm is what the Pyodide kernel installs for widgets.
-EXTRA_WHEELS = {"comm": "0.2.3", "ipywidgets": "8.1.9"}
-EXTRA_DEPENDS = {"comm": ["traitlets"], "ipywidgets": ["comm", "ipython", "traitlets"]}
+# anywidget (explore(), the player) with psygnal, its one dependency Pyodide lacks (psygnal's
+# py3-none-any wheel: pure Python); typing-extensions, its other one, is in Pyodide's lock.
+EXTRA_WHEELS = {"comm": "0.2.3", "ipywidgets": "8.1.9", "anywidget": "0.11.0", "psygnal": "0.16.1"}
+EXTRA_DEPENDS = {
+    "comm": ["traitlets"],
+    "ipywidgets": ["comm", "ipython", "traitlets"],
+    "anywidget": ["ipywidgets", "psygnal", "typing-extensions"],
+    "psygnal": [],
+}
+# What the widgets of the package import: served from the site, with the course's packages.
+ANYWIDGET_ROOTS = ["typing-extensions"]
 # Front-end (lab) extensions the site ships beside the widgets front end, from their PyPI wheels:
 # jupyterlab-slideshow's deck mode (live slides over the notebook, widgets still live) and the
 # font extension it needs. Passed to `jupyter lite build` as federated extensions, so the build
 # tools' venv does not have to install JupyterLab, which jupyterlab-fonts requires.
-LAB_EXTENSIONS = ["jupyterlab-slideshow==0.3.4", "jupyterlab-fonts==3.0.0"]
+# anywidget's front end (its labextension, inside its wheel) renders every anywidget in the site.
+LAB_EXTENSIONS = ["jupyterlab-slideshow==0.3.4", "jupyterlab-fonts==3.0.0", "anywidget==0.11.0"]
 
 NOTEBOOK_START = "00_start_here.ipynb"
 
@@ -121,7 +131,8 @@ def _download(specs: list[str]) -> dict[str, Path]:
     if missing:
         print(f"[lite] downloading {len(missing)} pure-Python wheels from PyPI")
         _run(sys.executable, "-m", "pip", "download", "--quiet", "--no-deps",
-             "--only-binary=:all:", "--python-version", "3.14", "--dest", CACHE,
+             "--only-binary=:all:", "--platform", "any", "--python-version", "3.14",
+             "--dest", CACHE,
              *missing)  # fmt: skip
     found = cached()
     if missing := sorted(set(wanted) - set(found)):
@@ -193,7 +204,7 @@ def stage_pyodide() -> None:
     lock = json.loads((PYODIDE_NPM / "pyodide-lock.json").read_text())
     packages = lock["packages"]
 
-    offline = _closure(packages, OFFLINE_ROOTS + ["traitlets"])
+    offline = _closure(packages, OFFLINE_ROOTS + ["traitlets"] + ANYWIDGET_ROOTS)
     specs = [f"{n}=={packages[n]['version']}" for n in offline]
     specs += [f"{n}=={v}" for n, v in EXTRA_WHEELS.items()]
     wheels = _download(specs)

@@ -31,6 +31,7 @@ CI_ONLY = {
     "jupyter-repo2docker": "checks the Binder build plan",
     "micrograd": "a peer engine the tests draw and check (tests/test_own_engine.py)",
     "notebook": "Notebook 7, where a smoke test checks the player (tests/smoke/test_notebook7.py)",
+    "marimo": "the marimo host: draw and explore checked there (tests/smoke/test_marimo.py)",
 }
 # Conda-only entries with no pip counterpart. python-graphviz is how conda-forge ships
 # graphviz's `dot` binary together with its bindings (its plain `graphviz` is the binary

@@ -405,7 +405,7 @@ def test_lite_build_ships_graphviz_wasm_in_the_wheel_and_the_lock(built):
     site = built / "static" / "pyodide"
     lock = json.loads((site / "pyodide-lock.json").read_text())["packages"]
     ours = lock["autograd-viz"]
-    assert ours["imports"] == ["autograd_viz"] and ours["depends"] == ["ipywidgets"]
+    assert ours["imports"] == ["autograd_viz"] and ours["depends"] == ["ipywidgets", "anywidget"]
     with zipfile.ZipFile(site / ours["file_name"]) as wheel:
         assert "autograd_viz/viz/graphviz_wasm.js" in wheel.namelist()
     for name in ("micropip", "ipython", "jedi", "sympy", "comm", "ipywidgets"):

@@ -1,0 +1,183 @@
+"""Ask the graph: for each value, why its gradient is what it is; for each edge, its slope.
+
+`ask_table(root)` is the data behind "click `y` to ask why its gradient is 8": a JSON-able
+dict the front end (`viz/static/ask.js`) shows when a value node is clicked. For every
+value node it holds the chain-rule sum, one term per use of the value (one per edge out
+of it), each term with the SVG edge ids it travels; for every operand edge, the local
+derivative written the autodiff way. Every line and number is a line of the kit's own
+trace (`autograd_viz.trace`, blog notation for the sums, adjoint notation for the edges'
+local derivatives): nothing here is recomputed, so the panel can never disagree with the
+player, the worksheet or `backward()`.
+
+For z = (x + y) · y, clicking y gives
+`∂z/∂y = ȳ via the product + ȳ via the sum = 5 + 3 = 8`, with the terms
+`ȳ via the product = x + y = 5` (edges `op3-v3`, `v1-op3-1`) and
+`ȳ via the sum = ∂z/∂(x + y) · ∂(x + y)/∂y = 3 · 1 = 3` (edges `op2-v2`, `v1-op2-1`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from autograd_viz.graph import snapshot_for
+from autograd_viz.naming import expression_names
+from autograd_viz.trace import MAX_NODES, Step, trace
+
+__all__ = ["ask_table"]
+
+_EQ = " = "  # `autograd_viz._equations.chain` joins the parts of a line with it
+_FLAG = "   ✗ "  # where a learner's engine went wrong, the trace appends this and a sentence
+
+
+def ask_table(
+    root: object,
+    *,
+    digits: int = 4,
+    max_nodes: int = MAX_NODES,
+    steps: list[Step] | None = None,
+    latex: bool = True,
+) -> dict[str, Any]:
+    """The chain-rule sum of every value and the local derivative of every edge, as data.
+
+    `root` is a Value or a graph snapshot; `steps`, if given, is its trace in blog notation,
+    one step per operation (`trace(root, "backward")` or `"both"`; a forward-only one is
+    ignored), so a caller that has one does not trace twice. `latex=False` leaves out the
+    LaTeX forms (half the bytes: a view that shows only text, updated on every change, sends
+    less). Keys are the drawing's SVG ids (`autograd_viz.viz.render`): `nodes["v1"]` is
+    `{"name", "grad", "total", "sum", "latex", "why", "terms"}`, each term
+    `{"text", "latex", "lhs", "lhs_latex", "value", "edges", "path"}` (`edges`: the use's two
+    edges; `path`: every edge on the way from the operation's result on to the output);
+    `edges["v1-op3-1"]` is `{"text", "latex"}`. Constants get no entry: no gradient flows
+    into a number written in the expression.
+
+    >>> from autograd_viz import Value
+    >>> x, y = Value(2.0, label="x"), Value(3.0, label="y")
+    >>> s = x + y; s.label = "s"
+    >>> z = s * y; z.label = "z"
+    >>> table = ask_table(z)
+    >>> table["nodes"]["v1"]["sum"]
+    '∂z/∂y = ȳ via the product + ȳ via the sum = 5 + 3 = 8'
+    >>> [t["edges"] for t in table["nodes"]["v1"]["terms"]]
+    [['op3-v3', 'v1-op3-1'], ['op2-v2', 'v1-op2-1']]
+    >>> table["edges"]["v0-op2-0"]["text"]
+    '∂s/∂x = 1'
+    """
+    graph = snapshot_for("ask_table()", root)
+    steps = [s for s in steps or () if s.phase == "backward"]
+    if not steps:  # none given, or a forward-only trace (a player of phase="forward")
+        steps = trace(graph, "backward", digits=digits, max_nodes=max_nodes)
+    adjoint = trace(graph, "backward", digits=digits, notation="adjoint", max_nodes=max_nodes)
+    grads = steps[-1].grads if steps else {}
+    names = [e.text for e in expression_names(graph, digits)]
+    root_name = names[-1]
+
+    terms: dict[int, list[Step]] = {}
+    totals: dict[int, Step] = {}
+    for step in steps:
+        if step.kind in ("local", "contribution"):
+            terms.setdefault(step.active, []).append(step)
+        elif step.kind in ("seed", "accumulate"):
+            totals[step.active] = step
+
+    onward = _onward_edges(graph)
+    nodes: dict[str, dict[str, Any]] = {}
+    for node in graph.nodes:
+        i = node.index
+        if node.role == "const" or i not in grads:
+            continue
+        uses = terms.get(i, [])
+        entry: dict[str, Any] = {
+            "name": names[i],
+            "terms": [_term(s, onward) for s in uses],
+        }
+        if i in totals and totals[i].kind == "seed":  # the output: ∂z/∂z = 1
+            entry.update(_plain(totals[i]))
+            entry["why"] = f"the seed: the gradient of {root_name} with respect to itself is 1"
+        elif i in totals:  # a value used several times: the sum of its shares
+            entry.update(_summed(totals[i], entry["terms"]))
+            entry["why"] = (
+                f"{names[i]} is used {_times(len(uses))}, so its gradient adds up one share per use"
+            )
+        elif uses:  # used once: its one chain-rule line is the whole story
+            entry.update(_plain(uses[0]))
+            entry["why"] = f"{names[i]} is used once: one chain-rule term"
+        else:
+            continue
+        entry["grad"] = entry["sum"].rsplit(_EQ, 1)[-1]  # the trace's number, as it wrote it
+        nodes[f"v{i}"] = entry
+
+    edges: dict[str, dict[str, str]] = {}
+    for step in adjoint:
+        if step.kind == "local" and len(step.edges) == 2:
+            text, tex = _unflagged(step)
+            edges[step.edges[1]] = {"text": text, "latex": tex}
+    table = {"root": root_name, "nodes": nodes, "edges": edges}
+    return table if latex else _without_latex(table)
+
+
+def _without_latex(table: dict[str, Any]) -> dict[str, Any]:
+    def plain(d: dict[str, Any]) -> dict[str, Any]:
+        return {k: v for k, v in d.items() if "latex" not in k}
+
+    nodes = {
+        k: {**plain(v), "terms": [plain(t) for t in v["terms"]]} for k, v in table["nodes"].items()
+    }
+    edges = {k: plain(v) for k, v in table["edges"].items()}
+    return {**table, "nodes": nodes, "edges": edges}
+
+
+def _times(n: int) -> str:
+    return {2: "twice", 3: "three times"}.get(n, f"{n} times")
+
+
+def _unflagged(step: Step) -> tuple[str, str]:
+    """A step's text and LaTeX without a learner-engine flag (said in the caption instead)."""
+    return step.text.split(_FLAG, 1)[0], step.latex
+
+
+def _onward_edges(graph) -> list[list[str]]:
+    """Per value, the edges of every path from it to the output (in SVG order of ids): what
+    the ∂z/∂s factor of a term through s sums over."""
+    uses = graph.consumers()
+    onward: list[set[str]] = [set() for _ in graph.nodes]
+    for node in reversed(graph.nodes):  # the output first: a consumer comes after its operands
+        for c, k in uses[node.index]:
+            onward[node.index] |= {f"v{node.index}-op{c}-{k}", f"op{c}-v{c}"} | onward[c]
+    return [sorted(edges) for edges in onward]
+
+
+def _term(step: Step, onward: list[list[str]]) -> dict[str, Any]:
+    """One use of a value: its chain-rule line, its left side, its result, the two edges of
+    the use (operand edge, then the operation's result edge) and the path on to the output."""
+    text, latex = _unflagged(step)
+    parts = text.split(_EQ)
+    lparts = latex.split(_EQ)
+    return {
+        "text": text,
+        "latex": latex,
+        "lhs": parts[0],
+        "lhs_latex": lparts[0],
+        "value": parts[-1],
+        "edges": list(step.edges),
+        "path": onward[int(step.edges[0].split("-v")[-1])] if step.edges else [],
+    }
+
+
+def _plain(step: Step) -> dict[str, str]:
+    text, latex = _unflagged(step)
+    return {"total": text.split(_EQ)[0], "sum": text, "latex": latex}
+
+
+def _summed(step: Step, terms: list[dict[str, Any]]) -> dict[str, str]:
+    """`∂z/∂y = ȳ via the product + ȳ via the sum = 5 + 3 = 8`: the trace's sum line with
+    the terms' names written in between (its numbers stay the trace's own)."""
+    text, latex = _unflagged(step)
+    head, _, numbers = text.partition(_EQ)
+    lhead, _, lnumbers = latex.partition(_EQ)
+    named = " + ".join(t["lhs"] for t in terms)
+    lnamed = " + ".join(t["lhs_latex"] for t in terms)
+    return {
+        "total": head,
+        "sum": f"{head}{_EQ}{named}{_EQ}{numbers}",
+        "latex": f"{lhead}{_EQ}{lnamed}{_EQ}{lnumbers}",
+    }

@@ -1,0 +1,345 @@
+"""Change the graph: a drawing with a number box and a slider per input, recomputed live.
+
+`explore(f, x=2, y=3)` calls `f` on one `Value` per input, lays the graph out ONCE with
+`dot` (`autograd_viz.viz.render`), and shows it as an anywidget (`viz/static/explore.js`).
+When the learner changes an input, the browser sends the inputs; the kernel builds the
+graph again by calling `f`, traces it (`autograd_viz.trace`: the forward values and the
+backward pass by the engine's own rules, on a snapshot, so no `.grad` of the learner's is
+written) and sends back only the texts that change — every value's `data` and `grad`
+cell, by the ids the drawing already carries — plus the new "ask the graph" table
+(`autograd_viz.viz.ask`). Nothing is laid out again unless the graph's shape changes
+(a branch in `f`); then it is, and the view says so. So that a longer number later still
+fits, `dot` sizes every data and grad cell for one of `digits` significant digits and a sign.
+
+Where no kernel answers (it was stopped, or the page is an export), the view says
+"the kernel is not running" instead of freezing. The output also carries a kernel-free
+`text/html` (the drawing at the starting inputs), for exports and viewers without widgets.
+"""
+
+from __future__ import annotations
+
+import html
+import inspect
+import math
+import os
+import re
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import anywidget
+import traitlets
+
+from autograd_viz._checks import is_number
+from autograd_viz.door import open_graph
+from autograd_viz.engine import Value
+from autograd_viz.errors import GraphTooLargeError
+from autograd_viz.graph import Graph
+from autograd_viz.trace import trace
+from autograd_viz.viz import layout, render
+from autograd_viz.viz.ask import ask_table
+from autograd_viz.viz.dot import html_text, number_formatter
+from autograd_viz.viz.static import static_text
+
+__all__ = ["MAX_EXPLORE_NODES", "ExploreError", "Explorer", "explore"]
+
+MAX_EXPLORE_NODES = 200  # every change re-runs f and the trace: keep it a classroom graph
+KERNEL_GONE = "the kernel is not running: values cannot be recomputed; re-run the cell"
+
+
+class ExploreError(ValueError):
+    """`explore()` was given something it cannot explore (said before any work)."""
+
+
+def module_text() -> str:
+    """The explorer's ES module: the ask-the-graph script (a plain script defining
+    `attachAsk`), then the explorer, which uses it."""
+    return static_text("ask.js") + "\n" + static_text("explore.js")
+
+
+class Explorer(anywidget.AnyWidget):
+    """The live drawing `explore()` returns: `inputs` are the current inputs (set them from
+    Python too: `ex.inputs = {"x": 1, "y": 3}`), `svg` the layout, `result` the latest texts.
+
+    >>> ex = explore(lambda x, y: (x + y) * y, x=2, y=3)
+    >>> ex.inputs = {"x": 1, "y": 3}  # as if the learner typed it
+    >>> ex.result["cells"]["v3-data"], ex.result["summary"]
+    ('data 12', 'out = 12')
+    """
+
+    _esm = module_text()
+
+    svg = traitlets.Unicode("").tag(sync=True)
+    spec = traitlets.List().tag(sync=True)  # per input: name, value, min, max, step
+    inputs = traitlets.Dict().tag(sync=True)
+    request = traitlets.Dict().tag(sync=True)  # from the browser: {"req": n, "inputs": {...}}
+    result = traitlets.Dict().tag(sync=True)  # to the browser: {"req", "cells", "ask", ...}
+    kernel_gone = traitlets.Unicode(KERNEL_GONE).tag(sync=True)
+    timeout_ms = traitlets.Int(4000).tag(sync=True)  # no answer this long: the kernel is gone
+
+    def __init__(
+        self, f: Callable[..., Value], start: Mapping[str, float], *, max_nodes: int, digits: int
+    ) -> None:
+        self._f, self._max_nodes, self._digits = f, max_nodes, digits
+        self._answering = False  # while a browser request is answered: inputs set from there
+        self._number = number_formatter(None)
+        graph, steps = self._run(dict(start))
+        self._shape = _shape(graph)
+        self.layouts = 1  # dot runs so far: one, unless f's graph changed shape
+        svg = _layout(graph, steps)
+        super().__init__(
+            svg=svg,
+            spec=[_spec(name, value) for name, value in start.items()],
+            inputs=dict(start),
+            result=self._result(0, graph, steps, None),
+        )
+        self._static_svg = svg
+        self.observe(self._on_request, names="request")
+        self.observe(self._on_inputs, names="inputs")
+
+    # ---- one recomputation ------------------------------------------------------------
+
+    def _run(self, values: dict[str, float]) -> tuple[Graph, list]:
+        """Call f on fresh Values (the forward pass), check the size, snapshot, and trace the
+        backward pass by the engine's own rules (on the snapshot: no `.grad` is written)."""
+        leaves = {name: Value(float(v), label=name) for name, v in values.items()}
+        out = self._f(**leaves)
+        if not isinstance(out, Value):
+            raise ExploreError(
+                f"explore(): f must return a Value built from its inputs, got "
+                f"{type(out).__name__} {out!r}; write f with the Value operations "
+                "(+, *, **, tanh(), ...), e.g. lambda x, y: (x + y) * y"
+            )
+        graph = open_graph(  # the one door: a graph too big is refused before it is read
+            out, caller="explore()", max_nodes=self._max_nodes, every_value=True,
+            too_large=lambda n: GraphTooLargeError(
+                f"explore(): f builds a graph of more than {n} values (max_nodes={n}); every "
+                "change re-runs it, so explore a smaller function, or raise max_nodes (each "
+                "change gets slower)"
+            ),
+        )  # fmt: skip
+        steps = trace(graph, "backward", digits=self._digits, max_nodes=self._max_nodes)
+        return graph, steps
+
+    def _result(self, req: int, graph: Graph, steps: list, note: str | None) -> dict[str, Any]:
+        number = self._number
+        grads = steps[-1].grads
+        cells: dict[str, str] = {}
+        for node in graph.nodes:
+            i = node.index
+            if node.role == "const":
+                continue
+            cells[f"v{i}-data"] = f"data {number(node.data)}"
+            cells[f"v{i}-grad"] = f"grad {number(grads[i])}"
+        out = graph.nodes[-1]
+        table = ask_table(graph, digits=self._digits, steps=steps, latex=False)  # text only
+        return {
+            "req": req,
+            "cells": cells,
+            "ask": table,
+            "note": note or "",
+            "error": "",
+            "summary": f"{table['root']} = {number(out.data)}",
+        }
+
+    def recompute(self, values: Mapping[str, object], req: int = 0) -> dict[str, Any]:
+        """Rerun f at `values` and return what the view changes (also used by the view).
+
+        A value that is not a number, or an exception raised by f, comes back as
+        `result["error"]` (the drawing keeps its last numbers)."""
+        try:
+            checked = {k: _number_input(k, v) for k, v in values.items()}
+            unknown = sorted(set(checked) - {s["name"] for s in self.spec})
+            if unknown:
+                raise ExploreError(f"explore(): no input named {unknown[0]!r}")
+            graph, steps = self._run(checked)
+        except Exception as err:  # f is the learner's code: show what it raised, keep going
+            return {**self.result, "req": req, "error": f"{type(err).__name__}: {err}"}
+        note = None
+        shape = _shape(graph)
+        if shape != self._shape:
+            self._shape = shape
+            self.layouts += 1
+            note = (
+                "the graph's shape changed at these inputs (f took another branch): laid out again"
+            )
+            result = self._result(req, graph, steps, note)
+            result["svg"] = _layout(graph, steps)
+            return result
+        return self._result(req, graph, steps, note)
+
+    def _on_request(self, change: dict) -> None:
+        request = change["new"] or {}
+        values = request.get("inputs", {})
+        result = self.recompute(values, int(request.get("req", 0)))
+        with self.hold_sync():  # one message to the browser: svg (if new), inputs, result
+            if "svg" in result:
+                self.svg = result.pop("svg")
+            if not result["error"]:
+                self._answering = True
+                try:
+                    self.inputs = {**self.inputs, **values}
+                finally:
+                    self._answering = False
+            self.result = result
+
+    def _on_inputs(self, change: dict) -> None:
+        """Inputs set from Python (`ex.inputs = {...}`): recompute, as the browser would."""
+        if self._answering or change["new"] == change["old"]:
+            return
+        self._on_request({"new": {"req": -1, "inputs": dict(change["new"])}})
+
+    # ---- outputs ------------------------------------------------------------------------
+
+    def _repr_mimebundle_(self, **kwargs: Any):
+        """The widget, plus a kernel-free `text/html` of the drawing at the starting inputs
+        (what an export or a viewer without widgets shows). With widgets switched off
+        (`AUTOGRAD_VIZ_WIDGETS=0`, as the kit's offline notebook export runs), only that."""
+        from autograd_viz.viz.inline import WIDGETS_ENV, widgets_render
+
+        if os.environ.get(WIDGETS_ENV, "").strip() and not widgets_render():
+            data, metadata = {"text/plain": repr(self)}, {}
+        else:
+            bundle = super()._repr_mimebundle_(**kwargs)
+            if bundle is None:
+                return None
+            data, metadata = bundle
+        spec = ", ".join(f"{s['name']} = {self._number(s['value'])}" for s in self.spec)
+        data["text/html"] = (
+            '<div class="avz-explore-static">'
+            f'<div style="font-size: 0.9em">explore() at {spec} (a live view: run the notebook '
+            "to change the inputs)</div>"
+            f"{self._static_svg}</div>"
+        )
+        return data, metadata
+
+    def __repr__(self) -> str:
+        spec = ", ".join(f"{s['name']}={self._number(s['value'])}" for s in self.spec)
+        return f"<Explorer of f({spec}): {self.result.get('summary', '')}>"
+
+
+def _shape(graph: Graph) -> tuple:
+    """What the layout depends on: operations, operands, roles and labels, constants' values."""
+    return tuple(
+        (
+            n.op,
+            n.operands,
+            n.role,
+            n.label,
+            n.exponent,
+            n.tag,
+            repr(n.data) if n.role == "const" else "",
+        )
+        for n in graph.nodes
+    )
+
+
+# Every data and grad cell is laid out this wide, whatever number it holds now, so a longer
+# number later (−0.001234 where 2 was) still fits its box: the layout never has to change.
+_RESERVE = "−0.000000"
+_CELL = re.compile(r'(<text id="(v\d+-(?:data|grad))"[^>]*>)[^<]*(</text>)')
+
+
+def _layout(graph: Graph, steps: list) -> str:
+    """One `dot` run: the drawing with room in each cell for any number of `digits`
+    significant digits, then the real numbers written into the cells by their ids."""
+    finished = graph.with_grads(steps[-1].grads)
+    number = number_formatter(None)
+    source = render.to_dot(
+        finished, show_grad=True, fmt=lambda _x: _RESERVE, max_nodes=max(len(graph.nodes), 1)
+    )
+    for node in graph.nodes:  # a constant never changes: its own number, its own width
+        if node.role == "const":
+            i = node.index
+            source = source.replace(
+                f'v{i} [id="v{i}" class="const" label=<{html_text(_RESERVE)}>',
+                f'v{i} [id="v{i}" class="const" label=<{html_text(number(node.data))}>',
+            )
+    wide = layout.svg_from_dot(source)
+    texts = {}
+    for node in graph.nodes:
+        i = node.index
+        if node.role == "const":
+            texts[f"v{i}-data"] = number(node.data)
+            continue
+        texts[f"v{i}-data"] = f"data {number(node.data)}"
+        texts[f"v{i}-grad"] = f"grad {number(finished.nodes[i].grad)}"
+    return _CELL.sub(lambda m: m[1] + html.escape(texts.get(m[2], ""), quote=False) + m[3], wide)
+
+
+def _spec(name: str, value: float) -> dict[str, Any]:
+    """A slider around the starting value: ± max(5, 2|value|), in about 200 steps."""
+    reach = max(5.0, 2 * abs(value))
+    step = 10 ** math.floor(math.log10(reach / 100))
+    return {"name": name, "value": value, "min": value - reach, "max": value + reach, "step": step}
+
+
+def _number_input(name: str, value: object) -> float:
+    if not is_number(value):
+        raise ExploreError(
+            f"explore(): input {name} must be a number, got {type(value).__name__} {value!r}; "
+            f"write e.g. explore(f, {name}=2)"
+        )
+    value = float(value)
+    if not math.isfinite(value):
+        raise ExploreError(f"explore(): input {name} must be a finite number, got {value!r}")
+    return value
+
+
+def _check_f(f: object, inputs: Mapping[str, object]) -> None:
+    """f is callable and takes exactly the inputs given (each with a starting number)."""
+    if not callable(f):
+        raise TypeError(
+            f"explore(f, ...): f must be a function of Values, got {type(f).__name__} {f!r}; "
+            "e.g. explore(lambda x, y: (x + y) * y, x=2, y=3)"
+        )
+    if not inputs:
+        raise ExploreError(
+            "explore(f) needs a starting number for each input of f, e.g. explore(f, x=2, y=3)"
+        )
+    try:
+        signature = inspect.signature(f)
+    except (TypeError, ValueError):
+        return  # a builtin without a signature: calling it will say what is wrong
+    params = signature.parameters
+    takes_any = any(p.kind is p.VAR_KEYWORD for p in params.values())
+    named = [n for n, p in params.items() if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+    if not takes_any:
+        for name in inputs:
+            if name not in named:
+                raise ExploreError(
+                    f"explore(): f takes no input named {name!r}; its inputs are "
+                    f"{', '.join(named) or 'none'}"
+                )
+    missing = [n for n in named if n not in inputs and params[n].default is inspect.Parameter.empty]
+    if missing:
+        raise ExploreError(
+            f"explore(): f takes {', '.join(missing)} but no starting number was given for "
+            f"{'it' if len(missing) == 1 else 'them'}: explore(f, "
+            + ", ".join(f"{n}=..." for n in [*inputs, *missing])
+            + ")"
+        )
+
+
+def explore(
+    f: Callable[..., Value],
+    /,
+    *,
+    max_nodes: int = MAX_EXPLORE_NODES,
+    digits: int = 4,
+    **inputs: float,
+) -> Explorer:
+    """Draw `f(**inputs)` with a number box and a slider per input; changing one reruns the
+    forward and backward pass and updates every value and gradient on the same layout.
+    Click a value to ask why its gradient is what it is.
+
+    >>> ex = explore(lambda x, y: (x + y) * y, x=2, y=3)
+    >>> ex.result["cells"]["v1-grad"]
+    'grad 8'
+    >>> ex.recompute({"x": 1, "y": 3})["cells"]["v1-grad"]
+    'grad 7'
+    """
+    _check_f(f, inputs)
+    start = {name: _number_input(name, value) for name, value in inputs.items()}
+    if not is_number(max_nodes, int) or max_nodes < 1:
+        raise ExploreError(f"explore(): max_nodes must be a positive int, got {max_nodes!r}")
+    return Explorer(f, start, max_nodes=max_nodes, digits=digits)

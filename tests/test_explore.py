@@ -1,0 +1,190 @@
+"""explore(): the kernel side of the live drawing — a layout once, then only new texts;
+a new layout only when f's graph changes shape; bad input refused before any work."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import autograd_viz
+from autograd_viz import Value
+from autograd_viz.viz import explore as explore_module
+from autograd_viz.viz.explore import KERNEL_GONE, ExploreError, Explorer, explore
+from autograd_viz.viz.render import GraphTooLargeError
+
+
+def f(x, y):
+    return (x + y) * y
+
+
+def test_explore_is_exported_and_shows_the_drawing_at_the_starting_inputs():
+    ex = autograd_viz.explore(f, x=2, y=3)
+    assert isinstance(ex, Explorer)
+    assert '<text id="v1-grad"' in ex.svg and ">grad 8<" in ex.svg
+    assert ex.result["cells"]["v1-grad"] == "grad 8"
+    assert ex.result["summary"] == "out = 15"
+    assert [s["name"] for s in ex.spec] == ["x", "y"]
+    assert ex.spec[0]["min"] < 2 < ex.spec[0]["max"]
+    assert ex.result["ask"]["nodes"]["v1"]["sum"].endswith("= 5 + 3 = 8")
+
+
+def test_a_request_from_the_browser_recomputes_every_text_without_a_new_layout(monkeypatch):
+    ex = explore(f, x=2, y=3)
+    svg = ex.svg
+    layouts = []
+    monkeypatch.setattr(explore_module, "_layout", lambda *a: layouts.append(a) or "<svg/>")
+    ex.request = {"req": 1, "inputs": {"x": 1, "y": -2}}
+    cells = ex.result["cells"]
+    assert ex.result["req"] == 1 and ex.result["error"] == "" and ex.result["note"] == ""
+    # z = (x + y) * y = (1 - 2) * -2 = 2; dz/dy = x + 2y = -3; dz/dx = y = -2
+    assert cells["v3-data"] == "data 2" and cells["v1-grad"] == "grad −3"
+    assert cells["v0-grad"] == "grad −2"
+    assert ex.result["ask"]["nodes"]["v1"]["sum"].endswith("= −1 + (−2) = −3")
+    assert ex.svg == svg and layouts == [] and ex.layouts == 1  # the same layout: no dot run
+    assert ex.inputs == {"x": 1, "y": -2}
+
+
+def test_the_learners_own_values_are_never_written():
+    w = Value(0.5, label="w")
+    ex = explore(lambda x: (w * x).tanh(), x=1)
+    ex.recompute({"x": 2})
+    ex.recompute({"x": 3})
+    assert w.grad == 0
+
+
+def test_a_branch_in_f_lays_the_graph_out_again_and_says_so():
+    def g(x):
+        return x * x if x.data > 0 else x + 1
+
+    ex = explore(g, x=2)
+    before = ex.svg
+    ex.request = {"req": 1, "inputs": {"x": -1}}
+    assert "laid out again" in ex.result["note"] and ex.layouts == 2
+    assert ex.svg != before and ex.result["cells"]["v0-grad"] == "grad 1"
+    ex.request = {"req": 2, "inputs": {"x": -3}}
+    assert ex.result["note"] == "" and ex.layouts == 2  # the same shape as the last layout
+
+
+def test_an_error_raised_by_f_or_a_non_number_is_shown_and_keeps_the_last_numbers():
+    ex = explore(lambda x: x.log(), x=2)
+    ex.request = {"req": 1, "inputs": {"x": -1}}
+    assert ex.result["error"].startswith("ValueError: log(")
+    assert ex.result["cells"]["v0-data"] == "data 2" and ex.inputs == {"x": 2.0}
+    ex.request = {"req": 2, "inputs": {"x": ""}}
+    assert ex.result["error"] == (
+        "ExploreError: explore(): input x must be a number, got str ''; write e.g. explore(f, x=2)"
+    )
+    ex.request = {"req": 3, "inputs": {"q": 1}}
+    assert "no input named 'q'" in ex.result["error"]
+
+
+def test_inputs_set_from_python_recompute_too():
+    ex = explore(f, x=2, y=3)
+    ex.inputs = {"x": 0, "y": 1}
+    assert ex.result["cells"]["v3-data"] == "data 1" and ex.result["req"] == -1
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "match"),
+    [
+        (lambda: explore(3, x=1), TypeError, "f must be a function of Values, got int 3"),
+        (lambda: explore(f, x=1, y="3"), ExploreError, "input y must be a number, got str '3'"),
+        (lambda: explore(f, x=1, y=True), ExploreError, "input y must be a number"),
+        (lambda: explore(f, x=1, y=float("nan")), ExploreError, "finite number"),
+        (
+            lambda: explore(f, x=1, y=2, w=3),
+            ExploreError,
+            "no input named 'w'; its inputs are x, y",
+        ),
+        (lambda: explore(f, x=1), ExploreError, r"f takes y but no starting number .*y=\.\.\."),
+        (lambda: explore(f), ExploreError, "needs a starting number for each input"),
+        (lambda: explore(lambda x: 2.0, x=1), ExploreError, "must return a Value .* got float 2.0"),
+        (lambda: explore(f, x=1, y=2, max_nodes=0), ExploreError, "max_nodes must be a positive"),
+    ],
+)
+def test_bad_input_gets_a_clear_error(call, error, match):
+    with pytest.raises(error, match=match):
+        call()
+
+
+def test_a_graph_over_the_size_limit_is_refused_before_the_layout(monkeypatch):
+    def chain(x):
+        for _ in range(300):
+            x = x * 1.01
+        return x
+
+    monkeypatch.setattr(explore_module, "_layout", lambda *a: pytest.fail("laid out"))
+    with pytest.raises(GraphTooLargeError, match="more than 200 values"):
+        explore(chain, x=1)
+
+
+def test_f_that_is_not_called_when_its_inputs_are_wrong():
+    calls = []
+
+    def g(x):
+        calls.append(x)
+        return x
+
+    with pytest.raises(ExploreError):
+        explore(g, x=1, y=2)
+    assert calls == []
+
+
+def test_the_mimebundle_carries_a_kernel_free_drawing_and_the_state_is_json():
+    ex = explore(f, x=2, y=3)
+    data, _ = ex._repr_mimebundle_()
+    assert "application/vnd.jupyter.widget-view+json" in data
+    html = data["text/html"]
+    assert "explore() at x = 2, y = 3" in html and "<svg" in html and ">grad 8<" in html
+    json.dumps({"result": ex.result, "spec": ex.spec}, allow_nan=False)
+    assert ex.kernel_gone == KERNEL_GONE
+    assert "attachAsk" in ex._esm and "export default" in ex._esm
+
+
+def test_with_widgets_switched_off_only_the_kernel_free_drawing_is_shown(monkeypatch):
+    ex = explore(f, x=2, y=3)
+    monkeypatch.setenv("AUTOGRAD_VIZ_WIDGETS", "0")  # as viz/notebook_html.py runs a notebook
+    data, _ = ex._repr_mimebundle_()
+    assert sorted(data) == ["text/html", "text/plain"] and ">grad 8<" in data["text/html"]
+    monkeypatch.setenv("AUTOGRAD_VIZ_WIDGETS", "1")
+    assert "application/vnd.jupyter.widget-view+json" in ex._repr_mimebundle_()[0]
+
+
+def test_the_modules_examples_run():
+    import doctest
+
+    from autograd_viz.viz import explore
+
+    result = doctest.testmod(explore)
+    assert result.attempted >= 3 and result.failed == 0
+
+
+def test_the_layout_leaves_room_for_longer_numbers_and_constants_keep_their_own(monkeypatch):
+    sources = []
+    real = explore_module.layout.svg_from_dot
+    monkeypatch.setattr(
+        explore_module.layout, "svg_from_dot", lambda s, **k: sources.append(s) or real(s, **k)
+    )
+    ex = explore(lambda x: x * 2 + 1, x=2)
+    (source,) = sources
+    assert source.count("data −0.000000") == 3 and source.count("grad −0.000000") == 3
+    assert 'class="const" label=<2>' in source and 'class="const" label=<1>' in source
+    assert ">data 2<" in ex.svg and ">grad 2<" in ex.svg and "−0.000000" not in ex.svg
+
+
+@pytest.mark.slow
+def test_the_offline_notebook_export_shows_the_drawing_at_the_starting_inputs(tmp_path):
+    """viz/notebook_html runs a notebook with widgets off: explore's output is its drawing."""
+    import nbformat
+
+    from autograd_viz.viz.notebook_html import notebook_html
+
+    nb = nbformat.v4.new_notebook()
+    code = "from autograd_viz import explore\nexplore(lambda x, y: (x + y) * y, x=2, y=3)"
+    nb.cells = [nbformat.v4.new_code_cell(code)]
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3"}
+    nbformat.write(nb, tmp_path / "explore.ipynb")
+    page = notebook_html(tmp_path / "explore.ipynb", timeout=120)
+    assert "explore() at x = 2, y = 3" in page and ">grad 8<" in page
+    assert "vnd.jupyter.widget-view" not in page
