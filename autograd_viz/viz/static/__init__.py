@@ -1,7 +1,8 @@
 """Package data: the CSS and JavaScript of the player, the standalone page, the quiz, the deck.
 
 Kept as real .css and .js files, so they can be linted, diffed and read on their own;
-`static_text(name)` reads one from the installed package.
+`static_text(name)` reads one from the installed package, and `module_text()` is the one
+player module (`player.js`) as every host ships it.
 """
 
 from __future__ import annotations
@@ -9,8 +10,57 @@ from __future__ import annotations
 import functools
 from importlib import resources
 
+# Plain scripts (no import/export) that the player module calls if they are there, prepended to
+# it in this order: `ask.js` defines `attachAsk(root, svg, ask)` (asking the graph).
+_HELPERS = ("ask.js",)
+
 
 @functools.cache
 def static_text(name: str) -> str:
-    """The text of one file in this folder, e.g. `static_text("page.js")`."""
+    """The text of one file in this folder, e.g. `static_text("player.css")`."""
     return resources.files(__name__).joinpath(name).read_text(encoding="utf-8")
+
+
+@functools.cache
+def module_text() -> str:
+    """The player's ES module as the widget, the page, the inline player and the deck ship
+    it: `player.js` with the helper scripts of `_HELPERS` that exist put in front, so the
+    module can call them (a helper not installed is skipped).
+
+    >>> "export default" in module_text()
+    True
+    """
+    folder = resources.files(__name__)
+    parts = [folder.joinpath(name).read_text(encoding="utf-8")
+             for name in _HELPERS if folder.joinpath(name).is_file()]  # fmt: skip
+    return "\n".join([*parts, static_text("player.js")])
+
+
+_KATEX = resources.files("autograd_viz.viz").joinpath("vendor", "katex")
+# the faces the derivation's equations use (Latin, italic maths, operators, big delimiters)
+EQUATION_FONTS = ("Main-Regular", "Main-Bold", "Math-Italic", "Size1-Regular", "Size2-Regular",
+                  "AMS-Regular")  # fmt: skip
+
+
+@functools.cache
+def katex_js() -> str:
+    """The vendored KaTeX script (`viz/vendor/katex`): the player typesets with it, no CDN."""
+    return _KATEX.joinpath("katex.min.js").read_text(encoding="utf-8")
+
+
+@functools.cache
+def katex_css(fonts: tuple[str, ...] | None = None) -> str:
+    """KaTeX's stylesheet with its woff2 fonts written in as data: URLs; with `fonts`, only
+    those faces (e.g. `EQUATION_FONTS`), the others' rules dropped, so nothing is fetched."""
+    import base64
+    import re
+
+    def face(match: re.Match) -> str:
+        name = match.group(1)
+        if fonts is not None and name not in fonts:
+            return ""
+        data = base64.b64encode(_KATEX.joinpath("fonts", f"KaTeX_{name}.woff2").read_bytes())
+        return f'{match.group(0).split("src:")[0]}src:url(data:font/woff2;base64,{data.decode()}) format("woff2")}}'
+
+    css = _KATEX.joinpath("katex.min.css").read_text(encoding="utf-8")
+    return re.sub(r"@font-face\{[^}]*src:url\(fonts/KaTeX_([\w-]+)\.woff2\)[^}]*\}", face, css)

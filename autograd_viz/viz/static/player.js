@@ -1,0 +1,362 @@
+// The one backprop player (autograd_viz.viz.steptable builds its data). Every place a learner
+// meets a player runs this module: the widget (anywidget calls `render`), the standalone page,
+// the widget-free inline player and the slide deck (they call `mount`). It draws the one SVG
+// layout once and, per step, changes only the class attributes and cell texts of the slots the
+// step table lists; stepping, play/pause, speed, phase, keys, projector sizing and wide-graph
+// scrolling need no kernel.
+//
+// Keys (once the player has focus, or anywhere on a page of its own): → / PageDown next,
+// ← / PageUp previous, Home / End first / last, Space play/pause. A key the player cannot use
+// (PageDown on the last step) is let through, so a slide deck moves on; Tab is never caught.
+// Where a control, a host or a key is added: docs/architecture.md ("One player").
+
+const KEYS = {ArrowRight: 1, PageDown: 1, ArrowLeft: -1, PageUp: -1, Home: "first", End: "last"};
+const SPEEDS = [["slow", 2], ["normal", 1], ["fast", 0.5]];
+const CHECKPOINT = 32;  // a full row kept every 32 steps: a jump rebuilds at most 31 rows
+
+function h(tag, props, kids) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(props || {})) {
+    if (k === "text") el.textContent = v;
+    else if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
+    else if (v !== null && v !== undefined && v !== false) el.setAttribute(k, v === true ? "" : v);
+  }
+  for (const kid of kids || []) el.append(kid);
+  return el;
+}
+
+function katexOf(win) {
+  try {
+    return win.katex || (win.parent && win.parent !== win && win.parent.katex) || null;
+  } catch (e) {  // a parent page of another origin
+    return null;
+  }
+}
+
+export function mount(el, data, options) {
+  const opts = options || {};
+  const n = data.text.length;
+  const nSlots = data.slots.length;
+  // rows: checkpoints of full rows (string indices per slot), rebuilt from the changes
+  const checkpoints = [];
+  let row = Int32Array.from(data.base);
+  for (let i = 0; i < n; i++) {
+    const c = data.changes[i];
+    for (let j = 0; j < c.length; j += 2) row[c[j]] = c[j + 1];
+    if (i % CHECKPOINT === 0) checkpoints.push(Int32Array.from(row));
+  }
+  function rowOf(i) {
+    const r = Int32Array.from(checkpoints[Math.floor(i / CHECKPOINT)]);
+    for (let s = i - (i % CHECKPOINT) + 1; s <= i; s++) {
+      const c = data.changes[s];
+      for (let j = 0; j < c.length; j += 2) r[c[j]] = c[j + 1];
+    }
+    return r;
+  }
+
+  const title = data.title || "Backpropagation, step by step";
+  const root = h("div", {class: "avz-player" + (data.projector ? " avz-projector" : ""),
+                         role: "group", "aria-label": "Backpropagation player: " + title,
+                         tabindex: "0"});
+  const graph = h("div", {class: "avz-graph tex2jax_ignore"});
+  graph.innerHTML = data.svg;
+  const svg = graph.querySelector("svg");
+  const els = data.slots.map((s) => svg.querySelector('[id="' + CSS.escape(s[1]) + '"]'));
+  const shown = new Int32Array(nSlots).fill(-1);  // the string index each slot shows now
+  const history = h("ol", {class: "avz-history tex2jax_ignore", "aria-label": "earlier steps"});
+  const caption = h("p", {class: "avz-caption"});
+  const eq = h("div", {class: "avz-eq"});
+  const now = h("div", {class: "avz-now", "aria-live": "polite", "aria-atomic": "true"},
+                [caption, eq]);
+
+  const button = (name, text, label, click) =>
+    h("button", {type: "button", class: "avz-button avz-" + name, title: label,
+                 "aria-label": label, onclick: click, text: text});
+  const first = button("first", "First", "First step (Home)", () => { stop(); go(0); });
+  const prev = button("prev", "\u25C0 Prev", "Previous step (\u2190 or PageUp)",
+                      () => { stop(); go(k - 1); });
+  const play = button("play", "\u25B6 Play", "Play (Space)", () => toggle());
+  const next = button("next", "Next \u25B6", "Next step (\u2192 or PageDown)",
+                      () => { stop(); go(k + 1); });
+  const last = button("last", "Last", "Last step (End)", () => { stop(); go(count() - 1); });
+  const slider = h("input", {type: "range", class: "avz-slider", min: "1", value: "1",
+                             "aria-label": "Step", oninput: () => { stop(); go(slider.value - 1); }});
+  const ms = data.interval || 1000;
+  const speed = h("select", {class: "avz-speed", "aria-label": "Speed",
+                             onchange: () => { if (timer) { stop(); start(); } }},
+    SPEEDS.map(([name, f]) => h("option", {value: String(Math.round(ms * f)),
+                                           selected: f === 1, text: name})));
+  const phaseButtons = {};
+  const phaseBox = h("div", {class: "avz-phases", role: "group", "aria-label": "Phase"},
+    ["forward", "backward", "both"].map((p) => {
+      const why = data.refused && data.refused[p];
+      const b = h("button", {type: "button", class: "avz-button avz-phase", "data-phase": p,
+                             "aria-pressed": "false", disabled: !!why || !data.phases[p],
+                             title: why || (p === "both" ? "Forward, then backward" :
+                                            p[0].toUpperCase() + p.slice(1) + " pass only"),
+                             onclick: () => setPhase(p), text: p});
+      phaseButtons[p] = b;
+      return b;
+    }));
+  const controls = h("div", {class: "avz-controls"},
+    [first, prev, play, next, last, slider, h("label", {}, ["speed ", speed]), phaseBox]);
+
+  // a graph wider than the player keeps its size and scrolls; "fit to width" where readable
+  const wide = h("div", {class: "avz-wide-note", hidden: true}, [
+    h("span", {class: "avz-scroll-hint",
+               text: "\u21C6 This graph is wider than the player: scroll it sideways " +
+                     "(Shift + mouse wheel); each step\u2019s node comes into view."})]);
+  const fit = h("input", {type: "checkbox", class: "avz-fit",
+                          onchange: () => root.classList.toggle("avz-fitted", fit.checked)});
+  wide.append(h("label", {}, [fit, " Fit to width"]));
+
+  // the graph as text: label, operation, value, gradient and state, as of the step on show
+  const tbody = h("tbody");
+  const cells = {};
+  data.slots.forEach((s, j) => { if (s[0] === "cell") cells[s[1]] = j; });
+  const nodeIndex = {};
+  data.slots.forEach((s, j) => { if (s[0] === "node") nodeIndex[s[1]] = j; });
+  const rows = (data.nodes || []).map(([id, label, op]) => {
+    const tds = [label, op, "", "", ""].map((t) => h("td", {text: t}));
+    const tr = h("tr", {"data-node": id}, tds);
+    tbody.append(tr);
+    return [id, tds];
+  });
+  const table = h("details", {class: "avz-table"}, [
+    h("summary", {text: "The graph as a table"}),
+    h("table", {}, [
+      h("caption", {text: "Every value of the graph, as of the step on show"}),
+      h("thead", {}, [h("tr", {}, ["label", "operation", "value", "gradient", "state"]
+        .map((t) => h("th", {scope: "col", text: t})))]),
+      tbody])]);
+  table.addEventListener("toggle", () => { if (table.open) fillTable(); });
+
+  root.append(graph, wide, history, now, controls, table);
+  el.append(root);
+
+  let phase = data.phases[opts.phase] ? opts.phase : data.phase;
+  let k = 0;
+  let timer = null;
+  const count = () => data.phases[phase].length;
+
+  function strip(text) { return text.replace(/^(data|grad) /, ""); }
+  function fillTable() {
+    const r = shown;
+    for (const [id, tds] of rows) {
+      const d = cells[id + "-data"], g = cells[id + "-grad"];
+      tds[2].textContent = d === undefined ? "" : strip(data.strings[r[d]]);
+      tds[3].textContent = g === undefined ? "" : strip(data.strings[r[g]]);
+      const cls = nodeIndex[id] === undefined ? "" : data.strings[r[nodeIndex[id]]];
+      const state = /\bbackward\b/.test(cls) ? "gradient final" :
+        /\bforward\b/.test(cls) ? "value computed" : "not computed yet";
+      tds[4].textContent = state + (/\bactive\b/.test(cls) ? " \u2014 this step" : "");
+    }
+  }
+
+  function typeset() {
+    const i = data.phases[phase][k];
+    const katex = katexOf(window);
+    eq.setAttribute("data-text", data.text[i]);
+    if (katex) {
+      try {
+        katex.render(data.tex[i], eq, {displayMode: true, throwOnError: false, output: "htmlAndMathml"});
+        eq.classList.add("avz-typeset");
+        return;
+      } catch (e) { /* fall back to the text */ }
+    }
+    eq.classList.remove("avz-typeset");
+    eq.textContent = data.text[i];
+  }
+
+  function reveal() {  // a wide graph: bring the step's node into view
+    if (graph.scrollWidth <= graph.clientWidth) return;
+    const node = svg.querySelector("g.node.active");
+    if (!node) return;
+    const a = node.getBoundingClientRect(), v = graph.getBoundingClientRect();
+    if (a.left < v.left || a.right > v.right) {
+      graph.scrollLeft += a.left + a.width / 2 - (v.left + v.width / 2);
+    }
+  }
+
+  function go(target, quiet) {
+    const order = data.phases[phase];
+    k = Math.max(0, Math.min(order.length - 1, Number(target) || 0));
+    const i = order[k];
+    const r = rowOf(i);
+    for (let j = 0; j < nSlots; j++) {
+      if (r[j] === shown[j]) continue;
+      shown[j] = r[j];
+      const e = els[j];
+      if (!e) continue;
+      if (data.slots[j][0] === "cell") e.textContent = data.strings[r[j]];
+      else e.setAttribute("class", data.strings[r[j]]);
+    }
+    const text = "step " + (k + 1) + ": " + data.text[i];
+    svg.setAttribute("data-step", String(k));
+    svg.setAttribute("data-phase", data.pass[i]);
+    svg.setAttribute("data-active", "v" + data.active[i]);
+    svg.setAttribute("aria-label", text);
+    const title = h("span", {class: "avz-phase-" + data.pass[i], text: data.heading[i]});
+    caption.replaceChildren("step " + (k + 1) + " of " + order.length + " \u2014 ", title,
+                            data.kind[i] ? " \u00B7 " + data.kind[i] : "");
+    root.dataset.step = String(k + 1);
+    root.dataset.phase = phase;
+    typeset();
+    const lines = [];
+    const from = Math.max(0, k - (data.history || 0));
+    for (let m = from; m < k; m++) lines.push(h("li", {text: data.text[order[m]]}));
+    history.setAttribute("start", String(from + 1));
+    history.replaceChildren(...lines);
+    if ((data.history || 0) <= 3) history.style.minHeight = (data.history || 0) * 1.4 + "em";
+    history.hidden = !data.history;
+    slider.max = String(order.length);
+    slider.value = String(k + 1);
+    slider.setAttribute("aria-valuetext", "step " + (k + 1) + " of " + order.length);
+    first.disabled = prev.disabled = k === 0;
+    next.disabled = last.disabled = k === order.length - 1;
+    for (const [p, b] of Object.entries(phaseButtons)) {
+      b.setAttribute("aria-pressed", String(p === phase));
+    }
+    if (table.open) fillTable();
+    reveal();
+    if (!quiet && opts.onChange) opts.onChange(k + 1, phase);
+  }
+
+  function stop() {
+    if (timer) clearInterval(timer);
+    timer = null;
+    play.textContent = "\u25B6 Play";
+    play.setAttribute("aria-label", "Play (Space)");
+  }
+  function start() {
+    if (k >= count() - 1) go(0);
+    play.textContent = "\u275A\u275A Pause";
+    play.setAttribute("aria-label", "Pause (Space)");
+    timer = setInterval(() => { if (k >= count() - 1) stop(); else go(k + 1); },
+                        Number(speed.value));
+  }
+  function toggle() { if (timer) stop(); else start(); }
+
+  function setPhase(p, quiet) {
+    if (!data.phases[p] || (p === phase && !quiet)) return;
+    stop();
+    phase = p;
+    go(0, quiet);
+  }
+
+  function key(e) {
+    // true if the player used the key (then nothing else should); false lets it through
+    if (e.altKey || e.ctrlKey || e.metaKey || e.shiftKey || !(e.key in KEYS || e.key === " ")) {
+      return false;
+    }
+    const t = e.target || {};
+    const tag = t.tagName;
+    if (tag === "TEXTAREA" || tag === "SELECT" || (tag === "INPUT" && t.type !== "range")) return false;
+    if (e.key === " ") {
+      if (tag === "BUTTON" || tag === "SUMMARY" || tag === "INPUT") return false;  // theirs
+      toggle();
+    } else {
+      const move = KEYS[e.key];
+      const target = move === "first" ? 0 : move === "last" ? count() - 1 : k + move;
+      if (target < 0 || target > count() - 1 || target === k) return false;
+      stop();
+      go(target);
+    }
+    e.preventDefault();
+    e.stopPropagation();
+    return true;
+  }
+  root.addEventListener("keydown", key);
+  const onPage = (e) => {
+    const t = e.target;
+    if (t === document.body || t === document.documentElement) key(e);
+  };
+  if (opts.pageKeys) document.addEventListener("keydown", onPage);
+
+  const observer = new ResizeObserver(() => {
+    const over = svg.getBoundingClientRect().width > graph.clientWidth + 1 ||
+                 graph.scrollWidth > graph.clientWidth + 1;
+    if (over && !root.classList.contains("avz-fitted")) {
+      root.classList.add("avz-wide");
+      wide.hidden = false;
+    } else if (!root.classList.contains("avz-fitted")) {
+      root.classList.remove("avz-wide");
+      wide.hidden = true;
+    }
+  });
+  observer.observe(graph);
+
+  const start1 = Number(opts.step) || 1;
+  go(start1 - 1, true);
+  if (typeof attachAsk === "function" && data.ask) attachAsk(root, svg, data.ask);  // eslint-disable-line no-undef
+
+  const api = {
+    root: root,
+    step: () => k,
+    count: count,
+    go: (i) => { stop(); go(i); },
+    phase: () => phase,
+    setPhase: (p) => setPhase(p),
+    show: (step1, p) => {  // from the kernel: no echo back
+      if (p && p !== phase && data.phases[p]) { stop(); phase = p; }
+      go(step1 - 1, true);
+    },
+    key: key,
+    typeset: typeset,
+    destroy: () => {
+      stop();
+      observer.disconnect();
+      if (opts.pageKeys) document.removeEventListener("keydown", onPage);
+      root.remove();
+    },
+  };
+  root.avzPlayer = api;
+  return api;
+}
+
+// ---- the widget: anywidget renders the same player, with `step` and `phase` synced ----------
+
+function loadKatex(model, api) {
+  // KaTeX comes from the kernel once per page (a custom message, never saved in the notebook)
+  if (katexOf(window)) return;
+  const w = window;
+  if (!w.avzKatexWaiting) {
+    w.avzKatexWaiting = [];
+    model.send({want: "katex"});
+  }
+  w.avzKatexWaiting.push(api);
+  model.on("msg:custom", (msg) => {
+    if (!msg || !msg.katex || katexOf(w)) return;
+    const style = document.createElement("style");
+    style.textContent = msg.css;
+    document.head.append(style);
+    const m = {exports: {}};
+    new Function("module", "exports", "define", msg.katex)(m, m.exports, undefined);
+    w.katex = m.exports.default || m.exports;
+    for (const waiting of w.avzKatexWaiting) waiting.typeset();
+    w.avzKatexWaiting = [];
+  });
+}
+
+function render({model, el}) {
+  const api = mount(el, model.get("data"), {
+    step: model.get("step"),
+    phase: model.get("phase"),
+    onChange: (step, phase) => {
+      model.set("step", step);
+      model.set("phase", phase);
+      model.save_changes();
+    },
+  });
+  const follow = () => api.show(model.get("step"), model.get("phase"));
+  model.on("change:step", follow);
+  model.on("change:phase", follow);
+  loadKatex(model, api);
+  return () => {
+    model.off("change:step", follow);
+    model.off("change:phase", follow);
+    api.destroy();
+  };
+}
+
+export default {render};
