@@ -10,7 +10,11 @@ in a frame.
 
 from __future__ import annotations
 
+import base64
+import functools
+import gzip
 import html
+import json
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +25,7 @@ from autograd_viz.viz.steptable import payload, step_table
 
 __all__ = ["PAGE_HISTORY", "page_from_table", "save_html", "standalone_html"]
 
+PACKED_FONTS = ("Main-Regular", "Math-Italic")  # a packed page's faces: the rest fall back
 PAGE_HISTORY = 6  # earlier lines of the derivation the page lists above the current one
 
 
@@ -60,17 +65,25 @@ def standalone_html(
 
 
 def page_from_table(
-    table: dict[str, Any], *, title: str, projector: bool = False, katex: bool = True
+    table: dict[str, Any], *, title: str, projector: bool = False, katex: bool | str = True
 ) -> str:
     """The page of one step table (`autograd_viz.viz.steptable.step_table`): the player
-    module mounts it, with page-wide keys, and offers `window.avzPlayer` to a deck."""
-    maths = (
-        f"<style>{katex_css(EQUATION_FONTS)}</style><script>{katex_js()}</script>" if katex else ""
-    )
+    module mounts it, with page-wide keys, and offers `window.avzPlayer` to a deck.
+    `katex`: True writes KaTeX in as it is, "packed" gzip'd (~0.1 MB, unpacked by the
+    browser), False leaves it out."""
+    maths = unpack = ""
+    if katex == "packed":
+        maths = f'<script type="application/octet-stream" id="avz-katex">{packed_katex()}</script>'
+        unpack = (
+            'unpackKatex(document.getElementById("avz-katex").textContent)'
+            ".then(() => window.avzPlayer.typeset());"
+        )
+    elif katex:
+        maths = f"<style>{katex_css(EQUATION_FONTS)}</style><script>{katex_js()}</script>"
     mount = (
         'mount(document.getElementById("avz-root"), '
         'JSON.parse(document.getElementById("avz-data").textContent), {pageKeys: true});'
-        'window.avzPlayer = document.querySelector(".avz-player").avzPlayer;'
+        'window.avzPlayer = document.querySelector(".avz-player").avzPlayer;' + unpack
     )
     return f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
@@ -88,6 +101,14 @@ space play/pause, Home/End first/last.</p>
 {mount}</script>
 </body></html>
 """
+
+
+@functools.cache
+def packed_katex() -> str:
+    """KaTeX's script and stylesheet (with the equations' main faces) as base64 of gzip'd
+    JSON, for `page_from_table(katex="packed")`; the same bytes on every run."""
+    text = json.dumps({"js": katex_js(), "css": katex_css(PACKED_FONTS)}, separators=(",", ":"))
+    return base64.b64encode(gzip.compress(text.encode("utf-8"), 9, mtime=0)).decode("ascii")
 
 
 def save_html(source: Source, path: str | Path, **options: Any) -> Path:

@@ -135,6 +135,7 @@ export function mount(el, data, options) {
   el.append(root);
 
   let phase = data.phases[opts.phase] ? opts.phase : data.phase;
+  if (!data.phases[phase]) phase = Object.keys(data.phases)[0];
   let k = 0;
   let timer = null;
   const count = () => data.phases[phase].length;
@@ -286,7 +287,7 @@ export function mount(el, data, options) {
   });
   observer.observe(graph);
 
-  const start1 = Number(opts.step) || 1;
+  const start1 = Number(opts.step) || Number(data.start) || 1;
   go(start1 - 1, true);
   if (typeof attachAsk === "function" && data.ask) attachAsk(root, svg, data.ask);  // eslint-disable-line no-undef
 
@@ -316,6 +317,27 @@ export function mount(el, data, options) {
 
 // ---- the widget: anywidget renders the same player, with `step` and `phase` synced ----------
 
+export function installKatex(js, css) {
+  // KaTeX's script run as a module of its own (no global `define` can take it), once a page
+  if (katexOf(window)) return katexOf(window);
+  const style = document.createElement("style");
+  style.textContent = css;
+  document.head.append(style);
+  const m = {exports: {}};
+  new Function("module", "exports", "define", js)(m, m.exports, undefined);
+  window.katex = m.exports.default || m.exports;
+  return window.katex;
+}
+
+export async function unpackKatex(base64) {
+  // a page's packed KaTeX: gzip'd JSON {js, css}, so an exported notebook stays small
+  if (katexOf(window) || typeof DecompressionStream === "undefined") return katexOf(window);
+  const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+  const packed = JSON.parse(await new Response(stream).text());
+  return installKatex(packed.js, packed.css);
+}
+
 function loadKatex(model, api) {
   // KaTeX comes from the kernel once per page (a custom message, never saved in the notebook)
   if (katexOf(window)) return;
@@ -327,12 +349,7 @@ function loadKatex(model, api) {
   w.avzKatexWaiting.push(api);
   model.on("msg:custom", (msg) => {
     if (!msg || !msg.katex || katexOf(w)) return;
-    const style = document.createElement("style");
-    style.textContent = msg.css;
-    document.head.append(style);
-    const m = {exports: {}};
-    new Function("module", "exports", "define", msg.katex)(m, m.exports, undefined);
-    w.katex = m.exports.default || m.exports;
+    installKatex(msg.katex, msg.css);
     for (const waiting of w.avzKatexWaiting) waiting.typeset();
     w.avzKatexWaiting = [];
   });
