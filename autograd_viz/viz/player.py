@@ -18,7 +18,6 @@ and without a kernel, the equation shows as text.
 from __future__ import annotations
 
 import html
-import json
 from collections.abc import Sequence
 
 import anywidget
@@ -260,8 +259,9 @@ class Player(anywidget.AnyWidget):
         return (
             f"{n} frames (phase={frames.phase!r}) is more than max_frames={self.max_frames}; "
             "each step is a row of the step table saved in the notebook. "
-            + frame_advice(frames.graph, frames.phase, frames.by, self.max_frames, fit=fit,
-                           frames=n)  # fmt: skip
+            + frame_advice(
+                frames.graph, frames.phase, frames.by, self.max_frames, fit=fit, frames=n
+            )
         )
 
     def _check_step(self, number: object) -> int:

@@ -60,7 +60,8 @@ def katex_css(fonts: tuple[str, ...] | None = None) -> str:
         if fonts is not None and name not in fonts:
             return ""
         data = base64.b64encode(_KATEX.joinpath("fonts", f"KaTeX_{name}.woff2").read_bytes())
-        return f'{match.group(0).split("src:")[0]}src:url(data:font/woff2;base64,{data.decode()}) format("woff2")}}'
+        head = match.group(0).split("src:")[0]
+        return f'{head}src:url(data:font/woff2;base64,{data.decode()}) format("woff2")}}'
 
     css = _KATEX.joinpath("katex.min.css").read_text(encoding="utf-8")
     return re.sub(r"@font-face\{[^}]*src:url\(fonts/KaTeX_([\w-]+)\.woff2\)[^}]*\}", face, css)
