@@ -86,7 +86,7 @@ class Player(anywidget.AnyWidget):
     _esm = module_text()
     _css = static_text("player.css")
     data = traitlets.Dict().tag(sync=True)  # the step table (viz/steptable.py)
-    step = traitlets.Int(1).tag(sync=True)  # the step on show, counted from 1
+    step = traitlets.Any(1).tag(sync=True)  # the step on show, counted from 1 (checked below)
     phase = traitlets.Unicode("both").tag(sync=True)  # the phase on show
 
     def __init__(
@@ -116,7 +116,7 @@ class Player(anywidget.AnyWidget):
         self.max_frames = max_frames
         self.draw_options = dict(draw_options)
         self.projector = projector
-        self.interval = min(4000, max(50, 50 * round(20 / speed)))  # ms a step stays on show
+        self.interval = int(min(4000, max(50, 50 * round(20 / speed))))  # ms a step is on show
         # the count and the size estimate come before the layout, and before any step is built
         frames = Frames(graph, phase=phase, before_layout=self._check_size, **self.draw_options)
         table = step_table(
@@ -217,8 +217,7 @@ class Player(anywidget.AnyWidget):
         if phase not in self._frames:
             self._frames[phase] = self.frames.for_phase(phase)
         self.frames = self._frames[phase]
-        if self.step > self.n_frames:
-            self.step = 1
+        self.step = 1  # a phase starts at its first step
 
     def _on_message(self, _widget: object, content: dict, _buffers: object) -> None:
         """The front end asks once per page for KaTeX (too big to save with every player)."""
