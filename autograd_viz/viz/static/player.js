@@ -26,8 +26,23 @@ function h(tag, props, kids) {
 }
 
 function katexOf(win) {
+  // this page's KaTeX, else the one of the page around this frame (a deck, a notebook page),
+  // whose stylesheet is then copied in once
   try {
-    return win.katex || (win.parent && win.parent !== win && win.parent.katex) || null;
+    if (win.katex) return win.katex;
+    const outer = win.parent !== win && win.parent.katex ? win.parent : null;
+    if (!outer) return null;
+    if (!document.querySelector("style[data-avz-katex]")) {
+      for (const sheet of outer.document.querySelectorAll("style")) {
+        if (!sheet.textContent.includes(".katex{")) continue;
+        const copy = document.createElement("style");
+        copy.setAttribute("data-avz-katex", "");
+        copy.textContent = sheet.textContent;
+        document.head.append(copy);
+        break;
+      }
+    }
+    return outer.katex;
   } catch (e) {  // a parent page of another origin
     return null;
   }
