@@ -21,11 +21,14 @@ in ~0.3 MB where a copy of the SVG per step was 12.2 MB.
 
 from __future__ import annotations
 
+import html
 import json
+import re
 from collections.abc import Callable, Iterable
 from typing import Any
 
 from autograd_viz.viz.frames import Frames
+from autograd_viz.viz.svg import fitted_text_px, width_px
 
 __all__ = ["PHASES", "payload", "step_table"]
 
@@ -102,6 +105,9 @@ def step_table(
         "refused": refused,
         "phase": frames.phase,
         "nodes": _nodes(frames),
+        # the drawing's width and smallest text (CSS px): "fit to width" only where readable
+        "width": round(width_px(svg), 1),
+        "text_px": round(fitted_text_px(svg, width_px(svg)), 2),
         "history": history,
         "interval": interval,
         "projector": projector,
@@ -110,14 +116,17 @@ def step_table(
 
 
 def _nodes(frames: Frames) -> list[list[str]]:
-    """[id, label, operation] of each value drawn with cells, in graph order."""
+    """[id, label, operation] of each value drawn with cells, in graph order; the label as
+    the drawing writes it (`x + y` for an unnamed sum)."""
     cells = {key.split("-")[0] for kind, key in frames.slots if kind == "cell"}
     out = []
     for node in frames.graph.nodes:
         key = f"v{node.index}"
         if key in cells:
+            drawn = re.search(rf'<g id="{key}-label"[^>]*>(.*?)</g>', frames.base_svg, re.S)
+            label = html.unescape(re.sub(r"<[^>]+>", "", drawn.group(1))) if drawn else ""
             op = node.op or ("parameter" if node.trainable else "input")
-            out.append([key, node.name, op])
+            out.append([key, label.strip() or node.name, op])
     return out
 
 

@@ -289,16 +289,16 @@ export function mount(el, data, options) {
   };
   if (opts.pageKeys) document.addEventListener("keydown", onPage);
 
+  const MIN_TEXT = 10;  // px: fitted to the width only where the node text stays this large
   const observer = new ResizeObserver(() => {
-    const over = svg.getBoundingClientRect().width > graph.clientWidth + 1 ||
-                 graph.scrollWidth > graph.clientWidth + 1;
-    if (over && !root.classList.contains("avz-fitted")) {
-      root.classList.add("avz-wide");
-      wide.hidden = false;
-    } else if (!root.classList.contains("avz-fitted")) {
-      root.classList.remove("avz-wide");
-      wide.hidden = true;
-    }
+    const room = graph.clientWidth;
+    if (!room) return;  // hidden (a slide not on show): measure once shown
+    const over = !data.projector && data.width > room + 1;
+    root.classList.toggle("avz-wide", over);
+    wide.hidden = !over;
+    fit.parentNode.hidden = !(over && data.text_px * room / data.width >= MIN_TEXT);
+    if (!over && fit.checked) { fit.checked = false; root.classList.remove("avz-fitted"); }
+    reveal();
   });
   observer.observe(graph);
 
