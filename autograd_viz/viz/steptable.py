@@ -93,7 +93,7 @@ def step_table(
     for row in rows:
         changes.append([x for j, (a, b) in enumerate(zip(before, row)) if a != b for x in (j, b)])
         before = row
-    svg = frames.frame_svg(0)
+    svg = re.sub(r"<!--.*?-->\n?", "", frames.frame_svg(0), flags=re.S)  # graphviz's notes
     return {
         "svg": svg,
         "slots": slots,

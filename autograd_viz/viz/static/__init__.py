@@ -33,7 +33,14 @@ def module_text() -> str:
     folder = resources.files(__name__)
     parts = [folder.joinpath(name).read_text(encoding="utf-8")
              for name in _HELPERS if folder.joinpath(name).is_file()]  # fmt: skip
-    return "\n".join([*parts, static_text("player.js")])
+    return "\n".join([*parts, _compact(static_text("player.js"))])
+
+
+def _compact(source: str) -> str:
+    """`player.js` without its comment lines and indentation, as every player saves a copy
+    (~35 % smaller); the file itself stays the readable one."""
+    lines = (line.strip() for line in source.splitlines())
+    return "\n".join(line for line in lines if line and not line.startswith("//"))
 
 
 _KATEX = resources.files("autograd_viz.viz").joinpath("vendor", "katex")
