@@ -307,11 +307,31 @@ def test_a_network_on_one_input_has_too_many_frames_and_says_what_to_do():
 
 
 def test_a_2000_step_animation_fits_under_the_limits():
-    loss = (MLP(2, [16, 16, 1], seed=0)([1.0, -1.0]) - 1.0) ** 2
-    player = Player(loss, collapse="neuron", by="operation")  # 1,914 steps, one layout
-    assert player.n_frames == 1914 <= DEFAULT_MAX_FRAMES
-    assert len(payload(player.data).encode()) < DEFAULT_MAX_BYTES / 10
+    loss = (MLP(3, [16, 16, 1], seed=0)([1.0, 1.0, 1.0]) - 1.0) ** 2
+    player = Player(loss, collapse="neuron", by="operation")  # every operation, one layout
+    assert player.n_frames == 2011 <= DEFAULT_MAX_FRAMES
+    assert len(payload(player.data).encode()) < DEFAULT_MAX_BYTES / 10  # ~1 MB
     player.close()
+
+
+def test_the_mlp_neuron_animation_saves_at_most_2_5_mb():
+    loss = (MLP(2, [16, 16, 1], seed=0)([1.0, -1.0]) - 1.0) ** 2
+    player = loss.animate(by="neuron", widgets=True)
+    assert player.n_frames == 73
+    saved = len(payload(player.data).encode()) + len(player._esm) + len(player._css)
+    assert saved <= 2_500_000  # a copy of the SVG per step was 12.2 MB
+    player.close()
+
+
+def test_too_many_steps_are_refused_before_the_layout(monkeypatch):
+    from autograd_viz.viz import layout
+
+    def no_layout(*args, **kwargs):
+        raise AssertionError("dot ran before the step count was checked")
+
+    monkeypatch.setattr(layout, "svg_from_dot", no_layout)
+    with pytest.raises(AnimationTooLargeError, match="more than max_frames=5"):
+        Player(_blog_z(), max_frames=5)
 
 
 def test_a_failed_phase_switch_keeps_the_frames_on_show():
