@@ -330,6 +330,78 @@ export function mount(el, data, options) {
   return api;
 }
 
+// ---- live slides (jupyterlab-slideshow's deck mode, presenting): the remote steps players ----
+// No click is needed there: PageDown and → step the player on screen to its last step, then
+// the deck moves on (its remote's buttons: the deck itself binds only the arrows and Space);
+// PageUp and ← the reverse. One listener per page, before the deck's own.
+
+function deckStep(dir) {
+  // step the first (going on) or last (going back) player on screen with a step left
+  const cells = [...document.querySelectorAll(".jp-Deck .jp-Cell.jp-deck-mod-onscreen")];
+  for (const cell of dir > 0 ? cells : cells.reverse()) {
+    if (!cell.classList.contains("jp-deck-mod-visible")) {
+      if (dir > 0) return false;  // a fragment still to show comes first
+      continue;
+    }
+    const root = cell.querySelector(".avz-player");
+    const api = root && root.avzPlayer;
+    if (!api) continue;
+    const k = api.step();
+    if (dir > 0 ? k >= api.count() - 1 : k <= 0) continue;
+    api.go(k + dir);
+    return true;
+  }
+  return false;
+}
+
+function deckOnScreen() {  // what the room sees: the cells on screen, and which are shown
+  const cells = document.querySelectorAll(".jp-Deck .jp-Cell.jp-deck-mod-onscreen");
+  return [...cells].map((c) => [...c.parentNode.children].indexOf(c) +
+    (c.classList.contains("jp-deck-mod-visible") ? "v" : "h")).join(",");
+}
+
+function deckMove(ways, tries) {
+  // no step left: the deck moves through its remote's buttons. PageDown/PageUp go as Space
+  // does ("down": fragment, subslide, next cell; else "forward"); a move that shows nothing
+  // new is followed by the next one, so every press shows something
+  let button = null;
+  for (const way of ways) {
+    button = button || document.querySelector(
+      ".jp-Deck-Remote .jp-deck-mod-direction-" + way + ":not(.jp-mod-disabled)");
+  }
+  if (!button) return false;
+  const before = deckOnScreen();
+  let waited = 0;
+  button.click();
+  if (ways.length < 2 || (tries || 0) > 20) return true;
+  const check = () => {
+    if (deckOnScreen() !== before) return;
+    if (waited < 300) { waited += 50; setTimeout(check, 50); return; }
+    deckMove(ways, (tries || 0) + 1);
+  };
+  setTimeout(check, 50);
+  return true;
+}
+
+function liveSlideKeys() {
+  if (typeof window === "undefined" || window.avzLiveSlideKeys) return;
+  window.avzLiveSlideKeys = true;
+  window.addEventListener("keydown", (e) => {
+    if (!document.body || document.body.dataset.jpDeckMode !== "presenting") return;
+    const dir = {PageDown: 1, ArrowRight: 1, PageUp: -1, ArrowLeft: -1}[e.key];
+    if (!dir || e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
+    const t = e.target;
+    if (t.closest && t.closest("input:not(.avz-slider), textarea, select, .cm-editor")) return;
+    if (!deckStep(dir)) {
+      const ways = e.key === "PageDown" ? ["down", "forward"] :
+        e.key === "PageUp" ? ["up", "back"] : [dir > 0 ? "forward" : "back"];
+      if (!deckMove(ways)) return;
+    }
+    e.preventDefault();
+    e.stopPropagation();
+  }, true);
+}
+
 // ---- the widget: anywidget renders the same player, with `step` and `phase` synced ----------
 
 export function installKatex(js, css) {
@@ -371,6 +443,7 @@ function loadKatex(model, api) {
 }
 
 function render({model, el}) {
+  liveSlideKeys();
   const api = mount(el, model.get("data"), {
     step: model.get("step"),
     phase: model.get("phase"),
