@@ -449,3 +449,17 @@ def test_only_player_js_steps_a_player_or_handles_its_keys():
 def test_refuses_a_max_frames_that_is_not_a_positive_count(max_frames):
     with pytest.raises(PlayerError, match="max_frames must be a positive int"):
         Player(_blog_z(), max_frames=max_frames)
+
+
+def test_the_shipped_module_parses_as_an_es_module(tmp_path):
+    import shutil
+    import subprocess
+
+    node = shutil.which("node")
+    if not node:
+        pytest.skip("node is not installed: it checks the module's syntax")
+    for name, text in (("player.mjs", static_text("player.js")), ("shipped.mjs", module_text())):
+        path = tmp_path / name
+        path.write_text(text, encoding="utf-8")
+        done = subprocess.run([node, "--check", str(path)], capture_output=True, text=True)
+        assert done.returncode == 0, (name, done.stderr)
