@@ -123,7 +123,6 @@ class Player(anywidget.AnyWidget):
             frames, fits=self._refusal, history=history, interval=self.interval,
             projector=projector,
         )  # fmt: skip
-        _add_ask(table, frames)
         size = len(payload(table).encode("utf-8"))
         if size > DEFAULT_MAX_BYTES:
             n = len(frames)
@@ -268,15 +267,6 @@ class Player(anywidget.AnyWidget):
         if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= n:
             raise PlayerError(f"steps are numbered 1 to {n}, got {number!r}")
         return number
-
-
-def _add_ask(table: dict, frames: Frames) -> None:
-    """The ask-the-graph table (viz/ask.py), where that module is installed."""
-    try:
-        from autograd_viz.viz.ask import ask_table
-    except ImportError:
-        return
-    table["ask"] = ask_table(frames)
 
 
 def _frame_page(frames: Frames, index: int, earlier: Sequence[Step], history: int) -> str:

@@ -13,7 +13,8 @@ the standalone page, the widget-free inline player and the slide deck alike. It 
 * `phases`: for "both", "forward" and "backward", the steps it shows, in order (a phase
   too long for the player's limits is left out, and its button says why);
 * `nodes`: label and operation of each value that has cells, for the text alternative of
-  the graph (the values and gradients come from the cells of the step on show).
+  the graph (the values and gradients come from the cells of the step on show);
+* `ask`, where `autograd_viz.viz.ask` is installed: what clicking a value explains.
 
 A step is a table row, not a drawing: MLP(2, [16, 16, 1]) one neuron at a time is 73 steps
 in ~0.3 MB where a copy of the SVG per step was 12.2 MB.
@@ -93,6 +94,7 @@ def step_table(
     for row in rows:
         changes.append([x for j, (a, b) in enumerate(zip(before, row)) if a != b for x in (j, b)])
         before = row
+    ask = _ask(frames)
     svg = re.sub(r"<!--.*?-->\n?", "", frames.frame_svg(0), flags=re.S)  # graphviz's notes
     return {
         "svg": svg,
@@ -112,7 +114,17 @@ def step_table(
         "interval": interval,
         "projector": projector,
         "title": title,
+        **ask,
     }
+
+
+def _ask(frames: Frames) -> dict[str, Any]:
+    """{"ask": ...}: what clicking a value explains (viz/ask.py), where that is installed."""
+    try:
+        from autograd_viz.viz.ask import ask_table
+    except ImportError:
+        return {}
+    return {"ask": ask_table(frames)}
 
 
 def _nodes(frames: Frames) -> list[list[str]]:

@@ -304,6 +304,7 @@ export function mount(el, data, options) {
 
   const start1 = Number(opts.step) || Number(data.start) || 1;
   go(start1 - 1, true);
+  fillTable();  // filled before it is first opened (its toggle event comes a task later)
   if (typeof attachAsk === "function" && data.ask) attachAsk(root, svg, data.ask);  // eslint-disable-line no-undef
 
   const api = {
