@@ -127,8 +127,8 @@ class Player(anywidget.AnyWidget):
         if size > DEFAULT_MAX_BYTES:
             n = len(frames)
             raise AnimationTooLargeError(
-                f"the {n} steps add up to {size / 1e6:.0f} MB of saved state (the limit is "
-                f"{DEFAULT_MAX_BYTES // 1_000_000} MB); a notebook that large is slow to open. "
+                f"the {n} steps add up to {size / 1e6:.1f} MB of saved state (the limit is "
+                f"{DEFAULT_MAX_BYTES / 1e6:g} MB); a notebook that large is slow to open. "
                 + _bytes_advice(frames, DEFAULT_MAX_BYTES * n // size)
             )
         self._frames = {phase: frames}
@@ -241,8 +241,8 @@ class Player(anywidget.AnyWidget):
             per_step = rows / n
             fit = max(0, int((DEFAULT_MAX_BYTES - drawing) / per_step))
             raise AnimationTooLargeError(
-                f"the {n} steps would add up to at least {(drawing + rows) / 1e6:.0f} MB of "
-                f"saved state (the limit is {DEFAULT_MAX_BYTES // 1_000_000} MB, phase={phase!r})"
+                f"the {n} steps would add up to at least {(drawing + rows) / 1e6:.1f} MB of "
+                f"saved state (the limit is {DEFAULT_MAX_BYTES / 1e6:g} MB, phase={phase!r})"
                 f": at most {fit} steps of this drawing fit, and a notebook that large is slow "
                 f"to open. {_bytes_advice(frames, fit // 3)}"
             )
