@@ -169,14 +169,25 @@ export function mount(el, data, options) {
     }
   }
 
+  const typeset_ = new Map();  // step -> KaTeX's HTML: each equation is typeset once
+  function maths(katex, i) {
+    if (!typeset_.has(i)) {
+      typeset_.set(i, katex.renderToString(data.tex[i], {displayMode: true, throwOnError: false,
+                                                         output: "htmlAndMathml"}));
+    }
+    return typeset_.get(i);
+  }
   function typeset() {
-    const i = data.phases[phase][k];
+    const order = data.phases[phase];
+    const i = order[k];
     const katex = katexOf(window);
     eq.setAttribute("data-text", data.text[i]);
     if (katex) {
       try {
-        katex.render(data.tex[i], eq, {displayMode: true, throwOnError: false, output: "htmlAndMathml"});
+        eq.innerHTML = maths(katex, i);
         eq.classList.add("avz-typeset");
+        const after = order[k + 1];  // the next one, while the learner reads this one
+        if (after !== undefined) setTimeout(() => { try { maths(katex, after); } catch (e) {} }, 0);
         return;
       } catch (e) { /* fall back to the text */ }
     }
