@@ -119,12 +119,19 @@ def step_table(
 
 
 def _ask(frames: Frames) -> dict[str, Any]:
-    """{"ask": ...}: what clicking a value explains (viz/ask.py), where that is installed."""
+    """{"ask": ...}: what clicking a value explains (viz/ask.py), where that is installed; the
+    frames' own trace is handed on where it is the one ask_table reads (blog notation, one
+    step per operation), so nothing is traced twice."""
     try:
         from autograd_viz.viz.ask import ask_table
     except ImportError:
         return {}
-    return {"ask": ask_table(frames)}
+    same = frames.by == "operation" and frames.notation == "blog" and frames.phase != "forward"
+    table = ask_table(
+        frames.graph, digits=frames.digits, max_nodes=len(frames.graph.nodes) + 1,
+        steps=list(frames.steps) if same else None,
+    )  # fmt: skip
+    return {"ask": table}
 
 
 def _nodes(frames: Frames) -> list[list[str]]:
