@@ -16,10 +16,7 @@ PACKAGE = Path(autograd_viz.__file__).parent
 BY_HAND = re.compile(r"isinstance\((\w+), bool\) or not isinstance\(\1,")
 # Files whose owners were busy elsewhere when the helper came: each still writes the check
 # by hand. Take a file off this list once it uses is_number (the test below then holds it).
-NOT_YET = {
-    "viz/inline.py",
-    "viz/player.py",
-}
+NOT_YET: set[str] = set()
 
 
 @pytest.mark.parametrize(

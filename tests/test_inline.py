@@ -4,6 +4,7 @@ an exercise, the teacher switch and a quiz show instead (`autograd_viz.viz.inlin
 from __future__ import annotations
 
 import html
+import json
 import re
 import sys
 import types
@@ -21,6 +22,7 @@ from autograd_viz.viz.inline import (
 )
 from autograd_viz.viz.player import Player
 from autograd_viz.viz.quiz import Quiz
+from autograd_viz.viz.static import module_text
 
 
 def _blog_z() -> Value:
@@ -76,9 +78,13 @@ def test_inline_player_is_the_standalone_page_in_a_frame_of_its_own():
     assert out.startswith('<iframe class="avz-inline"') and out.endswith("</iframe>")
     page = html.unescape(re.search(r'srcdoc="([^"]*)"', out).group(1))
     assert page.startswith("<!doctype html>") and '<body class="avz-projector">' in page
-    assert '<option value="500" selected>' in page  # 2 steps per second
-    assert "PageDown" in page  # the presenter's keys
-    assert "http" not in page.split("<svg", 1)[0]  # nothing to fetch
+    data = json.loads(re.search(r'id="avz-data">(.*?)</script>', page).group(1))
+    assert data["interval"] == 500 and data["projector"] is True  # 2 steps per second
+    assert module_text() in page  # the one player module, with the presenter's keys
+    assert not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", page)  # nothing to fetch
+    assert "katex.min" not in page and "KaTeX_Main" not in page  # KaTeX of the page around
+    with_maths = html.unescape(InlinePlayer(_blog_z(), katex=True)._repr_html_())
+    assert "KaTeX_Main" in with_maths.split('id="avz-data"', 1)[0]  # its own KaTeX
     assert repr(player) == "<InlinePlayer of 'z': 9 frames (widget-free)>"
 
 

@@ -348,13 +348,13 @@ def test_the_standalone_page_shows_their_numbers_and_where_they_go_wrong_in_chro
     page.on("pageerror", lambda e: errors.append(str(e)))
     try:
         page.goto(path.as_uri())
-        page.locator("#avz-slider").fill(str(flagged))
-        equation = page.text_content("#avz-equation")
+        page.locator(".avz-slider").fill(str(flagged + 1))  # the slider counts from 1
+        equation = page.locator(".avz-eq").get_attribute("data-text")
         assert equation.startswith(
             "∂L/∂a = ∂L/∂d · ∂d/∂a = 14 · b = 14 · 3 = 28   ✗ your `__mul__`"
         )
         assert "the product rule gives 42" in equation
-        caption = page.text_content("#avz-caption")
+        caption = page.text_content(".avz-caption")
         assert caption.endswith("· ✗ your `__mul__` sent 28 to a; the product rule gives 42")
         marked = page.evaluate("() => document.querySelector('.avz-graph g.node.wrong').id")
         assert marked == "op2"  # the first wrong node, marked in the page's picture too

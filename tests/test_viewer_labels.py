@@ -56,7 +56,7 @@ def test_a_huge_label_is_clipped_in_equations_as_in_drawings(tmp_path):
     longest = max(len(s.text) for s in trace(z))
     assert longest < 1_000
     assert len(Frames(z).frame_svg(0)) < 100_000
-    assert export_mod.save_html(z, tmp_path / "a.html").stat().st_size < 300_000
+    assert export_mod.save_html(z, tmp_path / "a.html", katex=False).stat().st_size < 300_000
 
 
 def test_power_zero_at_zero_has_slope_zero_in_trace_and_gradcheck():

@@ -75,11 +75,14 @@ def test_too_many_frames_is_refused_before_any_layout(no_dot):
     L = _many_frames()
     n = len(L.topological_order())
     with pytest.raises(AnimationTooLargeError, match="max_frames"):
-        L.animate(max_nodes=n)
+        L.animate(max_nodes=n, max_frames=1000)  # its 3,000-odd steps: a row each
 
 
-def test_too_many_bytes_is_refused_before_any_layout(no_dot):
+def test_too_many_bytes_is_refused_before_any_layout(no_dot, monkeypatch):
+    from autograd_viz.viz import player as player_mod
+
     L = _many_frames()
     n = len(L.topological_order())
+    monkeypatch.setattr(player_mod, "DEFAULT_MAX_BYTES", 200_000)  # its table is ~1 MB
     with pytest.raises(AnimationTooLargeError, match="MB"):
         L.animate(max_nodes=n, max_frames=100_000)

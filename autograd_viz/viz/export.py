@@ -6,10 +6,11 @@ a kernel or the network:
 * `filmstrip(root)` — chosen frames in a grid with each step's equation under it, as
   an HTML page (prints one frame per cell, never split across pages) or as one SVG.
 * `save_html(root, "backprop.html")` — a standalone page with its own controls
-  (Play/Pause, Prev/Next, a step slider, speed; keys ← → space Home End) and the
-  derivation so far, one line per step as in the blog, the current one bold. It holds the
-  SVG once plus, per frame, only what changes (class attributes and cell texts), and
-  ~2 kB of inline vanilla JavaScript applies them: no CDN, no library.
+  (First, Prev, Play/Pause, Next, Last, a step slider, speed, phase; keys ← → PageUp
+  PageDown space Home End) and the last lines of the derivation above the current one. It
+  is the one player (`viz/static/player.js`, as in the widget) over the SVG once plus, per
+  step, only what changes (a row of the step table, `viz/steptable.py`), with KaTeX written
+  in: no CDN, no kernel.
 * `save_svg_animation(root, "backprop.svg")` — an animated SVG that plays by itself
   wherever SVG does (browsers, GitHub READMEs, HTML slides): the drawing once, plus one
   copy of each node or edge per change, each shown in its stretch of steps by a CSS
@@ -24,7 +25,7 @@ a kernel or the network:
 any drawing options, `autograd_viz.viz.options`) or an existing `Frames`. Every export
 says the same caption as the widget (`Frames.caption`) and colours through the palette
 (`autograd_viz.viz.palette`); the page's CSS and JavaScript are the package's
-`viz/static/page.css` and `page.js`.
+`viz/static/player.css`, `page.css` and the player module `player.js`.
 
 Where each lives: `viz/filmstrip.py`, `viz/page.py` (the standalone page),
 `viz/animation.py` (animated SVG and GIF), and what they share in `viz/compose.py`

@@ -26,9 +26,10 @@ import os
 import sys
 from typing import Any
 
+from autograd_viz._checks import is_number
 from autograd_viz.engine import Value
 
-__all__ = ["WIDGETS_ENV", "InlinePlayer", "animate", "widgets_render"]
+__all__ = ["WIDGETS_ENV", "InlinePlayer", "animate", "inline_html", "widgets_render"]
 
 WIDGETS_ENV = "AUTOGRAD_VIZ_WIDGETS"
 _YES, _NO = {"1", "true", "yes", "on"}, {"0", "false", "no", "off"}
@@ -66,9 +67,10 @@ _INLINE_CSS = "body{margin:4px 8px}h1{display:none}"
 
 
 class InlinePlayer:
-    """The standalone page's player, shown inline in a notebook output (no widgets).
+    """The one player (`viz/static/player.js`) on a page of its own, shown inline in a
+    notebook output (no widgets).
 
-    Same frames, captions and equations as the widget; steps with its own buttons, the
+    Same steps, captions and equations as the widget; steps with its own buttons, the
     slider, and keys once clicked: → / PageDown next, ← / PageUp previous, Space play,
     Home / End first / last (a presenter's remote sends PageUp/PageDown).
 
@@ -77,6 +79,9 @@ class InlinePlayer:
         phase: "forward", "backward" or "both".
         projector: larger type for a classroom projector.
         height: the frame's height in CSS pixels (default: enough for the page).
+        katex: write KaTeX into the page, so the equations are typeset where nothing
+            around it has KaTeX (~0.4 MB); by default they use the KaTeX of the page around
+            the frame (a slide deck, an offline notebook page), else show as text.
         **options: the page's options (`title`, `interval`) and drawing options.
     """
 
@@ -87,21 +92,29 @@ class InlinePlayer:
         *,
         projector: bool = False,
         height: int | None = None,
+        katex: bool = False,
         **options: Any,
     ) -> None:
         from autograd_viz.viz.frames import Frames
-        from autograd_viz.viz.page import standalone_html
+        from autograd_viz.viz.page import PAGE_HISTORY
+        from autograd_viz.viz.steptable import step_table
 
-        if height is not None and (isinstance(height, bool) or not isinstance(height, int)
-                                   or not 100 <= height <= 10_000):  # fmt: skip
+        if height is not None and (not is_number(height, int) or not 100 <= height <= 10_000):
             raise ValueError(f"height is in CSS pixels (100 to 10000), got {height!r}")
         if not isinstance(projector, bool):  # "no" would be true: projector mode, unasked
             raise ValueError(f"projector must be True or False, got {projector!r}")
-        page_options = {k: options.pop(k) for k in ("title", "interval") if k in options}
+        title = options.pop("title", "Backpropagation, step by step")
+        interval = options.pop("interval", 1.2)
+        if not (isinstance(interval, (int, float)) and 0.05 <= interval <= 60):
+            raise ValueError(f"interval must be seconds between 0.05 and 60, got {interval!r}")
         self.root = root
         self.frames = Frames(root, phase=phase, **options)
         self.projector = projector
-        self.page = standalone_html(self.frames, projector=self.projector, **page_options)
+        self.katex = bool(katex)
+        self.table = step_table(
+            self.frames, history=PAGE_HISTORY, interval=round(interval * 1000),
+            projector=projector, title=title,
+        )  # fmt: skip
         self.height = height
 
     @property
@@ -110,30 +123,42 @@ class InlinePlayer:
         return len(self.frames)
 
     def _repr_html_(self) -> str:
-        # Same-origin srcdoc: the frame's onload sizes it to its page (no script needed
-        # where inline handlers are blocked: then the fixed fallback height holds).
-        # A hidden frame (a slide not on show) measures 0: it keeps its height till shown.
-        fallback = self.height or 640
-        fit = (
-            ""
-            if self.height
-            else (
-                "var h=this.contentDocument&&this.contentDocument.documentElement.scrollHeight;"
-                "if(h)this.style.height=(h+4)+'px'"
-            )
-        )
-        page = self.page.replace("</head>", f"<style>{_INLINE_CSS}</style></head>", 1)
-        return (
-            f'<iframe class="avz-inline" title="Backpropagation player" '
-            f'srcdoc="{html.escape(page, quote=True)}" '
-            f'style="width:100%;height:{fallback}px;border:0;display:block" '
-            f'onload="{fit}"></iframe>'
-        )
+        return inline_html(self.table, katex=self.katex, height=self.height)
 
     def __repr__(self) -> str:
         node = getattr(self.root, "root", self.root)  # a Value, or a graph snapshot's root
         name = getattr(node, "label", None) or "root"
         return f"<InlinePlayer of {name!r}: {self.n_frames} frames (widget-free)>"
+
+
+def inline_html(
+    table: dict[str, Any], *, katex: bool | str = False, height: int | None = None
+) -> str:
+    """The kernel-free player of a step table, as one `<iframe srcdoc>`: the page of
+    `autograd_viz.viz.page`, so its script, styles and keys never meet the notebook's own."""
+    from autograd_viz.viz.page import page_from_table
+
+    page = page_from_table(table, title=table.get("title") or "Backpropagation, step by step",
+                           projector=bool(table.get("projector")), katex=katex)  # fmt: skip
+    # Same-origin srcdoc: the frame's onload sizes it to its page (no script needed
+    # where inline handlers are blocked: then the fixed fallback height holds).
+    # A hidden frame (a slide not on show) measures 0: it keeps its height till shown.
+    fallback = height or 640
+    fit = (
+        ""
+        if height
+        else (
+            "var h=this.contentDocument&&this.contentDocument.documentElement.scrollHeight;"
+            "if(h)this.style.height=(h+4)+'px'"
+        )
+    )
+    page = page.replace("</head>", f"<style>{_INLINE_CSS}</style></head>", 1)
+    return (
+        f'<iframe class="avz-inline" title="Backpropagation player" '
+        f'srcdoc="{html.escape(page, quote=True)}" '
+        f'style="width:100%;height:{fallback}px;border:0;display:block" '
+        f'onload="{fit}"></iframe>'
+    )
 
 
 def animate(root: Value, *, widgets: bool | None = None, **options: Any) -> Any:

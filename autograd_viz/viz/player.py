@@ -1,24 +1,18 @@
 """The backprop player: a widget that steps through the forward and backward pass.
 
 `Player(root)` (or `root.animate()`) shows the computation graph, the current step's
-equation as math, a caption ("step 3 of 12 — forward pass") and controls. Every frame is
-made in Python once, from one graphviz layout (`autograd_viz.viz.frames.Frames`), and put in a
-`widgets.Stack`; the browser then switches frames by itself. The Play button, the step
-slider and the step box are `jslink`ed to the Stack's `selected_index`, so playing,
-dragging or stepping costs no kernel round trip — smooth on a slow Binder connection and
-alive in a notebook's HTML export (nbconvert, nbviewer) with saved widget state.
+equation as math, a caption ("step 3 of 12 — forward pass") and controls. It is an
+anywidget over the one player module (`viz/static/player.js`): the graph is laid out once
+(`autograd_viz.viz.frames.Frames`) and saved once, and every step of every phase is a row
+of a compact table (`autograd_viz.viz.steptable`), so stepping, playing, the speed and the
+phase switch all run in the browser, without a kernel. `step` and `phase` are synced both
+ways: `player.step = 3` moves the view, and a click on Next updates `player.step`.
 
-Why these controls: ipywidgets' core widgets change a number in the browser in only three
-ways — `Play` counts up on a timer (its ■ goes back to step 1, so it is also the
-kernel-free *reset*), a slider moves (drag, or ← → on its focused handle) and a number box
-steps (its ▲ ▼, or ↑ ↓ when focused). So the kernel-free Prev/Next is the step box (and the
-slider's arrow keys); a focused ▶ toggles with Space like any button. The big ◀ Prev /
-Next ▶ buttons and the phase selector (which swaps the whole frame set, made in Python)
-talk to the kernel: one message per click, never per frame. Where no kernel is connected
-(ipywidgets then marks the view `jupyter-widgets-disconnected`: an HTML export, a dead
-kernel) they are hidden rather than left to do nothing. A custom front end (anywidget) could
-add kernel-free buttons and page-wide shortcuts, but nbconvert's offline widget manager
-does not load its code, so the player would lose its HTML export.
+Where no widget manager runs (an nbconvert HTML export, a static viewer) the output's
+kernel-free HTML takes its place: the same module and table in the widget-free inline
+player (`autograd_viz.viz.inline`), with KaTeX, so the export plays offline. In the
+notebook, KaTeX reaches the page once from the kernel (a message, not saved); until then,
+and without a kernel, the equation shows as text.
 """
 
 from __future__ import annotations
@@ -26,9 +20,10 @@ from __future__ import annotations
 import html
 from collections.abc import Sequence
 
-import ipywidgets as widgets
-from ipywidgets.widgets.widget_string import HTMLMathStyle
+import anywidget
+import traitlets
 
+from autograd_viz._checks import is_number
 from autograd_viz.door import open_graph
 from autograd_viz.errors import LOOKS_FOR, CycleError, GraphError
 from autograd_viz.graph import Graph, snapshot
@@ -36,16 +31,17 @@ from autograd_viz.trace import Step, check_phase
 from autograd_viz.viz.frames import Frames
 from autograd_viz.viz.network import frame_advice
 from autograd_viz.viz.options import DrawOptions, check_speed
-from autograd_viz.viz.static import static_text
-from autograd_viz.viz.svg import MIN_FIT_TEXT, fitted_text_px, width_px
+from autograd_viz.viz.static import katex_css, katex_js, module_text, static_text
+from autograd_viz.viz.steptable import payload, step_table
 
 __all__ = ["AnimationTooLargeError", "Player", "PlayerError"]
 
-DEFAULT_MAX_FRAMES = 400
-DEFAULT_MAX_BYTES = 30_000_000  # all frames' SVG + HTML together, as saved in the notebook
-# A frame's page is at least ~4x the DOT source's bytes (measured from 8 to 1,914 frames,
-# plain and collapsed): 3x + 500 is a floor, so the estimate never refuses what would fit.
-_PAGE_PER_DOT_BYTE, _PAGE_OVERHEAD = 3, 500
+DEFAULT_MAX_FRAMES = 5000
+DEFAULT_MAX_BYTES = 30_000_000  # the step table as saved in the notebook (the drawing once)
+# A step's row holds at least its equation twice (text and LaTeX) and ~40 bytes of caption and
+# numbers; the drawing is at least 3x the DOT source: a floor, so the estimate before the
+# layout never refuses what would fit.
+_LAYOUT_PER_DOT_BYTE, _STEP_OVERHEAD = 3, 40
 
 
 class PlayerError(ValueError):
@@ -53,35 +49,28 @@ class PlayerError(ValueError):
 
 
 class AnimationTooLargeError(PlayerError):
-    """Too many frames, or frames too big, to keep in a notebook as widget state."""
+    """Too many frames, or a step table too big, to keep in a notebook as widget state."""
 
 
-_CSS = f"<style>{static_text('player.css')}</style>"
-# the keys and scrolling of static/player_keys.js, run once by an image that fails to load
-_BEHAVIOUR = (
-    '<img src="data:," alt="" hidden '
-    f'onerror="{html.escape(static_text("player_keys.js"), quote=True)}">'
-)
-
-
-class Player(widgets.VBox):
+class Player(anywidget.AnyWidget):
     """Step through backpropagation on the graph that ends at `root`.
 
     Forward steps light their node orange and show its value; backward steps light it
     blue and show its gradient; values and gradients appear only once computed. All
-    frames share one layout, so nodes never move.
+    steps share one layout, so nodes never move.
 
     Args:
         root: the output Value (e.g. a loss) whose graph to animate.
-        phase: "forward", "backward" or "both" (forward, then backward).
-        speed: playback speed in steps per second (the slider changes it later).
+        phase: "forward", "backward" or "both" (forward, then backward); the player's
+            phase buttons switch between them in the browser.
+        speed: playback speed in steps per second (the speed menu changes it later).
         projector: larger type and a full-width graph, for a classroom projector.
-        max_frames: refuse to build more frames than this (each frame is a whole SVG).
-        history: how many earlier lines of the derivation each frame lists, small, above
+        max_frames: refuse more steps than this (each is a row of the saved step table).
+        history: how many earlier lines of the derivation the player lists, small, above
             the current equation — the hand derivation, one line per step (0: none).
         **draw_options: passed on to `autograd_viz.viz.frames.Frames`: the trace's `digits`
-            and `notation` ("blog" or "adjoint"), `by="neuron"` for one frame per neuron of
-            an `nn` network (`loss.animate(by="neuron")`: MLP(2, [4, 4, 1]) is 25 frames;
+            and `notation` ("blog" or "adjoint"), `by="neuron"` for one step per neuron of
+            an `nn` network (`loss.animate(by="neuron")`: MLP(2, [4, 4, 1]) is 25 steps;
             the default for `collapse="neuron"`, which `by="operation"` overrides),
             and drawing options such as `rankdir="TB"`, `fmt=".3f"`, `font_size=16` (see
             `autograd_viz.viz.options`).
@@ -94,6 +83,12 @@ class Player(widgets.VBox):
     (9, 1)
     >>> player.step = 3                 # jump there from Python (or use the controls)
     """
+
+    _esm = module_text()
+    _css = static_text("player.css")
+    data = traitlets.Dict().tag(sync=True)  # the step table (viz/steptable.py)
+    step = traitlets.Any(1).tag(sync=True)  # the step on show, counted from 1 (checked below)
+    phase = traitlets.Unicode("both").tag(sync=True)  # the phase on show
 
     def __init__(
         self,
@@ -118,255 +113,169 @@ class Player(widgets.VBox):
         graph = _graph(opened)
         check_phase(phase)
         speed = check_speed(speed, PlayerError)
-        if isinstance(max_frames, bool) or not isinstance(max_frames, int) or max_frames < 1:
+        if not is_number(max_frames, int) or max_frames < 1:
             raise PlayerError(f"max_frames must be a positive int, got {max_frames!r}")
-        if isinstance(history, bool) or not isinstance(history, int) or history < 0:
+        if not is_number(history, int) or history < 0:
             raise PlayerError(f"history is a number of lines (0 or more), got {history!r}")
         if not isinstance(projector, bool):  # "no" would be true: projector mode, unasked
             raise PlayerError(f"projector must be True or False, got {projector!r}")
         self.history = history
         self.root = root
-        self.graph = graph  # the one read of the user's graph; every frame comes from it
+        self.graph = graph  # the one read of the user's graph; every step comes from it
         self.max_frames = max_frames
         self.draw_options = dict(draw_options)
-        self.projector = bool(projector)
-        self.frames = None
-        self.steps: Sequence = ()
-
-        self._make_controls(interval=min(4000, max(50, 50 * round(20 / speed))), phase=phase)
-        self.prev_button.on_click(lambda _: self._go(-1))
-        self.next_button.on_click(lambda _: self._go(+1))
-
-        self._load(phase)
-        self.phase_selector.observe(self._on_phase, names="value")
-
-        style = widgets.HTML(_CSS + _BEHAVIOUR, layout=widgets.Layout(display="none"))
-        row = widgets.Layout(align_items="center", flex_flow="row wrap")
-        controls = widgets.HBox(
-            [self.play, self.prev_button, self.next_button, self.step_box, self.slider], layout=row
-        )
-        settings = widgets.HBox([self.phase_selector, self.speed_slider], layout=row)
-        parts = [style, self.stack, controls, settings]
-        wide = _wide_graph_notice(self.frames.base_svg, self.projector)
-        if wide:  # under the frames: says the graph scrolls, offers "Fit to width"
-            parts.insert(2, widgets.HTML(wide, layout=self._frame_layout))
-        super().__init__(parts)
-        self.add_class("agv-player")
-        if self.projector:
-            self.add_class("agv-projector")
+        self.projector = projector
+        self.interval = int(min(4000, max(50, 50 * round(20 / speed))))  # ms a step is on show
+        # the count and the size estimate come before the layout, and before any step is built
+        frames = Frames(graph, phase=phase, before_layout=self._check_size, **self.draw_options)
+        table = step_table(
+            frames, fits=self._refusal, history=history, interval=self.interval,
+            projector=projector,
+        )  # fmt: skip
+        size = len(payload(table).encode("utf-8"))
+        if size > DEFAULT_MAX_BYTES:
+            n = len(frames)
+            raise AnimationTooLargeError(
+                f"the {n} steps add up to {size / 1e6:.1f} MB of saved state (the limit is "
+                f"{DEFAULT_MAX_BYTES / 1e6:g} MB); a notebook that large is slow to open. "
+                + _bytes_advice(frames, DEFAULT_MAX_BYTES * n // size)
+            )
+        self._frames = {phase: frames}
+        self.frames = frames
+        super().__init__(data=table, step=1, phase=phase)
+        self.on_msg(self._on_message)
 
     # ---- public API ------------------------------------------------------------
 
     @property
+    def steps(self) -> Sequence[Step]:
+        """The steps of the phase on show, in order."""
+        return tuple(self.frames.steps)
+
+    @property
     def n_frames(self) -> int:
-        """How many frames (one per step) the current phase has."""
-        return len(self.steps)
+        """How many steps (frames) the current phase has."""
+        return len(self.data["phases"][self.phase])
 
     @property
-    def step(self) -> int:
-        """The step on show, counted from 1 like the caption; set it to jump there."""
-        return self.play.value
+    def phases(self) -> tuple[str, ...]:
+        """The phases this player can show (a phase too long for max_frames is left out)."""
+        return tuple(self.data["phases"])
 
-    @step.setter
-    def step(self, number: int) -> None:
-        self.play.value = self._check_step(number)
+    def next(self) -> None:
+        """Show the next step (stays on the last one)."""
+        self.step = min(self.step + 1, self.n_frames)
 
-    @property
-    def phase(self) -> str:
-        """The phase on show: "forward", "backward" or "both" (set it to switch)."""
-        return self.phase_selector.value
-
-    @phase.setter
-    def phase(self, value: str) -> None:
-        check_phase(value)
-        self.phase_selector.value = value
+    def prev(self) -> None:
+        """Show the previous step (stays on the first one)."""
+        self.step = max(self.step - 1, 1)
 
     def reset(self) -> None:
         """Pause and go back to the first step."""
-        self.play.playing = False
-        self.play.value = 1
+        self.send({"pause": True})
+        self.step = 1
 
     def frame_html(self, step: int) -> str:
-        """The HTML of step `step`'s frame (caption, graph SVG, equation), counted from 1."""
-        return self.stack.children[self._check_step(step)].value
+        """What step `step` (counted from 1) shows — caption, graph SVG, earlier lines and
+        the equation — as one HTML fragment, made on demand (the player saves only the table)."""
+        k = self._check_step(step) - 1
+        h = self.history
+        return _frame_page(self.frames, k, self.frames.steps[max(0, k - h) : k], h)
 
-    def close(self) -> None:
-        """Close the player and every widget it made (frames, controls, links, and their
-        layouts and styles), freeing their models in the kernel and the browser; the
-        player disappears from the page."""
-        # getattr: Widget.__del__ calls close() on a player whose __init__ raised, too
-        parts: list[widgets.Widget] = [*getattr(self, "links", ())]
-        todo: list[object] = [*getattr(self, "children", ()), getattr(self, "stack", None)]
-        seen: set[int] = set()
-        while todo:  # every widget below the player, found by walking it, not by name
-            part = todo.pop()
-            if not isinstance(part, widgets.Widget) or id(part) in seen:
-                continue
-            seen.add(id(part))
-            parts.append(part)
-            todo += getattr(part, "children", ())
-            todo += [getattr(part, "layout", None), getattr(part, "style", None)]
-        for part in parts:
-            part.close()
-        super().close()
+    def _repr_mimebundle_(self, **kwargs: object) -> tuple[dict, dict] | None:
+        """The widget view, plus a kernel-free HTML player of the same table for places
+        with no widget manager (an nbconvert HTML export): it plays offline, maths included."""
+        bundle = super()._repr_mimebundle_(**kwargs)
+        if bundle is None:
+            return None
+        data, metadata = bundle
+        from autograd_viz.viz.inline import inline_html
+
+        data["text/html"] = inline_html(self.table_for(self.phase, self.step), katex="packed")
+        return data, metadata
+
+    def table_for(self, phase: str, step: int = 1) -> dict:
+        """The step table, starting on `phase` at `step` (for the kernel-free player)."""
+        return {**self.data, "phase": phase, "start": step}
 
     def __repr__(self) -> str:
-        if not hasattr(self, "phase_selector"):  # __init__ raised before the controls
+        if not hasattr(self, "frames"):  # __init__ raised before the steps were made
             return "<Player, not built>"
         name = self.graph.root.label or "root"
         return f"<Player of {name!r}: {self.n_frames} frames, phase={self.phase!r}>"
 
-    # ---- building frames ---------------------------------------------------------
+    # ---- checks and sync -----------------------------------------------------------
 
-    def _make_controls(self, interval: int, phase: str) -> None:
-        """The controls, and the jslinks that let the browser switch frames on its own.
+    @traitlets.validate("step")
+    def _valid_step(self, proposal: dict) -> int:
+        return self._check_step(proposal["value"])
 
-        Controls with the same look share one Layout / Style model (fewer models to build,
-        sync and save); the frames share `_frame_layout`, which is a plain Layout.
-        """
-        self._frame_layout = widgets.Layout()
-        self._frame_style = HTMLMathStyle()
-        plain = {"layout": self._frame_layout}
-        button = {"layout": widgets.Layout(width="auto"), "style": widgets.ButtonStyle()}
-        label_fits = widgets.SliderStyle(description_width="initial")  # never cut off
-        self.play = widgets.Play(
-            value=1, min=1, max=1, step=1, interval=interval, show_repeat=True,
-            description="Play", tooltip="Play / pause;  ■ goes back to the first step", **plain,
-        )  # fmt: skip
-        self.slider = widgets.IntSlider(
-            value=1, min=1, max=1, description="step", readout=True, style=label_fits,
-            continuous_update=True, layout=widgets.Layout(flex="1 1 auto", min_width="220px"),
-        )  # fmt: skip
-        self.step_box = widgets.BoundedIntText(
-            value=1, min=1, max=1, description="", continuous_update=True,
-            tooltip="Previous / next step (▲ ▼ or ↑ ↓) — works without a kernel",
-            layout=widgets.Layout(width="5.5em"),
-        )  # fmt: skip
-        self.stack = widgets.Stack(children=(), selected_index=None, **plain)
-        self.step_box.add_class("agv-step")  # player_keys.js steps through it
-        self.stack.add_class("agv-stack")
-        self.prev_button = widgets.Button(
-            description="◀ Prev", tooltip="Previous step (needs a running kernel; "
-            "without one use the step box's ▼ or the slider)", **button,
-        )  # fmt: skip
-        self.next_button = widgets.Button(
-            description="Next ▶", tooltip="Next step (needs a running kernel; "
-            "without one use the step box's ▲ or the slider)", **button,
-        )  # fmt: skip
-        self.speed_slider = widgets.IntSlider(
-            value=interval, min=50, max=4000, step=50, description="ms/step", style=label_fits,
-            tooltip="Time each step stays on screen while playing",
-            layout=widgets.Layout(width="260px"),
-        )  # fmt: skip
-        self.phase_selector = widgets.ToggleButtons(
-            options=[("forward", "forward"), ("backward", "backward"), ("both", "both")],
-            value=phase,
-            tooltips=[
-                f"{what} (switching needs a running kernel)"
-                for what in ("Forward pass only", "Backward pass only", "Forward, then backward")
-            ],
-            style={"button_width": "auto"}, **plain,
-        )  # fmt: skip
-        for control in (self.prev_button, self.next_button, self.phase_selector):
-            control.add_class("agv-needs-kernel")
-        self.links = (
-            widgets.jslink((self.play, "value"), (self.stack, "selected_index")),
-            widgets.jslink((self.play, "value"), (self.slider, "value")),
-            widgets.jslink((self.play, "value"), (self.step_box, "value")),
-            widgets.jslink((self.play, "interval"), (self.speed_slider, "value")),
-        )
+    @traitlets.validate("phase")
+    def _valid_phase(self, proposal: dict) -> str:
+        phase = proposal["value"]
+        check_phase(phase)
+        if self.data and phase not in self.data["phases"]:
+            raise AnimationTooLargeError(self.data["refused"][phase])
+        return phase
 
-    def _load(self, phase: str) -> None:
-        if self.frames is None:
-            check = self._check_size  # before the layout, and before any frame is built
-            frames = Frames(self.graph, phase=phase, before_layout=check, **self.draw_options)
-        else:
-            frames = self.frames.for_phase(phase)  # same layout: no new graphviz run
-            self._check_size(frames)
-        n = len(frames)
-        steps, h = frames.steps, self.history
-        pages = [_frame_page(frames, k, steps[max(0, k - h) : k], h) for k in range(n)]
-        total = sum(map(len, pages))
-        if total > DEFAULT_MAX_BYTES:
-            raise AnimationTooLargeError(
-                f"the {n} frames add up to {total / 1e6:.0f} MB of SVG (the limit is "
-                f"{DEFAULT_MAX_BYTES // 1_000_000} MB); a notebook that large is slow to open. "
-                + _bytes_advice(frames, DEFAULT_MAX_BYTES * n // total)
-            )
-        # One Layout and one Style shared by every frame: a frame is then one widget model,
-        # not three, which halves both the build time and the saved notebook state.
-        shared = {"layout": self._frame_layout, "style": self._frame_style}
-        # Child 0 of the Stack is an empty placeholder, so that the Stack's index, the
-        # slider, the step box and the caption all count steps from 1 (jslink copies
-        # numbers as they are and cannot add an offset).
-        children = [widgets.HTMLMath("", **shared)]
-        children += [
-            widgets.HTMLMath(page, _dom_classes=("agv-frame",), **shared) for page in pages
-        ]
-        old = self.stack.children
-        self.play.playing = False
-        # New frames and step 1 reach the browser in one message, so it never shows the
-        # old set's step 1 first. Step 1 is selected before the swap: a Stack whose index
-        # falls past its new children resets it to None, which jslink would pass on.
-        with self.stack.hold_sync():
-            if len(self.stack.children) > 1:
-                self.stack.selected_index = 1
-            self.stack.children = children
-            self.stack.selected_index = 1
-        self.play.value = 1
-        for control in (self.play, self.slider, self.step_box):
-            control.max = n
-        self.frames = frames
-        self.steps = tuple(frames.steps)
-        for child in old:  # the previous phase's frames: free their models in the browser
-            child.close()
+    @traitlets.observe("phase")
+    def _on_phase(self, change: dict) -> None:
+        """Another phase: the same layout and table, its own steps (no new `dot` run)."""
+        phase = change["new"]
+        if phase not in self._frames:
+            self._frames[phase] = self.frames.for_phase(phase)
+        self.frames = self._frames[phase]
+        self.step = 1  # a phase starts at its first step
+
+    def _on_message(self, _widget: object, content: dict, _buffers: object) -> None:
+        """The front end asks once per page for KaTeX (too big to save with every player)."""
+        if isinstance(content, dict) and content.get("want") == "katex":
+            self.send({"katex": katex_js(), "css": katex_css()})
 
     def _check_size(self, frames: Frames) -> None:
         """Refuse an animation with no steps, more than max_frames, or an estimated size
-        over the limit — from the steps and the DOT alone, before `dot` or any frame runs."""
+        over the limit — from the steps and the DOT alone, before `dot` or any step runs."""
         n, phase = len(frames.steps), frames.phase
         if n == 0:
             raise PlayerError(
                 "nothing to animate: the graph has no operations. Build an expression first, "
                 "e.g. z = (x + y) * y, then call z.animate()."
             )
-        per_frame = _PAGE_PER_DOT_BYTE * len(frames.source) + _PAGE_OVERHEAD
-        if n > self.max_frames:
-            fit = DEFAULT_MAX_BYTES // per_frame  # a phase offered must fit this too
+        why = self._refusal(frames)
+        if why:
+            raise AnimationTooLargeError(why)
+        drawing = _LAYOUT_PER_DOT_BYTE * len(frames.source)
+        rows = sum(len(s.text) + len(s.latex) + _STEP_OVERHEAD for s in frames.steps)
+        if drawing + rows > DEFAULT_MAX_BYTES:
+            per_step = rows / n
+            fit = max(0, int((DEFAULT_MAX_BYTES - drawing) / per_step))
             raise AnimationTooLargeError(
-                f"{n} frames (phase={phase!r}) is more than max_frames={self.max_frames}; each "
-                "frame is a whole drawing saved in the notebook. "
-                + frame_advice(frames.graph, phase, frames.by, self.max_frames, fit=fit, frames=n)
+                f"the {n} steps would add up to at least {(drawing + rows) / 1e6:.1f} MB of "
+                f"saved state (the limit is {DEFAULT_MAX_BYTES / 1e6:g} MB, phase={phase!r})"
+                f": at most {fit} steps of this drawing fit, and a notebook that large is slow "
+                f"to open. {_bytes_advice(frames, fit // 3)}"
             )
-        if n * per_frame > DEFAULT_MAX_BYTES:
-            fit = DEFAULT_MAX_BYTES // per_frame
-            raise AnimationTooLargeError(
-                f"the {n} frames would add up to at least {n * per_frame / 1e6:.0f} MB of SVG "
-                f"(the limit is {DEFAULT_MAX_BYTES // 1_000_000} MB): each frame of this "
-                f"drawing is ~{per_frame / 1e3:.0f} KB, so at most {fit} frames fit, and a "
-                f"notebook that large is slow to open. {_bytes_advice(frames, fit // 3)}"
+
+    def _refusal(self, frames: Frames) -> str | None:
+        """Why `frames` has too many steps for max_frames, or None if it fits."""
+        n = len(frames.steps)
+        if n <= self.max_frames:
+            return None
+        per_step = sum(len(s.text) + len(s.latex) + _STEP_OVERHEAD for s in frames.steps) / n
+        fit = int((DEFAULT_MAX_BYTES - _LAYOUT_PER_DOT_BYTE * len(frames.source)) / per_step)
+        return (
+            f"{n} frames (phase={frames.phase!r}) is more than max_frames={self.max_frames}; "
+            "each step is a row of the step table saved in the notebook. "
+            + frame_advice(
+                frames.graph, frames.phase, frames.by, self.max_frames, fit=fit, frames=n
             )
+        )
 
     def _check_step(self, number: object) -> int:
-        n = len(self.steps)
-        if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= n:
+        n = self.n_frames
+        if not is_number(number, int) or not 1 <= number <= n:
             raise PlayerError(f"steps are numbered 1 to {n}, got {number!r}")
         return number
-
-    def _on_phase(self, change: dict) -> None:
-        try:
-            self._load(change["new"])
-        except Exception:
-            # keep the selector honest: it goes back to the phase whose frames are on show
-            with self.phase_selector.hold_trait_notifications():
-                self.phase_selector.unobserve(self._on_phase, names="value")
-                self.phase_selector.value = change["old"]
-                self.phase_selector.observe(self._on_phase, names="value")
-            raise
-
-    def _go(self, delta: int) -> None:
-        self.play.playing = False
-        self.play.value = min(max(self.play.value + delta, 1), self.n_frames)
 
 
 def _frame_page(frames: Frames, index: int, earlier: Sequence[Step], history: int) -> str:
@@ -376,54 +285,34 @@ def _frame_page(frames: Frames, index: int, earlier: Sequence[Step], history: in
     gap opens between graph and equation."""
     step, caption, svg = frames.steps[index], frames.caption(index), frames.frame_svg(index)
     k = index + 1
-    kind = f' · <span class="agv-kind">{html.escape(caption.kind)}</span>' if caption.kind else ""
+    kind = f' · <span class="avz-kind">{html.escape(caption.kind)}</span>' if caption.kind else ""
     caption_html = (
-        f'<div class="agv-caption">{caption.counter} — '
-        f'<span class="agv-phase-{caption.phase}">{caption.title}</span>{kind}</div>'
+        f'<div class="avz-caption">{caption.counter} — '
+        f'<span class="avz-phase-{caption.phase}">{caption.title}</span>{kind}</div>'
     )
     text = html.escape(step.text, quote=True)
     latex = html.escape(step.latex, quote=False)
     equation = (
-        f'<div class="agv-eq" role="math" aria-label="{text}" title="{text}" '
+        f'<div class="avz-eq" role="math" aria-label="{text}" title="{text}" '
         f'data-text="{text}" data-step="{k}">\\[{latex}\\]</div>'
     )
-    graph = f'<div class="agv-graph tex2jax_ignore" data-step="{k}">{svg}</div>'
+    graph = f'<div class="avz-graph tex2jax_ignore" data-step="{k}">{svg}</div>'
     lines = "".join(f"<li>{html.escape(s.text, quote=False)}</li>" for s in earlier)
     past = (
-        f'<ol class="agv-history tex2jax_ignore" start="{k - len(earlier)}" '
+        f'<ol class="avz-history tex2jax_ignore" start="{k - len(earlier)}" '
         f'aria-label="earlier steps">{lines}</ol>'
         if history
         else ""
     )
     room = history - len(earlier)
     pad = (
-        f'<div class="agv-history-pad" style="height: {1.4 * room:g}em" aria-hidden="true"></div>'
+        f'<div class="avz-history-pad" style="height: {1.4 * room:g}em" aria-hidden="true"></div>'
         if room
         else ""
     )
     return (
-        f'<div class="agv-frame-body" data-step="{k}">'
+        f'<div class="avz-frame-body" data-step="{k}">'
         f"{caption_html}{graph}{past}{equation}{pad}</div>"
-    )
-
-
-PLAYER_WIDTH = 980  # CSS px: the player's max-width outside projector mode (player.css)
-
-
-def _wide_graph_notice(svg: str, projector: bool) -> str:
-    """For a graph wider than the player: say that it scrolls, and offer "Fit to width"
-    where the node text would stay readable; "" for a graph that fits."""
-    if projector or width_px(svg) <= PLAYER_WIDTH:
-        return ""
-    fit = (
-        '<label class="agv-fit"><input type="checkbox">Fit to width</label>'
-        if fitted_text_px(svg, PLAYER_WIDTH) >= MIN_FIT_TEXT
-        else ""
-    )
-    return (
-        '<div class="agv-wide"><span class="agv-scroll-hint">⇆ This graph is wider than the '
-        "player: scroll it sideways (Shift + mouse wheel); each step's node comes into view."
-        f"</span>{fit}</div>"
     )
 
 

@@ -1,8 +1,8 @@
 """Reading the backprop player as a learner sees it in the browser (shared by the browser tests).
 
-`read_player(page)` returns the visible step number, caption, equation (plain text, from the
-frame's `data-text`), the ids of the highlighted (active) graph nodes with the fill and stroke
-the browser paints them, and whether MathJax has typeset the equation. `demo_notebook()` is
+`read_player(page)` returns the step number on show, caption, equation (plain text, from the
+equation's `data-text`), the ids of the highlighted (active) graph nodes with the fill and
+stroke the browser paints them, and whether KaTeX has typeset the equation. `demo_notebook()` is
 the one-cell notebook both tests run.
 """
 
@@ -21,10 +21,9 @@ player"""
 
 _READ_PLAYER = """
 (player) => {
-  const body = player.querySelector('.agv-frame-body');
-  if (!body) return null;
-  const eq = body.querySelector('.agv-eq');
-  const nodes = [...body.querySelectorAll('.agv-graph g.node.active')];
+  if (!player.dataset.step) return null;
+  const eq = player.querySelector('.avz-eq');
+  const nodes = [...player.querySelectorAll('.avz-graph g.node.active')];
   const active = nodes.map((g) => g.id);
   // the colours the browser actually paints (CSS in the frame overrides graphviz's)
   const paint = {};
@@ -35,15 +34,14 @@ _READ_PLAYER = """
       paint[g.id] = [style.fill, style.stroke];
     }
   }
-  const typeset = !!eq.querySelector('mjx-container, .MathJax, .MathJax_CHTML, .MathJax_Display');
   return {
-    step: Number(body.dataset.step),
-    frames: player.querySelectorAll('.agv-frame-body').length,
-    caption: body.querySelector('.agv-caption').textContent,
+    step: Number(player.dataset.step),
+    frames: player.querySelectorAll('.avz-graph svg').length,
+    caption: player.querySelector('.avz-caption').textContent,
     equation: eq.dataset.text,
     active: active,
     paint: paint,
-    typeset: typeset,
+    typeset: !!eq.querySelector('.katex'),
   };
 }
 """
@@ -80,7 +78,7 @@ class PlayerState:
         return node, fill, stroke
 
 
-def read_player(page: object, selector: str = ".agv-player") -> PlayerState:
+def read_player(page: object, selector: str = ".avz-player") -> PlayerState:
     """The first player on the page, read from its visible frame."""
     data = page.locator(selector).first.evaluate(_READ_PLAYER)
     assert data is not None, "the player shows no frame"
@@ -88,10 +86,10 @@ def read_player(page: object, selector: str = ".agv-player") -> PlayerState:
 
 
 def wait_for_step(
-    page: object, step: int, selector: str = ".agv-player", timeout: float = 30_000
+    page: object, step: int, selector: str = ".avz-player", timeout: float = 30_000
 ) -> PlayerState:
     """Wait until the player shows step number `step` (counted from 1), then read it."""
-    page.locator(f"{selector} .agv-frame-body[data-step='{step}']").first.wait_for(timeout=timeout)
+    page.locator(f"{selector}[data-step='{step}']").first.wait_for(timeout=timeout)
     return read_player(page, selector)
 
 

@@ -2,9 +2,11 @@
 
 A real `jupyter notebook` server (Notebook 7, same widget manager as JupyterLab 4) on
 127.0.0.1 with a random token, headless Chromium: the notebook is run with Run ▸ Run All
-Cells; the player renders as a widget (never as its text repr), Next ▶ steps it through the
-kernel, and once it has focus a presenter's remote (PageDown / PageUp) steps it in the browser.
-An exercise renders and checks an answer. A screenshot is saved in the test's folder.
+Cells; the player (an anywidget) renders as a widget (never as its text repr), Next ▶ steps it
+in the browser and the kernel hears of it, `player.step = 3` typed in a new cell moves the view,
+once it has focus a presenter's remote (PageDown / PageUp) steps it, and its phase buttons
+switch the phase. An exercise renders and checks an answer. A screenshot is saved in the
+test's folder.
 """
 
 from __future__ import annotations
@@ -25,7 +27,8 @@ from autograd_viz.exercises import Exercise
 x, y = Value(2.0, label="x"), Value(3.0, label="y")
 z = (x + y) * y
 z.label = "z"
-z.animate()""",
+player = z.animate()
+player""",
     'Exercise("With x = 2 and y = 3, what is x + y?", answer=5)',
 ]
 
@@ -47,7 +50,25 @@ def notebook7(tmp_path_factory):
 
 
 def _step(player) -> int:
-    return int(player.locator(".agv-frame-body").first.get_attribute("data-step"))
+    return int(player.get_attribute("data-step"))
+
+
+def _run_in_new_cell(page, code: str) -> str:
+    """Type `code` into a new cell at the end, run it (Shift+Enter); what it printed."""
+    cells = page.locator(".jp-Notebook .jp-Cell")
+    before = cells.count()
+    cells.last.locator(".jp-InputPrompt").click()
+    page.keyboard.press("Escape")
+    page.keyboard.press("b")
+    cells.nth(before).wait_for()
+    page.keyboard.press("Enter")
+    page.keyboard.type(code)
+    page.keyboard.press("Shift+Enter")
+    page.wait_for_function(
+        "(i) => /\\[\\d+\\]/.test(document.querySelectorAll('.jp-Notebook .jp-Cell')[i]"
+        ".querySelector('.jp-InputPrompt').textContent)", arg=before, timeout=60_000
+    )  # fmt: skip
+    return " ".join(cells.nth(before).locator(".jp-OutputArea-output").all_inner_texts())
 
 
 def test_player_and_exercise_work_in_notebook_7(notebook7, chromium, tmp_path: Path):
@@ -61,19 +82,27 @@ def test_player_and_exercise_work_in_notebook_7(notebook7, chromium, tmp_path: P
         wait_for_server_kernel(notebook7, 120)
         page.wait_for_timeout(1000)  # the widget manager attaches to the kernel's connection
         _run_all(page)
-        player = page.locator(".jp-OutputArea-output .agv-player").first
-        player.locator(".agv-frame-body").first.wait_for(timeout=60_000)
+        player = page.locator(".jp-OutputArea-output .avz-player").first
+        page.locator(".jp-OutputArea-output .avz-player[data-step='1']").wait_for(timeout=60_000)
         outputs = page.locator(".jp-OutputArea-output").all_inner_texts()
         assert not [t for t in outputs if "<Player of" in t or t.startswith("Exercise:")]
-        assert player.locator(".agv-caption").first.inner_text().startswith("step 1 of 9")
+        assert player.locator(".avz-caption").first.inner_text().startswith("step 1 of 9")
 
-        player.locator(".widget-button", has_text="Next").click()  # through the kernel
-        player.locator(".agv-frame-body[data-step='2']").wait_for()
-        player.locator(".agv-graph").first.click()  # focus: then a remote's keys step it
+        player.locator("button.avz-next").click()  # in the browser, no kernel round trip
+        page.locator(".avz-player[data-step='2']").wait_for()
+        page.wait_for_timeout(300)
+        assert _run_in_new_cell(page, "print(player.step)").strip() == "2"
+        _run_in_new_cell(page, "player.step = 3")  # the kernel moves the view
+        page.locator(".avz-player[data-step='3']").wait_for()
+        player.locator(".avz-graph").first.click()  # focus: then a remote's keys step it
         page.keyboard.press("PageDown")
-        assert _step(player) == 3
+        assert _step(player) == 4
         page.keyboard.press("PageUp")
-        assert _step(player) == 2
+        assert _step(player) == 3
+        player.locator("button.avz-phase[data-phase='forward']").click()
+        page.locator(".avz-player[data-phase='forward'][data-step='1']").wait_for()
+        page.wait_for_timeout(300)
+        assert _run_in_new_cell(page, "print(player.phase, player.n_frames)").strip() == "forward 3"
 
         box = page.locator(".jp-OutputArea-output input[placeholder='your answer']").first
         box.fill("2+3")

@@ -4,7 +4,9 @@
 // else what does not fit continues on a new slide below ("… (continued)"); a player gets the
 // room left on its slide and fills it (graph, caption, equation, controls: see page.css).
 // The remote: PageDown / → step the player on the slide to its last step, then move on;
-// PageUp / ← the reverse; Esc the overview — also after a click inside the player.
+// PageUp / ← the reverse; Esc the overview — also after a click inside the player, where the
+// player (static/player.js, through its window.avzPlayer) steps itself and lets the key through
+// at its ends.
 (function () {
   var W = 1280, H = 720, LIMIT = H - 6;  // a few px spare: reveal.js's layout rounds
   var PLAYER_MIN = 400;  // a player below this height is moved to a slide of its own
@@ -188,23 +190,24 @@
   }, true);
 
   function frameKeys(f) {
-    // keys pressed inside a player (after a click on it) reach the deck too: never a trap
+    // keys pressed inside a player (after a click on it) go to the player first (player.js);
+    // one it lets through (PageDown on its last step) reaches the deck: never a trap
     var win = f.contentWindow;
     if (!win || win.avzDeckKeys) return;
     win.avzDeckKeys = true;
     win.addEventListener("keydown", function (e) {
-      if (!plain(e)) return;
+      if (!plain(e) || e.defaultPrevented) return;
       if (e.key in NAV && e.target.tagName !== "SELECT") {  // the speed menu keeps its keys
-        e.preventDefault(); e.stopImmediatePropagation();
+        e.preventDefault();
         if (!step(NAV[e.key])) {
           leaveFrame();
           if (NAV[e.key] > 0) { Reveal.next(); } else { Reveal.prev(); }
         }
       } else if (e.key === "Escape") {
-        e.preventDefault(); e.stopImmediatePropagation();
+        e.preventDefault();
         leaveFrame(); Reveal.toggleOverview();
       }
-    }, true);
+    });
   }
   function prepare(f) {
     // the player's page, on a slide: it fills its frame, at projector size

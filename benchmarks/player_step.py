@@ -1,0 +1,273 @@
+"""Benchmark: the one player's Next → painted time in Chromium, and the bytes a player saves.
+
+Measured, for the new player (this checkout) and, if `--old` points at a copy of the kit
+from before it (`git archive main | tar -x -C /tmp/old_kit`), for the old one in the same run:
+
+* **Next → painted**: in headless Chromium (`/usr/bin/chromium`, via Playwright), a click
+  on Next: its work (the script, then the style and layout it forces — what must fit in a
+  16.7 ms frame) and the time until the next frame has been painted (`requestAnimationFrame`,
+  then a task after it: this includes waiting for the frame), medians of `--clicks` clicks,
+  on the standalone page. The new page
+  runs the one module every host runs (widget, page, inline, deck); the old page ran
+  `page.js` (the old widget was a Stack of HTMLMath frames: the issue measured it at
+  0.09–0.29 s, typically 0.14 s, in JupyterLab).
+* **saved bytes** of two animations: notebook 03's walkthrough (the blog's z = (x + y)·y,
+  9 steps) and `loss.animate(by="neuron")` on MLP(2, [16, 16, 1]) (73 steps). New: the
+  widget's synced state (the step table, the module `_esm`, its `_css`). Old: the widget
+  state of every model the player made (frames as HTML, controls, layouts, links) —
+  measured by executing the one-cell notebook with nbclient (`store_widget_state=True`).
+
+* with `--lab`: the widget itself in JupyterLab 4 (a server per kit, its kernel running that
+  kit), click on Next → that step's frame painted: the new widget steps in the browser, the
+  old one's Next ▶ went through the kernel (the issue's ~140 ms).
+
+    python benchmarks/player_step.py
+    python benchmarks/player_step.py --old /tmp/old_kit --clicks 60 --lab
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+CHROMIUM = os.environ.get("AUTOGRAD_VIZ_CHROMIUM", "/usr/bin/chromium")
+HERE = Path(__file__).resolve().parents[1]
+
+BLOG = """
+from autograd_viz import Value
+x, y = Value(2.0, label="x"), Value(3.0, label="y")
+z = (x + y) * y
+z.label = "z"
+root, options = z, {}
+"""
+MLP = """
+from autograd_viz import MLP
+loss = (MLP(2, [16, 16, 1], seed=0)([1.0, -1.0]) - 1.0) ** 2
+root, options = loss, {"by": "neuron"}
+"""
+CASES = {"notebook 03 (9 steps)": BLOG, "MLP(2,[16,16,1]) by neuron (73 steps)": MLP}
+
+_PAGE = """
+import sys
+from autograd_viz.viz.export import save_html
+{case}
+save_html(root, sys.argv[1], **options)
+"""
+
+_STATE = """
+{case}
+player = root.animate(**options)
+player
+"""
+
+# per click on Next: "work" = the click's script plus the style and layout it forces (what
+# must fit in one 16.7 ms frame), "paint" = from the click to the next painted frame
+# (requestAnimationFrame, then a task: includes waiting for the frame's vsync)
+_CLICK = """async ({next, reset, clicks}) => {
+  const work = [], paint = [];
+  for (let i = 0; i < clicks; i++) {
+    if (document.querySelector(next).disabled) document.querySelector(reset).click();
+    await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+    const t0 = performance.now();
+    document.querySelector(next).click();
+    void document.body.offsetHeight;  // style and layout, now
+    work.push(performance.now() - t0);
+    await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+    paint.push(performance.now() - t0);
+  }
+  return [work, paint];
+}"""
+
+
+def _python(code: str, kit: Path, *args: str) -> None:
+    env = {**os.environ, "PYTHONPATH": str(kit)}
+    subprocess.run([sys.executable, "-c", code, *args], check=True, env=env, cwd=kit)
+
+
+def next_to_painted(
+    kit: Path, case: str, clicks: int, browser: object, old: bool
+) -> tuple[float, float]:
+    """Median ms of a click on Next's work (script, style, layout) and to the next painted
+    frame, on `kit`'s standalone page."""
+    with tempfile.TemporaryDirectory() as folder:
+        page_path = Path(folder) / "player.html"
+        _python(_PAGE.format(case=case), kit, str(page_path))
+        page = browser.new_page(viewport={"width": 1400, "height": 1000})
+        page.goto(page_path.as_uri())
+        page.wait_for_timeout(300)
+        selectors = (
+            {"next": "#avz-next", "reset": "#avz-first"}
+            if old
+            else {"next": ".avz-next", "reset": ".avz-first"}
+        )
+        work, paint = page.evaluate(_CLICK, {**selectors, "clicks": clicks})
+        page.close()
+    return statistics.median(work), statistics.median(paint)
+
+
+# the step number on show, old widget (.agv-frame-body) or new (.avz-player[data-step])
+_LAB_STEP = """() => { const p = document.querySelector('.jp-OutputArea .avz-player');
+  if (p) return Number(p.dataset.step);
+  const f = document.querySelector('.jp-OutputArea .agv-player .agv-frame-body');
+  return f ? Number(f.dataset.step) : 0; }"""
+_LAB_CLICK = """async ({next, clicks}) => {
+  const step = STEP;
+  const work = [], paint = [];
+  for (let i = 0; i < clicks; i++) {
+    const buttons = [...document.querySelectorAll(next)];
+    const button = buttons.find((b) => /Next/.test(b.textContent));
+    const before = step();
+    await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+    const t0 = performance.now();
+    button.click();
+    void document.body.offsetHeight;  // style and layout, now
+    let t1 = performance.now();
+    while (step() === before && performance.now() - t0 < 5000) {  // the old one: a round trip
+      await new Promise((r) => requestAnimationFrame(r));
+      void document.body.offsetHeight;
+      t1 = performance.now();
+    }
+    work.push(t1 - t0);
+    await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+    paint.push(performance.now() - t0);
+  }
+  return [work, paint];
+}""".replace("STEP", _LAB_STEP)
+
+
+def lab_next_to_painted(kit: Path, clicks: int, browser: object) -> tuple[float, float]:
+    """Median ms from a click on the widget's Next to its next step laid out ("work": for
+    the old widget this includes the kernel round trip) and painted, in JupyterLab with
+    `kit` in the kernel."""
+    import secrets
+    import socket
+    import time
+    import urllib.request
+
+    import nbformat
+
+    with tempfile.TemporaryDirectory() as folder:
+        root = Path(folder)
+        nb = nbformat.v4.new_notebook()
+        nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
+                                     "language": "python"}  # fmt: skip
+        long_chain = "from autograd_viz import Value\nx = Value(0.5, label='x')\nz = x\n"
+        long_chain += "for _ in range(10):\n    z = z * x + 1\nplayer = z.animate()\nplayer"
+        nb.cells = [nbformat.v4.new_code_cell(long_chain)]  # 53 steps: room for the clicks
+        nbformat.write(nb, root / "bench.ipynb")
+        with socket.socket() as sock:
+            sock.bind(("127.0.0.1", 0))
+            port = sock.getsockname()[1]
+        token = secrets.token_hex(16)
+        env = {**os.environ, "PYTHONPATH": str(kit), "JUPYTER_CONFIG_DIR": str(root / "cfg"),
+               "JUPYTERLAB_SETTINGS_DIR": str(root / "settings"),
+               "JUPYTERLAB_WORKSPACES_DIR": str(root / "ws")}  # fmt: skip
+        server = subprocess.Popen(
+            [sys.executable, "-m", "jupyterlab", "--no-browser", "--allow-root",
+             "--ip=127.0.0.1", f"--port={port}", f"--IdentityProvider.token={token}",
+             f"--ServerApp.root_dir={root}"],
+            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+        )  # fmt: skip
+        try:
+            url = f"http://127.0.0.1:{port}"
+            for _ in range(600):
+                try:
+                    urllib.request.urlopen(f"{url}/api/status?token={token}", timeout=2).close()
+                    break
+                except OSError:
+                    time.sleep(0.2)
+            session = urllib.request.Request(  # the kernel starts before the page opens
+                f"{url}/api/sessions",
+                data=json.dumps({"path": "bench.ipynb", "name": "bench.ipynb", "type": "notebook",
+                                 "kernel": {"name": "python3"}}).encode(),
+                headers={"Authorization": f"token {token}", "Content-Type": "application/json"},
+            )  # fmt: skip
+            urllib.request.urlopen(session, timeout=60).close()
+            page = browser.new_page(viewport={"width": 1400, "height": 1000})
+            page.goto(f"{url}/lab/tree/bench.ipynb?token={token}&reset")
+            page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']").first.wait_for(
+                timeout=180_000
+            )
+            page.wait_for_timeout(2000)  # the widget manager attaches to the kernel
+            for _ in range(3):
+                page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
+                page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
+                try:
+                    page.wait_for_function(f"() => ({_LAB_STEP})() === 1", timeout=60_000)
+                    break
+                except Exception:
+                    page.reload()
+                    page.wait_for_timeout(3000)
+            page.wait_for_timeout(1000)
+            shown = page.evaluate(
+                "() => [...document.querySelectorAll('.jp-OutputArea button')]"
+                ".map(b => b.textContent)"
+            )
+            if not any("Next" in b for b in shown):
+                page.screenshot(path=str(Path(tempfile.gettempdir()) / "player_step_lab.png"))
+                raise RuntimeError(f"no Next button in the output ({kit}): {shown}")
+            buttons = {"next": ".jp-OutputArea button", "clicks": clicks}
+            work, paint = page.evaluate(_LAB_CLICK, buttons)
+            page.close()
+        finally:
+            os.killpg(server.pid, 15)
+            server.wait(timeout=30)
+    return statistics.median(work), statistics.median(paint)
+
+
+def saved_bytes(kit: Path, case: str) -> int:
+    """Bytes of widget state an executed one-cell notebook saves for the player."""
+    import nbformat
+    from nbclient import NotebookClient
+
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell(_STATE.format(case=case))]
+    with tempfile.TemporaryDirectory() as folder:
+        client = NotebookClient(nb, timeout=600, kernel_name="python3", store_widget_state=True,
+                                resources={"metadata": {"path": folder}})  # fmt: skip
+        client.execute(env={**os.environ, "PYTHONPATH": str(kit)})
+    state = nb.metadata.widgets["application/vnd.jupyter.widget-state+json"]["state"]
+    return len(json.dumps(state, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--old", type=Path, help="a copy of the kit before the one player")
+    parser.add_argument("--clicks", type=int, default=40)
+    parser.add_argument("--lab", action="store_true", help="also time the widget in JupyterLab")
+    args = parser.parse_args(argv)
+    from playwright.sync_api import sync_playwright
+
+    kits = {"new": HERE} | ({"old": args.old.resolve()} if args.old else {})
+    rows = []
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM)
+        for name, case in CASES.items():
+            row = {"case": name}
+            for which, kit in kits.items():
+                work, paint = next_to_painted(kit, case, args.clicks, browser, old=which == "old")
+                row[f"{which} next work ms"] = round(work, 1)
+                row[f"{which} next→painted ms"] = round(paint, 1)
+                row[f"{which} saved KB"] = round(saved_bytes(kit, case) / 1000, 1)
+            rows.append(row)
+        if args.lab:
+            row = {"case": "widget in JupyterLab 4 (a 53-step chain)"}
+            for which, kit in kits.items():
+                work, paint = lab_next_to_painted(kit, args.clicks, browser)
+                row[f"{which} next work ms"] = round(work, 1)
+                row[f"{which} next→painted ms"] = round(paint, 1)
+            rows.append(row)
+        browser.close()
+    for row in rows:
+        print(json.dumps(row, ensure_ascii=False))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
