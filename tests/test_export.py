@@ -28,7 +28,11 @@ SVG_NS = "{http://www.w3.org/2000/svg}"
 
 
 def _node_classes(svg: str) -> dict[str, str]:
-    return dict(re.findall(r'<g id="((?:v|op)\d+)" class="([^"]*)"', svg))
+    """Each node's classes of the step's state (asking the graph adds avz-ask-* of its own)."""
+    found = re.findall(r'<g id="((?:v|op)\d+)" class="([^"]*)"', svg)
+    return {
+        key: " ".join(c for c in cls.split() if not c.startswith("avz-ask")) for key, cls in found
+    }
 
 
 # ---- filmstrip ---------------------------------------------------------------------------

@@ -463,3 +463,15 @@ def test_the_shipped_module_parses_as_an_es_module(tmp_path):
         path.write_text(text, encoding="utf-8")
         done = subprocess.run([node, "--check", str(path)], capture_output=True, text=True)
         assert done.returncode == 0, (name, done.stderr)
+
+
+def test_a_players_nodes_explain_their_gradient_on_a_classroom_sized_graph_only():
+    from autograd_viz.viz.steptable import ASK_MAX_NODES
+
+    small = Player(_blog_z()).data["ask"]["nodes"]
+    assert small["v1"]["sum"] == "∂z/∂y = ȳ via the product + ȳ via the sum = 5 + 3 = 8"
+    chain = Value(0.5, label="x")
+    for _ in range(ASK_MAX_NODES):
+        chain = chain * 1.0
+    assert "ask" not in Player(chain).data  # its sums would outweigh the player
+    assert "ask" not in Player(MLP(2, [2, 1])([1.0, 2.0]), by="neuron").data

@@ -119,10 +119,17 @@ def step_table(
     }
 
 
+ASK_MAX_NODES = 100  # values whose chain-rule sums a player saves (clicking one explains it)
+
+
 def _ask(frames: Frames) -> dict[str, Any]:
     """{"ask": ...}: what clicking a value explains (viz/ask.py); the frames' own trace is
     handed on where it is the one ask_table reads (blog notation, one step per operation), so
-    nothing is traced twice."""
+    nothing is traced twice. Only for a graph drawn value by value with at most
+    `ASK_MAX_NODES` values: every value's sum is saved, and on an MLP's thousands of values
+    that table alone (3.3 MB) would outweigh the player."""
+    if frames.by != "operation" or len(frames.graph.nodes) > ASK_MAX_NODES:
+        return {}  # a neuron's box, or more values than a learner clicks through: no table
     same = frames.by == "operation" and frames.notation == "blog" and frames.phase != "forward"
     table = ask_table(
         frames.graph, digits=frames.digits, max_nodes=len(frames.graph.nodes) + 1,

@@ -201,7 +201,7 @@ function attachAsk(root, svg, ask) {
       if (path && !g.querySelector(".avz-ask-hit")) {
         const hit = path.cloneNode(false);
         hit.removeAttribute("id");
-        hit.setAttribute("class", "avz-ask-hit");
+        hit.classList.add("avz-ask-hit");
         g.appendChild(hit); // a wide invisible stroke: an edge is easy to point at
       }
       on(g, "mouseenter", () => showTip(g.id));
