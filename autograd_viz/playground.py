@@ -114,9 +114,9 @@ def view(params: Mapping[str, str]) -> dict[str, Any]:
     if mode == "draw":
         out["svg"] = root.draw().svg()
     elif mode == "steps":
-        from autograd_viz.viz.inline import animate
+        from autograd_viz.viz.api import player_for
 
-        player = animate(root, widgets=False, phase=phase, notation=notation)
+        player = player_for(root, widgets=False, phase=phase, notation=notation)
         out["steps"] = player.n_frames
         out["player"] = player._repr_html_()  # the kit's own kernel-free player, as in a notebook
         try:

@@ -13,11 +13,11 @@ import pytest
 
 from autograd_viz import Value
 from autograd_viz.exercises import Exercise, teacher_mode
+from autograd_viz.viz.api import player_for as animate
 from autograd_viz.viz.inline import (
     WIDGETS_ENV,
     FrontendError,
     InlinePlayer,
-    animate,
     widgets_render,
 )
 from autograd_viz.viz.player import Player

@@ -801,3 +801,10 @@ def test_no_zero_grad_note_when_backward_started_at_a_later_output():
     z = x * y
     (z * 5).backward()  # x.grad = 15: one pass from z * 5, not a second pass from z
     assert draw(z).caption is None
+
+
+@pytest.mark.parametrize("label", ["\\N", "a\\Gb", "\\L\\E", "C:\\temp\\n"])
+def test_a_backslash_in_a_label_is_drawn_as_typed(label):
+    # graphviz expands \N (the node's name), \G, \L, \E inside a table cell: drawn as typed
+    svg = parse(draw(Value(2.0, label=label) * 2).svg())
+    assert [t.replace("\xa0", " ") for t in text_of(by_id(svg)["v0-label"])] == [label]

@@ -19,10 +19,10 @@ from autograd_viz.door import open_graph
 from autograd_viz.engine import Value
 from autograd_viz.engines.run import DEFAULT_TIMEOUT
 from autograd_viz.graph import Graph
-from autograd_viz.viz.options import DrawOptions
+from autograd_viz.viz.options import DrawOptions, check_speed
 from autograd_viz.viz.render import Drawing, drawing
 
-__all__ = ["animate", "draw", "quiz"]
+__all__ = ["animate", "draw", "player_for", "quiz"]
 
 
 def _backward_timeout(options: DrawOptions, changes: dict[str, Any]) -> float:
@@ -61,11 +61,10 @@ def animate(root: object, *, check: bool = True, **options: Any) -> Any:
     `autograd_viz.viz.player.Player`'s; `timeout=` (seconds) bounds the layout and their
     backward() alike (5 s for their backward() when left out). Returns the player: the
     widget (`Player`) where widgets render, else the widget-free `InlinePlayer`."""
-    from autograd_viz.viz.inline import animate as _player  # the widget, or the widget-free one
     from autograd_viz.viz.player import DEFAULT_MAX_FRAMES  # lazily: ipywidgets
 
     if isinstance(root, (Value, Graph)):
-        return _player(root, **options)  # ours: the player opens it, once
+        return player_for(root, **options)  # ours: the player opens it, once
     most = options.get("max_nodes", DrawOptions.max_nodes)
     if type(most) is not int or most < 1:
         DrawOptions.of(max_nodes=most)  # says what is wrong, before any reading
@@ -74,7 +73,7 @@ def animate(root: object, *, check: bool = True, **options: Any) -> Any:
     timeout = options.get("timeout", DEFAULT_TIMEOUT)
     graph = open_graph(root, caller="animate()", max_nodes=most, check=check, check_up_to=limit,
                        timeout=timeout, error=None)  # fmt: skip
-    return _player(graph, **options)  # a graph with more values than frames: unchecked
+    return player_for(graph, **options)  # a graph with more values than frames: unchecked
 
 
 def quiz(root: object, **options: Any) -> Any:
@@ -83,3 +82,24 @@ def quiz(root: object, **options: Any) -> Any:
     from autograd_viz.viz.quiz import Quiz  # lazily: ipywidgets loads on first use
 
     return Quiz(root, **options)
+
+
+def player_for(root: object, *, widgets: bool | None = None, **options: Any) -> Any:
+    """The player for `root`: the widget where widgets render, else the inline page.
+
+    `widgets=None` decides with `widgets_render()`; True or False asks for one.
+    """
+    from autograd_viz.viz.inline import FrontendError, InlinePlayer, widgets_render
+    from autograd_viz.viz.player import Player  # lazily: anywidget and ipywidgets
+
+    if widgets is not None and not isinstance(widgets, bool):
+        raise FrontendError(f"widgets must be True, False or None (choose), got {widgets!r}")
+    if widgets if widgets is not None else widgets_render():
+        return Player(root, **options)
+    options.pop("history", None)  # the page lists the whole derivation already
+    options.pop("max_frames", None)
+    speed = options.pop("speed", None)
+    if speed is not None:
+        speed = check_speed(speed)
+        options["interval"] = min(60.0, max(0.05, 1 / speed))
+    return InlinePlayer(root, **options)

@@ -52,6 +52,9 @@ _ESCAPES.update({ord("&"): "&amp;", ord("<"): "&lt;", ord(">"): "&gt;"})
 _ESCAPES.update({ord('"'): "&quot;", ord("'"): "&#39;"})
 # graphviz 2.43's HTML lexer fails on a text that starts with "]" (`label=<<TD>]</TD>>`)
 _ESCAPES[ord("]")] = "&#93;"
+# in a table cell graphviz expands \N, \G, \L ... (the node's name, the graph's); a doubled
+# backslash is one literal backslash, in a cell and outside one
+_ESCAPES[ord("\\")] = "\\\\"
 del _ESCAPES[ord("\n")]
 
 

@@ -29,7 +29,7 @@ from typing import Any
 from autograd_viz._checks import is_number
 from autograd_viz.engine import Value
 
-__all__ = ["WIDGETS_ENV", "InlinePlayer", "animate", "inline_html", "widgets_render"]
+__all__ = ["WIDGETS_ENV", "InlinePlayer", "inline_html", "widgets_render"]
 
 WIDGETS_ENV = "AUTOGRAD_VIZ_WIDGETS"
 _YES, _NO = {"1", "true", "yes", "on"}, {"0", "false", "no", "off"}
@@ -159,25 +159,3 @@ def inline_html(
         f'style="width:100%;height:{fallback}px;border:0;display:block" '
         f'onload="{fit}"></iframe>'
     )
-
-
-def animate(root: Value, *, widgets: bool | None = None, **options: Any) -> Any:
-    """The player for `root`: the widget where widgets render, else the inline page.
-
-    `widgets=None` decides with `widgets_render()`; True or False asks for one.
-    """
-    if widgets is not None and not isinstance(widgets, bool):
-        raise FrontendError(f"widgets must be True, False or None (choose), got {widgets!r}")
-    if widgets if widgets is not None else widgets_render():
-        from autograd_viz.viz.player import Player
-
-        return Player(root, **options)
-    options.pop("history", None)  # the page lists the whole derivation already
-    options.pop("max_frames", None)
-    speed = options.pop("speed", None)
-    if speed is not None:
-        from autograd_viz.viz.options import check_speed
-
-        speed = check_speed(speed)
-        options["interval"] = min(60.0, max(0.05, 1 / speed))
-    return InlinePlayer(root, **options)
