@@ -308,16 +308,23 @@ def _walk(page, name: str, size: dict = PROJECTOR, key: str | None = None) -> li
     steps the player, and never traps the presenter: the walk reaches the last slide).
 
     The key is PageDown, what a presenter's remote sends, in a deck with a player; in a deck
-    without one it is Space, which PageDown stands for (the deck binds only the arrows and
-    Space, and → skips subslides: PageDown changes slides only where a player's keys are on
-    the page, see test_pagedown_changes_slides_without_a_player)."""
-    key = key or ("PageDown" if _has_player(name) else "Space")
+    without one, the deck's on-screen remote: its down button (the next fragment or subslide),
+    else its forward button (the next slide) — what PageDown does where a player's keys are on
+    the page (the deck binds only the arrows and Space, → skips subslides and Space stops at a
+    code cell; see test_pagedown_changes_slides_without_a_player). A press may only move the
+    deck's active cell within a slide (nothing changes on screen): up to six tries each."""
+    key = key or ("PageDown" if _has_player(name) else "remote")
+    remote = {
+        way: page.locator(f".jp-Deck-Remote .jp-deck-mod-direction-{way}")
+        for way in ("down", "forward")
+    }
     back = page.locator(".jp-Deck-Remote .jp-deck-mod-direction-back")
-    for _ in range(80):  # to the first slide
-        if "jp-mod-disabled" in (back.get_attribute("class") or ""):
+    first = _presented_cells(name)[0]
+    for _ in range(150):  # back to the first slide (earlier tests may have moved on)
+        if first in page.evaluate(_MEASURE_LIVE)["cells"]:
             break
         back.click()
-        page.wait_for_timeout(100)
+        page.wait_for_timeout(150)
     # the keys go to the notebook (as after a presenter's first click on the slide), not to the
     # toolbar button that started the deck
     page.evaluate("() => document.querySelector('.jp-Deck .jp-Notebook').focus()")
@@ -338,18 +345,24 @@ def _walk(page, name: str, size: dict = PROJECTOR, key: str | None = None) -> li
               f"{s['top']}-{s['bottom']} px, over {excess}  {s['title']!r}")  # fmt: skip
         if excess > 0:
             over.append((s["cells"], s["what"], s["heights"], excess))
-        for _ in range(3):  # a press may land on a skipped cell first: nothing changes
-            page.keyboard.press(key)  # as Space: the next fragment, subslide or slide
+        for attempt in range(12 if key == "remote" else 6):
+            if key == "remote":  # the next fragment or subslide, else the next slide
+                button = remote["down" if attempt < 6 else "forward"]
+                if "jp-mod-disabled" in (button.get_attribute("class") or ""):
+                    continue
+                button.click()
+            else:
+                page.keyboard.press(key)
             try:
                 page.wait_for_function(
                     f"(before) => ({_MEASURE_LIVE})().state !== before", arg=s["state"],
-                    timeout=3_000,
+                    timeout=1_500,
                 )  # fmt: skip
                 break
             except Exception:
                 continue
         else:
-            break  # nothing changed after three presses: the last slide
+            break  # nothing changed after every try: the last slide
         page.wait_for_timeout(300)  # the deck's fade-in
     players = {cell for v in views for cell, _ in v["players"]}
     tallest = max(v["bottom"] - v["top"] for v in views)
