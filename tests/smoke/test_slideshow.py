@@ -7,6 +7,11 @@ notebook in the JupyterLab our setup installs (real server, headless Chromium at
 1280×720), runs it, presses the deck button on the notebook toolbar and moves through the
 slides with → as a presenter would.
 
+Every notebook with slide metadata is walked from its first slide to its last with PageDown (as a
+presenter's remote sends), at 1280×720, and notebook 03 and the longest lesson also at
+1920×1080: every view's cells lie inside the screen (the per-view figures are printed), and on
+every player's slide PageDown steps the player to its last step before the deck moves on.
+
 A cell whose slide type is the literal "-" is on no slide in this deck (tests/test_notebooks.py
 keeps that value out of the notebooks); here the code cells must be on screen.
 """
@@ -37,7 +42,6 @@ DECK = "03_backprop_by_hand.ipynb"  # the walkthrough with players and exercises
 PROJECTOR = {"width": 1280, "height": 720}
 
 _ON_SCREEN = ".jp-Deck .jp-Cell.jp-deck-mod-onscreen"
-PLAYER_ROOM = 300  # px a slide's text and code must leave for its player at 1280x720
 
 
 def _has_slides(path: Path) -> bool:
@@ -46,14 +50,15 @@ def _has_slides(path: Path) -> bool:
     return bool(kinds & {"slide", "subslide"})
 
 
-# every other notebook with slide metadata: each is walked for fit too
-# The other walkthroughs a teacher presents (each walk is a JupyterLab page of its own, about a
-# minute): 04 and the later lessons carry slide metadata too but are not walked here yet.
+# Every other notebook with slide metadata is walked too (each walk is a JupyterLab page of its
+# own: Run All, then the deck), at 1280x720; at 1920x1080 notebook 03 and the longest lesson.
 OTHER_DECKS = [
     p.name
     for p in sorted((ROOT / "notebooks").glob("*.ipynb"))
-    if _has_slides(p) and p.name[:2] in {"05", "06", "10"}
+    if _has_slides(p) and p.name != DECK
 ]
+FULL_HD = {"width": 1920, "height": 1080}
+FULL_HD_DECKS = [name for name in OTHER_DECKS if name.startswith("11_")]
 
 
 @pytest.fixture(scope="module")
@@ -74,9 +79,11 @@ def lab_on_copies(tmp_path_factory) -> Iterator[LabServer]:
 
 
 @contextlib.contextmanager
-def _present(server: LabServer, chromium, name: str, widget: str | None = ".agv-player"):
+def _present(
+    server: LabServer, chromium, name: str, widget: str | None = ".agv-player", viewport=PROJECTOR
+):
     """Open `name`, Run All, wait for `widget`, then present it in deck mode from the top."""
-    context = chromium.new_context(viewport=PROJECTOR)
+    context = chromium.new_context(viewport=viewport)
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
@@ -96,17 +103,21 @@ def _present(server: LabServer, chromium, name: str, widget: str | None = ".agv-
                 timeout=120_000
             )
         _wait_for_kernel_idle(page, 300_000)
-        # A presenter starts from the top: the deck opens on the active cell's slide.
-        page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Cell").first.click()
-        page.keyboard.press("Escape")
-        page.locator('.jp-NotebookPanel:not(.lm-mod-hidden) [data-command="deck:toggle"]').click()
-        page.wait_for_selector("body[data-jp-deck-mode='presenting']", state="attached")
-        page.wait_for_selector(_ON_SCREEN, timeout=30_000)
+        _start_deck(page)
         yield page, errors
     finally:
         with contextlib.suppress(Exception):  # stop presenting: the setting outlives the page
             page.locator(".jp-Deck-Remote .jp-deck-mod-stop").first.click(timeout=5_000)
         context.close()
+
+
+def _start_deck(page) -> None:
+    """Present the notebook from the top: the deck opens on the active cell's slide."""
+    page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Cell").first.click()
+    page.keyboard.press("Escape")
+    page.locator('.jp-NotebookPanel:not(.lm-mod-hidden) [data-command="deck:toggle"]').click()
+    page.wait_for_selector("body[data-jp-deck-mode='presenting']", state="attached")
+    page.wait_for_selector(_ON_SCREEN, timeout=30_000)
 
 
 @pytest.fixture(scope="module")
@@ -265,7 +276,8 @@ _MEASURE_LIVE = """() => {
     top = Math.min(top, r.top); bottom = Math.max(bottom, r.bottom);
   }
   const heights = cells.map((c) => Math.round(c.getBoundingClientRect().height));
-  const state = cells.map((c) => [...c.parentNode.children].indexOf(c) + ':'
+  const index = (c) => [...c.parentNode.children].indexOf(c);
+  const state = cells.map((c) => index(c) + ':'
     + c.classList.contains('jp-deck-mod-visible') + ':'
     + ((c.querySelector('.agv-caption') || {}).innerText || '')).join('|');
   const nb = document.querySelector('.jp-Deck .jp-Notebook');
@@ -273,64 +285,103 @@ _MEASURE_LIVE = """() => {
     : c.querySelector('.widget-text input, .agv-exercise') ? 'exercise'
     : c.classList.contains('jp-MarkdownCell') ? 'md' : 'code');
   const title = cells.map((c) => c.innerText.trim()).join(' ').slice(0, 40);
+  const players = cells.filter((c) => c.querySelector('.agv-player .agv-caption'))
+    .map((c) => [index(c), c.querySelector('.agv-player .agv-caption').innerText]);
   return {top: Math.round(top), bottom: Math.round(bottom), vh: innerHeight,
-          scroll: nb.scrollHeight - nb.clientHeight, what, title, heights, state,
-          cells: cells.map((c) => [...c.parentNode.children].indexOf(c))};
+          scroll: nb.scrollHeight - nb.clientHeight, what, title, heights, state, players,
+          cells: cells.map(index), last: nb.querySelectorAll(':scope .jp-Cell').length - 1};
 }"""
 
 
-def _walk(page, name: str) -> list[tuple]:
-    """Every view of the deck from its first slide to its last with PageDown (every fragment,
-    subslide and player step), measured and printed; the views that overflow."""
-    back = page.locator(".jp-Deck-Remote .jp-deck-mod-direction-back")
-    for _ in range(80):  # to the first slide
-        if "jp-mod-disabled" in (back.get_attribute("class") or ""):
-            break
-        back.click()
-        page.wait_for_timeout(100)
+def _presented_cells(name: str) -> list[int]:
+    """The indices of the notebook's cells that are on some slide (not skip, not notes)."""
+    nb = json.loads((ROOT / "notebooks" / name).read_text(encoding="utf-8"))
+    kinds = [c["metadata"].get("slideshow", {}).get("slide_type") for c in nb["cells"]]
+    return [i for i, kind in enumerate(kinds) if kind not in ("skip", "notes")]
+
+
+def _has_player(name: str) -> bool:
+    """Whether the notebook shows a player (its committed outputs hold one)."""
+    return "<Player of" in (ROOT / "notebooks" / name).read_text(encoding="utf-8")
+
+
+def _walk(page, name: str, size: dict = PROJECTOR, key: str | None = None) -> list[tuple]:
+    """Every view of the deck from its first slide to its last with `key` (every fragment,
+    subslide and player step), measured and printed; the views that overflow. On the way, every
+    player met must be stepped to its last step before the deck leaves its slide (the remote
+    steps the player, and never traps the presenter: the walk reaches the last slide).
+
+    The key is PageDown, what a presenter's remote sends, in a deck with a player; in a deck
+    without one, the deck's on-screen remote: its down button (the next fragment or subslide),
+    else its forward button (the next slide) — what PageDown does where a player's keys are on
+    the page (the deck binds only the arrows and Space, → skips subslides and Space stops at a
+    code cell; see test_pagedown_changes_slides_without_a_player). A press may only move the
+    deck's active cell within a slide (nothing changes on screen): up to six tries each."""
+    key = key or ("PageDown" if _has_player(name) else "remote")
+    remote = {
+        way: page.locator(f".jp-Deck-Remote .jp-deck-mod-direction-{way}")
+        for way in ("down", "forward")
+    }
+    if _presented_cells(name)[0] not in page.evaluate(_MEASURE_LIVE)["cells"]:
+        # earlier tests moved on: stop presenting and start again from the first slide
+        page.locator(".jp-Deck-Remote .jp-deck-mod-stop").first.click()
+        page.wait_for_selector("body[data-jp-deck-mode='presenting']", state="detached")
+        _start_deck(page)
+    # the keys go to the notebook (as after a presenter's first click on the slide), not to the
+    # toolbar button that started the deck
+    page.evaluate("() => document.querySelector('.jp-Deck .jp-Notebook').focus()")
     page.wait_for_timeout(500)
-    views, over = [], []
-    for _ in range(200):
+    views, over, left_early, seen = [], [], [], set()
+    for _ in range(300):
         s = page.evaluate(_MEASURE_LIVE)
         excess = max(s["bottom"] - s["vh"], -s["top"], s["scroll"], 0)
+        if views:
+            shown = dict(s["players"])
+            for cell, caption in views[-1]["players"]:
+                m = re.match(r"step (\d+) of (\d+)", caption)
+                if cell not in shown and m and m.group(1) != m.group(2):
+                    left_early.append((cell, caption))
         views.append(s)
+        seen.update(s["cells"])
         print(f"  cells {s['cells']} {s['what']} heights {s['heights']}: "
               f"{s['top']}-{s['bottom']} px, over {excess}  {s['title']!r}")  # fmt: skip
         if excess > 0:
             over.append((s["cells"], s["what"], s["heights"], excess))
-        page.keyboard.press("PageDown")  # as Space: the next fragment, subslide or slide
-        try:
-            page.wait_for_function(
-                f"(before) => ({_MEASURE_LIVE})().state !== before", arg=s["state"],
-                timeout=5_000,
-            )  # fmt: skip
-        except Exception:
-            break  # nothing changed: the last slide
+        for attempt in range(12 if key == "remote" else 6):
+            if key == "remote":  # the next fragment or subslide, else the next slide
+                button = remote["down" if attempt < 6 else "forward"]
+                if "jp-mod-disabled" in (button.get_attribute("class") or ""):
+                    continue
+                button.click()
+            else:
+                page.keyboard.press(key)
+            try:
+                page.wait_for_function(
+                    f"(before) => ({_MEASURE_LIVE})().state !== before", arg=s["state"],
+                    timeout=1_500,
+                )  # fmt: skip
+                break
+            except Exception:
+                continue
+        else:
+            break  # nothing changed after every try: the last slide
         page.wait_for_timeout(300)  # the deck's fade-in
-    print(f"{len(views)} views of {name} at 1280x720; {len(over)} overflow: {over}")
-    assert len(views) > 5, f"PageDown stopped after {len(views)} views of {name}"
+    players = {cell for v in views for cell, _ in v["players"]}
+    tallest = max(v["bottom"] - v["top"] for v in views)
+    print(f"{len(views)} views of {name} at {size['width']}x{size['height']}: the tallest "
+          f"{tallest} px of {size['height']}; {len(players)} players; "
+          f"{len(over)} overflow: {over}")  # fmt: skip
+    assert len(views) > 5, f"{key} stopped after {len(views)} views of {name}"
+    missed = sorted(set(_presented_cells(name)) - seen)
+    assert not missed, f"{name}: {key} never reached cells {missed} (stuck on a slide?)"
+    assert not left_early, f"{name}: {key} left a player's slide before its last step: {left_early}"
     return over
-
-
-def _widgets_overflow(over: list[tuple]) -> list[tuple]:
-    """The kit's widgets keep to the screen (player.css: a deck's player graph at most 45 % of
-    its height, no history lines; exercises are a few lines). A view may overflow only where
-    the notebook's own text and code leave a widget less than PLAYER_ROOM px, or hold no
-    widget: such a slide is the notebook's to split (reported, not the kit's to fix)."""
-    kit = {"player", "exercise"}
-    return [
-        (cells, excess)
-        for cells, what, heights, excess in over
-        if kit & set(what)
-        and 720 - sum(h for w, h in zip(what, heights) if w not in kit) >= PLAYER_ROOM
-    ]
 
 
 def test_every_slide_of_the_deck_fits_the_projector(deck):
     page, errors = deck
     over = _walk(page, DECK)
-    blamed = _widgets_overflow(over)
-    assert not blamed, f"views whose widgets do not fit 1280x720: {blamed}"
+    assert not over, f"{DECK}: views that do not fit 1280x720: {over}"
     assert not errors, errors
 
 
@@ -338,6 +389,38 @@ def test_every_slide_of_the_deck_fits_the_projector(deck):
 def test_other_decks_fit_the_projector(lab_on_copies, chromium, name):
     with _present(lab_on_copies, chromium, name, widget=None) as (page, errors):
         over = _walk(page, name)
-        blamed = _widgets_overflow(over)
-        assert not blamed, f"{name}: views whose widgets do not fit 1280x720: {blamed}"
+        assert not over, f"{name}: views that do not fit 1280x720: {over}"
+        assert not errors, errors
+
+
+@pytest.mark.parametrize("name", [DECK, *FULL_HD_DECKS], ids=lambda n: n[:2])
+def test_decks_fit_a_full_hd_projector(lab_on_copies, chromium, name):
+    with _present(lab_on_copies, chromium, name, widget=None, viewport=FULL_HD) as (page, errors):
+        over = _walk(page, name, FULL_HD)
+        assert not over, f"{name}: views that do not fit 1920x1080: {over}"
+        assert not errors, errors
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="jupyterlab-slideshow binds only the arrows and Space; the kit's PageDown/PageUp "
+    "listener (static/player_keys.js) is installed by a player, so a deck without one ignores "
+    "a remote's PageDown",
+)
+def test_pagedown_changes_slides_without_a_player(lab_on_copies, chromium):
+    [name] = [n for n in OTHER_DECKS if n.startswith("02_")]
+    assert not _has_player(name)
+    with _present(lab_on_copies, chromium, name, widget=None) as (page, errors):
+        page.evaluate("() => document.querySelector('.jp-Deck .jp-Notebook').focus()")
+
+        def after(key: str) -> list[int]:
+            for _ in range(3):  # the first press may land on the skipped cell after the title
+                page.keyboard.press(key)
+                page.wait_for_timeout(700)
+            return page.evaluate(_MEASURE_LIVE)["cells"]
+
+        first = page.evaluate(_MEASURE_LIVE)["cells"]
+        second = after("ArrowRight")
+        assert second != first, "→ did not change slides either: the deck has no focus"
+        assert after("PageDown") != second, "three presses of PageDown left the deck as it was"
         assert not errors, errors
