@@ -36,7 +36,7 @@ def main() -> None:
 
     from playwright.sync_api import sync_playwright
 
-    home = Path(tempfile.mkdtemp(prefix="agv-shot-"))
+    home = Path(tempfile.mkdtemp(prefix="avz-shot-"))
     if args.code:  # a scratch notebook on its own server: nothing is written into the repo
         import nbformat
 
@@ -64,8 +64,8 @@ def main() -> None:
             page.wait_for_selector(".jp-NotebookPanel .jp-Cell", timeout=120_000)
             smoke._wait_for_connected_kernel(server, page, 120)
             smoke._run_all(page)
-            player = page.locator(".agv-player").first
-            player.wait_for(timeout=120_000)
+            player = page.locator(".avz-player").first
+            player.locator(".avz-graph svg").wait_for(timeout=120_000)
             page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']",
                                    state="attached", timeout=120_000)
             nxt = player.get_by_role("button", name="Next")

@@ -1,10 +1,11 @@
 """Measuring what a classroom sees, in the page itself (shared by the classroom browser tests).
 
 `contrast(page, selector)` reads every visible text inside the matching elements — HTML text,
-form fields, typeset maths and the SVG drawing's labels — and computes its WCAG 2 contrast
-ratio from the colours the browser paints: the text's computed colour (or SVG fill) against
-the backgrounds composited under it (every ancestor's background colour, or, for an SVG label,
-the filled shapes painted before it under its centre, on top of what lies behind the SVG).
+form fields, typeset maths (the player's KaTeX, an exercise's MathJax) and the SVG drawing's
+labels — and computes its WCAG 2 contrast ratio from the colours the browser paints: the
+text's computed colour (or SVG fill) against the backgrounds composited under it (every
+ancestor's background colour, or, for an SVG label, the filled shapes painted before it under
+its centre, on top of what lies behind the SVG).
 """
 
 from __future__ import annotations
@@ -82,7 +83,8 @@ _CONTRAST = """
       }
     }
     const fields = 'input:not([type=range]):not([type=checkbox]):not([type=radio])';
-    for (const el of root.querySelectorAll(`${fields}, mjx-container, .MathJax, .MathJax_CHTML`)) {
+    const maths = '.katex, mjx-container, .MathJax, .MathJax_CHTML';
+    for (const el of root.querySelectorAll(`${fields}, ${maths}`)) {
       if (visible(el)) {
         measure(el, el.value || el.textContent || el.tagName,
                 parse(getComputedStyle(el).color), behind(el));

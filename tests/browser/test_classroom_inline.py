@@ -62,13 +62,13 @@ def test_inline_player_steps_without_any_widget_manager(inline_page, page, tmp_p
     p.goto(inline_page)
     small, _wide, _medium = _frames(p)
     assert p.evaluate("() => !window.require && !window.define && !window.jupyter")
-    caption = small.locator("#avz-caption")
+    caption = small.locator(".avz-caption")
     assert caption.inner_text().startswith("step 1 of 9")
     box = p.locator("iframe.avz-inline").first.bounding_box()
     assert box["height"] >= 300, f"the inline player is not sized to its page: {box}"
-    small.locator("#avz-next").click()
+    small.locator(".avz-next").click()
     assert caption.inner_text().startswith("step 2 of 9")
-    assert "2 + 3 = 5" in small.locator("#avz-equation").inner_text()
+    assert "2 + 3 = 5" in small.locator(".avz-eq").inner_text()
     p.keyboard.press("PageDown")  # focus is in the player: a presenter's remote steps it
     assert caption.inner_text().startswith("step 3 of 9")
     p.keyboard.press("PageUp")
@@ -89,18 +89,21 @@ def test_inline_projector_player_keeps_the_last_step_in_view_and_reads_large(
     p.goto(inline_page)
     _small, wide, _medium = _frames(p)
     p.locator("iframe.avz-inline").nth(1).scroll_into_view_if_needed()
-    wide.locator("#avz-next").click()
+    wide.locator(".avz-next").click()
     wide.locator("body").press("End")
-    n = int(wide.locator("#avz-caption").inner_text().split(" of ")[1].split()[0])
-    assert wide.locator("#avz-caption").inner_text().startswith(f"step {n} of {n}")
+    n = int(wide.locator(".avz-caption").inner_text().split(" of ")[1].split()[0])
+    assert wide.locator(".avz-caption").inner_text().startswith(f"step {n} of {n}")
     sizes = wide.evaluate(
         """() => {
-          const px = (s) => parseFloat(getComputedStyle(document.querySelector(s)).fontSize);
+          const px = (s) => {
+            const el = document.querySelector(s);
+            return el ? parseFloat(getComputedStyle(el).fontSize) : 0;
+          };
           const g = document.querySelector('.avz-graph');
           const node = g.querySelector('svg .active').getBoundingClientRect();
           const view = g.getBoundingClientRect();
-          return {caption: px('#avz-caption'), equation: px('#avz-equation'),
-                  history: px('.avz-derivation li'), scrolls: g.scrollWidth > g.clientWidth,
+          return {caption: px('.avz-caption'), equation: px('.avz-eq .katex') || px('.avz-eq'),
+                  history: px('.avz-history li'), scrolls: g.scrollWidth > g.clientWidth,
                   left: node.left - view.left, right: view.right - node.right};
         }"""
     )
@@ -116,7 +119,7 @@ def test_inline_fit_to_width_is_offered_only_where_text_stays_readable(inline_pa
     p.set_viewport_size({"width": 1280, "height": 720})
     p.goto(inline_page)
     _small, wide, medium = _frames(p)
-    assert not wide.locator("#avz-fit").count(), "fitting the 2x graph would shrink its text"
+    assert not wide.locator(".avz-fit").is_visible(), "fitting the 2x graph would shrink its text"
     p.locator("iframe.avz-inline").nth(2).scroll_into_view_if_needed()
     measure = """() => {
       const g = document.querySelector('.avz-graph'), svg = g.querySelector('svg');
@@ -127,6 +130,6 @@ def test_inline_fit_to_width_is_offered_only_where_text_stays_readable(inline_pa
     }"""
     before = medium.evaluate(measure)
     assert before["full"] > before["view"], before
-    medium.locator("#avz-fit").check()
+    medium.locator(".avz-fit").check()
     fitted = medium.evaluate(measure)
     assert fitted["full"] <= fitted["view"] + 1 and fitted["text"] >= 10, fitted

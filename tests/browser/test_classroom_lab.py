@@ -57,7 +57,7 @@ os.environ["AUTOGRAD_VIZ_TEACHER"] = "1"  # the teacher's machine: the switch is
 teacher_mode()""",
     "w.draw()",
 ]
-PLAYERS = ".jp-OutputArea-output .agv-player"
+PLAYERS = ".jp-OutputArea-output .avz-player"
 THEMES = ["JupyterLab Light", "JupyterLab Dark", "JupyterLab Dark High Contrast"]
 
 
@@ -73,7 +73,7 @@ def _run_all(page: object) -> None:
         try:
             page.wait_for_function(
                 "(s) => document.querySelectorAll(s).length === 4",
-                arg=f"{PLAYERS} .agv-frame-body",
+                arg=f"{PLAYERS} .avz-graph svg",
                 timeout=30_000,
             )
             return
@@ -112,12 +112,12 @@ def _player(page: object, k: int) -> object:
 
 
 def _step(player: object) -> int:
-    return int(player.locator(".agv-frame-body").first.get_attribute("data-step"))
+    return int(player.get_attribute("data-step"))  # 1-based, as the caption counts
 
 
 _SIZES = """(player) => {
-  const body = player.querySelector('.agv-frame-body');
-  const svg = body.querySelector('.agv-graph svg');
+  const body = player;
+  const svg = body.querySelector('.avz-graph svg');
   const box = svg.getBoundingClientRect();
   const scale = svg.getScreenCTM().a;  // SVG user units -> CSS pixels on screen
   const node = [...svg.querySelectorAll('g.node text')]
@@ -126,14 +126,14 @@ _SIZES = """(player) => {
     const el = body.querySelector(sel);
     return el ? parseFloat(getComputedStyle(el).fontSize) : 0;
   };
-  const math = '.agv-eq mjx-container, .agv-eq .MathJax';
-  const eq = body.querySelector(math) ? px(math) : px('.agv-eq');
-  const graph = body.querySelector('.agv-graph').getBoundingClientRect();
+  const math = '.avz-eq .katex';  // the typeset equation (KaTeX), else its text
+  const eq = body.querySelector(math) ? px(math) : px('.avz-eq');
+  const graph = body.querySelector('.avz-graph').getBoundingClientRect();
   return {player: player.getBoundingClientRect().width, graph: graph.width,
           svgWidth: box.width, svgHeight: box.height, bottom: box.bottom,
           node: node[Math.floor(node.length / 2)],
-          caption: px('.agv-caption'), history: px('.agv-history li'), equation: eq,
-          controls: player.querySelector('.widget-play').getBoundingClientRect().bottom};
+          caption: px('.avz-caption'), history: px('.avz-history li'), equation: eq,
+          controls: player.querySelector('.avz-play').getBoundingClientRect().bottom};
 }"""
 
 
@@ -142,7 +142,7 @@ def test_projector_mode_fills_the_width_and_reads_from_the_back_row(classroom):
     normal = _player(page, 0).evaluate(_SIZES)
     big = _player(page, 1)
     # a presenter's remote: focus the player once (click its graph), then PageDown/PageUp
-    big.locator(".agv-graph").first.click()
+    big.locator(".avz-graph").first.click()
     page.keyboard.press("PageDown")
     page.keyboard.press("PageDown")
     assert _step(big) == 3, "PageDown did not step the focused player"
@@ -180,7 +180,7 @@ def test_every_kit_text_meets_wcag_aa(classroom, theme):
     box.press("Enter")
     page.locator(".jp-OutputArea-output", has_text="Not quite").first.wait_for()
     player = _player(page, 0)
-    player.locator(".agv-graph").first.click()
+    player.locator(".avz-graph").first.click()
     page.keyboard.press("PageDown")  # a step with history lines and a highlighted node
     page.keyboard.press("PageDown")
     texts = contrast(page, ".jp-Notebook .jp-OutputArea-output")
@@ -197,20 +197,20 @@ def test_every_kit_text_meets_wcag_aa(classroom, theme):
 def test_wide_graph_scrolls_and_keeps_the_active_node_in_view(classroom):
     page, shots = classroom
     wide = _player(page, 2)
-    graph = wide.locator(".agv-frame-body .agv-graph").first
+    graph = wide.locator(".avz-graph").first
     size = graph.evaluate("(g) => ({view: g.clientWidth, full: g.scrollWidth})")
     assert size["full"] >= 2 * size["view"], f"the test graph is not twice as wide: {size}"
-    hint = wide.locator(".agv-scroll-hint").first
+    hint = wide.locator(".avz-scroll-hint").first
     assert hint.is_visible(), "a wide graph shows no sign that it scrolls"
-    assert not wide.locator(".agv-fit").count(), "fitting would shrink its text below 10 px"
-    wide.locator(".agv-graph").first.click()
-    n = int(wide.locator(".agv-caption").first.inner_text().split(" of ")[1].split()[0])
+    assert not wide.locator(".avz-fit").is_visible(), "fitting would shrink its text below 10 px"
+    wide.locator(".avz-graph").first.click()
+    n = int(wide.locator(".avz-caption").first.inner_text().split(" of ")[1].split()[0])
     for _ in range(n - 1):
         page.keyboard.press("PageDown")
     assert _step(wide) == n
     seen = wide.evaluate(
         """(player) => {
-          const g = player.querySelector('.agv-frame-body .agv-graph');
+          const g = player.querySelector('.avz-graph');
           const node = g.querySelector('g.node.active');
           const a = node.getBoundingClientRect(), v = g.getBoundingClientRect();
           return {left: a.left - v.left, right: v.right - a.right, scroll: g.scrollLeft,
@@ -223,7 +223,7 @@ def test_wide_graph_scrolls_and_keeps_the_active_node_in_view(classroom):
 
 
 _FIT = """(player) => {
-  const g = player.querySelector('.agv-frame-body .agv-graph');
+  const g = player.querySelector('.avz-graph');
   const svg = g.querySelector('svg');
   const scale = svg.getScreenCTM().a;
   const text = Math.min(...[...svg.querySelectorAll('g.node text')]
@@ -238,12 +238,12 @@ def test_fit_to_width_shrinks_a_wide_graph_only_as_far_as_readable(classroom):
     player = _player(page, 3)
     before = player.evaluate(_FIT)
     assert before["full"] > before["view"], f"the test graph fits already: {before}"
-    player.locator(".agv-fit input").click()
+    player.locator(".avz-fit").click()
     fitted = player.evaluate(_FIT)
     player.screenshot(path=str(shots / "fit_to_width.png"))
     assert fitted["full"] <= fitted["view"] + 1 and fitted["svg"] <= fitted["view"] + 1, fitted
     assert fitted["text"] >= 10, f"fitted node text is {fitted['text']:.1f} px: {fitted}"
-    player.locator(".agv-fit input").click()
+    player.locator(".avz-fit").click()
     assert player.evaluate(_FIT)["full"] > before["view"], "unticking did not restore the size"
 
 
@@ -284,10 +284,10 @@ def test_small_graph_has_no_blank_gap_before_its_equation(classroom):
     page, _shots = classroom
     gap = _player(page, 0).evaluate(
         """(player) => {
-          const body = player.querySelector('.agv-frame-body');
-          const svg = body.querySelector('.agv-graph svg').getBoundingClientRect();
-          const eq = body.querySelector('.agv-eq').getBoundingClientRect();
-          const lines = body.querySelectorAll('.agv-history li').length;
+          const body = player;
+          const svg = body.querySelector('.avz-graph svg').getBoundingClientRect();
+          const eq = body.querySelector('.avz-eq').getBoundingClientRect();
+          const lines = body.querySelectorAll('.avz-history li').length;
           const line = parseFloat(getComputedStyle(body).lineHeight) || 20;
           return {gap: eq.top - svg.bottom, lines: lines, line: line};
         }"""
@@ -298,12 +298,11 @@ def test_small_graph_has_no_blank_gap_before_its_equation(classroom):
 
 
 _RECORD = """(player) => {
-  window.agvSeen = [];
+  window.avzSeen = [];
   new MutationObserver(() => {
-    const body = player.querySelector('.agv-frame-body');
-    const caption = body && body.querySelector('.agv-caption').textContent;
-    if (caption && caption !== window.agvSeen[window.agvSeen.length - 1]) {
-      window.agvSeen.push(caption);
+    const caption = player.querySelector('.avz-caption').textContent;
+    if (caption && caption !== window.avzSeen[window.avzSeen.length - 1]) {
+      window.avzSeen.push(caption);
     }
   }).observe(player, {childList: true, subtree: true, attributes: true});
 }"""
@@ -312,18 +311,18 @@ _RECORD = """(player) => {
 def test_phase_switch_never_shows_a_stale_step(classroom):
     page, _shots = classroom
     player = _player(page, 0)
-    player.locator(".agv-graph").first.click()
+    player.locator(".avz-graph").first.click()
     page.keyboard.press("Home")
     for _ in range(5):
         page.keyboard.press("PageDown")
     assert _step(player) == 6
-    before = player.locator(".agv-caption").first.inner_text()
+    before = player.locator(".avz-caption").first.inner_text()
     player.evaluate(_RECORD)
-    player.locator(".widget-toggle-button", has_text="backward").click()
-    player.locator(".agv-caption", has_text="step 1 of").first.wait_for()
+    player.locator(".avz-phase[data-phase='backward']").click()
+    player.locator(".avz-caption", has_text="step 1 of").first.wait_for()
     page.wait_for_timeout(500)
-    seen = page.evaluate("window.agvSeen")
-    after = player.locator(".agv-caption").first.inner_text()
+    seen = page.evaluate("window.avzSeen")
+    after = player.locator(".avz-caption").first.inner_text()
     assert after.startswith("step 1 of") and "backward pass" in after
     stale = [c for c in seen if c not in (before, after)]
     assert not stale, f"a phase switch showed other steps on its way to step 1: {seen}"

@@ -166,8 +166,9 @@ def _widget_class_names() -> list[str]:
 
 # Output elements in JupyterLab: rendered MIME outputs carry `data-mime-type` (stderr and error
 # tracebacks both render as application/vnd.jupyter.stderr); the ipywidgets renderer does not,
-# and holds the widget view (`.jupyter-widgets`) or its failure text. Outputs nested inside an
-# Output widget live in the widget's state, not in the notebook's cell outputs.
+# and holds the widget view (`.jupyter-widgets`; the player, an anywidget, draws `.avz-player`)
+# or its failure text. Outputs nested inside an Output widget live in the widget's state, not
+# in the notebook's cell outputs.
 _READ_PAGE_JS = """
 () => {
   const nb = document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook');
@@ -179,7 +180,8 @@ _READ_PAGE_JS = """
       mime: o.getAttribute('data-mime-type'),
       text: text(o),
       nested: o.parentElement.closest('.jupyter-widgets') !== null,
-      widgetViews: o.querySelectorAll('.jupyter-widgets').length
+      // an ipywidgets view, or the player (an anywidget: its view is the drawn .avz-player)
+      widgetViews: o.querySelectorAll('.jupyter-widgets, .avz-player .avz-graph svg').length
         + (o.classList.contains('jupyter-widgets') ? 1 : 0),
     })),
   };

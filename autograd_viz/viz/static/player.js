@@ -304,7 +304,7 @@ export function mount(el, data, options) {
   const observer = new ResizeObserver(() => {
     const room = graph.clientWidth;
     if (!room) return;  // hidden (a slide not on show): measure once shown
-    const over = !data.projector && data.width > room + 1;
+    const over = data.width > room + 1;  // a projector too: squeezed, its text would shrink
     root.classList.toggle("avz-wide", over);
     wide.hidden = !over;
     fit.parentNode.hidden = !(over && data.text_px * room / data.width >= MIN_TEXT);
