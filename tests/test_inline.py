@@ -150,3 +150,21 @@ def test_a_learners_own_engine_gets_the_widget_free_player_too(no_widgets):
     player = autograd_viz.animate(_blog_z())
     assert isinstance(player, InlinePlayer) and player.n_frames == 9
     assert repr(animate(snapshot(_blog_z()), widgets=False)).startswith("<InlinePlayer of 'z'")
+
+
+def test_the_widget_free_player_needs_neither_anywidget_nor_ipywidgets():
+    # the playground runs the kit in Pyodide with neither installed: asking for the widget-free
+    # player must not import the widget's module
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; sys.modules['anywidget'] = sys.modules['ipywidgets'] = None\n"
+        "from autograd_viz import Value\n"
+        "from autograd_viz.viz.api import player_for\n"
+        "x, y = Value(2.0, label='x'), Value(3.0, label='y')\n"
+        "print(player_for((x + y) * y, widgets=False)._repr_html_()[:7])\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "<iframe"

@@ -90,11 +90,12 @@ def player_for(root: object, *, widgets: bool | None = None, **options: Any) -> 
     `widgets=None` decides with `widgets_render()`; True or False asks for one.
     """
     from autograd_viz.viz.inline import FrontendError, InlinePlayer, widgets_render
-    from autograd_viz.viz.player import Player  # lazily: anywidget and ipywidgets
 
     if widgets is not None and not isinstance(widgets, bool):
         raise FrontendError(f"widgets must be True, False or None (choose), got {widgets!r}")
     if widgets if widgets is not None else widgets_render():
+        from autograd_viz.viz.player import Player  # only here: anywidget and ipywidgets
+
         return Player(root, **options)
     options.pop("history", None)  # the page lists the whole derivation already
     options.pop("max_frames", None)

@@ -353,7 +353,7 @@ function changed(how) {
 
 function player() {
   try {
-    return playerFrame?.contentWindow?.avzPlayer ?? null; // the page's step API (page.js)
+    return playerFrame?.contentWindow?.avzPlayer ?? null; // the page's step API (window.avzPlayer of viz/page.py)
   } catch {
     return null;
   }
