@@ -40,8 +40,12 @@ def opened(page, tmp_path):
 
 def test_caption_and_equation_are_one_polite_live_region(opened):
     p = opened(_blog_z())
-    live = p.locator(".avz-player [aria-live]")
-    assert live.count() == 1 and live.get_attribute("aria-live") == "polite"
+    regions = p.locator(".avz-player [aria-live]")
+    assert regions.count() == 2  # the step's, and asking the graph's (silent until asked)
+    assert [regions.nth(i).get_attribute("aria-live") for i in range(2)] == ["polite"] * 2
+    assert p.locator(".avz-player .avz-ask-live").inner_text() == ""
+    live = p.locator(".avz-player .avz-now[aria-live]")
+    assert live.count() == 1
     p.keyboard.press("ArrowRight")
     text = live.inner_text()
     assert "step 2 of 9 — forward pass" in text
