@@ -16,6 +16,7 @@ Two exports, the two that docs/classroom.md describes:
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import sys
@@ -33,6 +34,7 @@ ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = ROOT / "notebooks"
 LESSON = NOTEBOOKS / "03_backprop_by_hand.ipynb"
 ALLOWED = ("file:", "data:", "blob:", "about:")
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 # What a widget looks like when a page shows its repr instead of rendering it.
 WIDGET_AS_TEXT = re.compile(
     r"<Player of|<InlinePlayer|<Quiz on|^Exercise: |Teacher switch:"
@@ -346,3 +348,66 @@ def test_exported_widget_player_typesets_its_equation_without_a_kernel(exported_
     p.locator(f"{PLAYER} .avz-graph svg").first.wait_for(timeout=60_000)
     p.locator(f"{PLAYER} .avz-eq .katex").first.wait_for(timeout=15_000)
     assert read_player(p).typeset
+
+
+# ------------------------------------------- plain nbconvert, offline (docs/classroom.md)
+
+# The command docs/classroom.md gives a teacher for an offline HTML export with plain nbconvert:
+# run the notebook again (the outputs then carry the kernel-free player beside the widget view),
+# drop the saved widget state (nbconvert then shows that player, not the widget view, and loads
+# no widget manager), and give RequireJS and MathJax no address (the page asks for nothing).
+OFFLINE_NBCONVERT = [
+    "jupyter", "nbconvert", "--to", "html", "--execute",
+    "--ExecutePreprocessor.store_widget_state=False",
+    "--ClearMetadataPreprocessor.enabled=True",
+    "--ClearMetadataPreprocessor.clear_cell_metadata=False",
+    "--HTMLExporter.require_js_url=", "--HTMLExporter.mathjax_url=",
+]  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def nbconvert_offline_html(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Committed notebook 03 (saved widget state and all) exported with that command."""
+    import subprocess
+
+    folder = tmp_path_factory.mktemp("nbconvert_offline")
+    notebook = folder / LESSON.name
+    shutil.copy(LESSON, notebook)
+    assert "widgets" in json.loads(notebook.read_text(encoding="utf-8"))["metadata"]
+    command = [sys.executable, "-m", *OFFLINE_NBCONVERT, notebook.name]
+    subprocess.run(command, cwd=folder, check=True, timeout=600, stdin=subprocess.DEVNULL)
+    out = folder / "03_backprop_by_hand.html"
+    text = out.read_text(encoding="utf-8")
+    assert WIDGET_VIEW not in text and "widget-state+json" not in text, "a widget view shown"
+    return out
+
+
+def test_the_documented_nbconvert_command_is_in_the_teachers_guide():
+    guide = (ROOT / "docs" / "classroom.md").read_text(encoding="utf-8")
+    assert " ".join(OFFLINE_NBCONVERT) in guide
+
+
+def test_plain_nbconvert_export_plays_offline_with_no_cdn_request(nbconvert_offline_html, page):
+    p, refused = _open(page, nbconvert_offline_html)
+    players = _players(p)
+    assert len(players) == _code_cells(LESSON, "animate(") == 6
+    for frame in players:
+        frame.locator(".avz-player .avz-eq .katex").wait_for()  # its own packed KaTeX
+    first = players[0]
+    caption = first.locator(".avz-caption")
+    assert caption.inner_text().startswith("step 1 of 9")
+    first.locator("button.avz-next").click()
+    assert caption.inner_text().startswith("step 2 of 9")
+    assert "2 + 3 = 5" in _equation(first)
+    assert first.locator(".avz-eq .katex").count() == 1, "the new step's maths is typeset"
+    p.keyboard.press("End")
+    assert caption.inner_text().startswith("step 9 of 9")
+    assert _equation(first).endswith("= 8")
+    last = players[-1]
+    last.locator("button.avz-next").click()
+    assert last.locator(".avz-caption").inner_text().startswith("step 2 of ")
+    assert caption.inner_text().startswith("step 9 of 9")
+    assert p.locator(".jupyter-widgets, script[type*='widget-state']").count() == 0
+    assert refused == [], f"the page asked the network for {refused}"
+    assert [u for u in page.requests if not u.startswith(ALLOWED)] == []
+    assert page.failed == [], page.failed
