@@ -16,8 +16,10 @@ Two exports, the two that docs/classroom.md describes:
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -27,11 +29,12 @@ from player_page import BLUE, ORANGE, VERMILION, demo_notebook, read_player, wai
 
 pytestmark = pytest.mark.browser
 
-PLAYER = ".agv-player"
+PLAYER = ".avz-player"
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = ROOT / "notebooks"
 LESSON = NOTEBOOKS / "03_backprop_by_hand.ipynb"
 ALLOWED = ("file:", "data:", "blob:", "about:")
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 # What a widget looks like when a page shows its repr instead of rendering it.
 WIDGET_AS_TEXT = re.compile(
     r"<Player of|<InlinePlayer|<Quiz on|^Exercise: |Teacher switch:"
@@ -118,7 +121,7 @@ def test_exported_lesson_asks_for_nothing_and_holds_every_asset(lesson_html, pag
     players = _players(p)
     assert len(players) == _code_cells(LESSON, "animate(") == 6  # 03: six walkthrough players
     for frame in players:
-        frame.locator("#avz-caption").wait_for()
+        frame.locator(".avz-player .avz-caption").wait_for()
     shown = p.evaluate("() => document.querySelector('main').innerText")
     assert not WIDGET_AS_TEXT.findall(shown), "a widget is shown as text"
     assert p.locator(".avz-widget-note").count() == 0, "a widget has no kernel-free form"
@@ -146,14 +149,20 @@ def test_exported_lesson_maths_is_typeset_with_no_dollar_left(lesson_html, page)
     assert refused == []
 
 
+def _equation(frame) -> str:
+    """The equation on show, as text (the player keeps it beside KaTeX's typeset form)."""
+    return frame.locator(".avz-eq").get_attribute("data-text")
+
+
 def test_exported_players_step_without_a_kernel(lesson_html, page, tmp_path):
     p, refused = _open(page, lesson_html)
     first = _players(p)[0]
-    caption = first.locator("#avz-caption")
+    caption = first.locator(".avz-caption")
     assert caption.inner_text().startswith("step 1 of 9")
-    first.locator("#avz-next").click()
+    first.locator("button.avz-next").click()
     assert caption.inner_text().startswith("step 2 of 9")
-    assert "2 + 3 = 5" in first.locator("#avz-equation").inner_text()
+    assert "2 + 3 = 5" in _equation(first)
+    first.locator(".avz-eq .katex").wait_for()  # typeset by the page's own KaTeX
     p.keyboard.press("ArrowRight")  # the player has focus now: its keys step it
     assert caption.inner_text().startswith("step 3 of 9")
     p.keyboard.press("PageDown")  # a presenter's remote
@@ -162,15 +171,15 @@ def test_exported_players_step_without_a_kernel(lesson_html, page, tmp_path):
     assert caption.inner_text().startswith("step 3 of 9")
     p.keyboard.press("End")
     assert caption.inner_text().startswith("step 9 of 9")
-    assert first.locator("#avz-equation").inner_text().endswith("= 8")
+    assert _equation(first).endswith("= 8")
     p.screenshot(path=str(tmp_path / "export_player_last_step.png"))
 
     # each player steps on its own: the last one is still at its start, then moves
     last = _players(p)[-1]
-    last_caption = last.locator("#avz-caption")
+    last_caption = last.locator(".avz-caption")
     start = last_caption.inner_text()
     assert start.startswith("step 1 of ")
-    last.locator("#avz-next").click()
+    last.locator("button.avz-next").click()
     assert last_caption.inner_text().startswith("step 2 of ")
     assert caption.inner_text().startswith("step 9 of 9")
     assert refused == []
@@ -249,10 +258,18 @@ def test_every_lesson_notebooks_maths_typesets_with_the_vendored_katex(page, tmp
 
 # ---------------------------------------------------------------- plain nbconvert
 
+ANYWIDGET_AMD = Path(sys.prefix) / "share/jupyter/nbextensions/anywidget/index.js"
+
 
 @pytest.fixture(scope="module")
 def exported_page(static_server, local_export_urls, tmp_path_factory) -> str:
-    """Execute the demo notebook (saving widget state), export it to HTML, return its URL."""
+    """Execute the demo notebook (saving widget state), export it to HTML, return its URL.
+
+    The player is an anywidget: the widget manager fetches the `anywidget` module from its CDN
+    (`<cdn>anywidget@<version range>/dist/index.js`); here that CDN is a folder on 127.0.0.1 holding
+    anywidget's own AMD build, named by a script's `data-jupyter-widgets-cdn`."""
+    from anywidget.widget import _ANYWIDGET_SEMVER_VERSION
+
     nb = demo_notebook()
     workdir = tmp_path_factory.mktemp("export")
     NotebookClient(
@@ -262,7 +279,14 @@ def exported_page(static_server, local_export_urls, tmp_path_factory) -> str:
     body, _ = HTMLExporter(**local_export_urls).from_notebook_node(nb)
     for url in local_export_urls.values():
         assert url in body, f"nbconvert did not use {url}"
+    assert "application/vnd.jupyter.widget-view+json" in body, "no widget view in the export"
     assert "cdn.jsdelivr.net" not in body and "unpkg.com" not in body
+    cdn = static_server.root / "npm"
+    module = cdn / f"anywidget@{_ANYWIDGET_SEMVER_VERSION}" / "dist" / "index.js"
+    module.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copy(ANYWIDGET_AMD, module)
+    cdn_tag = f'<script data-jupyter-widgets-cdn="{static_server.url}/npm/"></script>'
+    body = body.replace("<head>", "<head>" + cdn_tag, 1)
     target = static_server.root / "player_demo.html"
     target.write_text(body, encoding="utf-8")
     return static_server.url_for(target)
@@ -271,44 +295,119 @@ def exported_page(static_server, local_export_urls, tmp_path_factory) -> str:
 def test_exported_player_steps_and_plays_without_a_kernel(exported_page, page):
     p = page.page
     p.goto(exported_page)
-    p.locator(f"{PLAYER} .agv-frame-body").first.wait_for(timeout=60_000)
+    p.locator(f"{PLAYER} .avz-graph svg").first.wait_for(timeout=60_000)
+    assert p.locator(PLAYER).count() == 1, "the widget view and the inline player both shown?"
+    assert p.locator("iframe").count() == 0, "the export shows the inline fallback, not the widget"
     first = wait_for_step(p, 1)
     n = int(first.caption.split(" of ")[1].split()[0])
     assert first.caption.startswith(f"step 1 of {n}")
     assert "x = 2" in first.equation and first.active
     assert first.active_value()[1:] == (ORANGE, VERMILION)
 
-    # without a kernel the controls that need one are hidden, the in-browser ones shown
-    assert not p.locator(f"{PLAYER} button", has_text="Next").is_visible()
-    assert not p.locator(f"{PLAYER} .widget-toggle-button", has_text="backward").is_visible()
-    assert p.locator(f"{PLAYER} .widget-play button").first.is_visible()
+    # with no kernel every control still works: they all run in the page
+    for name in ("first", "prev", "play", "next", "last"):
+        assert p.locator(f"{PLAYER} button.avz-{name}").is_visible(), name
+    assert p.locator(f"{PLAYER} button.avz-phase[data-phase='backward']").is_visible()
 
-    box = p.locator(f"{PLAYER} .widget-text input").first
-    box.focus()
-    box.press("ArrowUp")  # Next, in the browser alone
+    p.locator(f"{PLAYER} button.avz-next").click()  # Next, in the browser alone
     second = wait_for_step(p, 2)
     assert "2 + 3 = 5" in second.equation and second.active != first.active
-    box.press("ArrowDown")  # Prev
+    p.keyboard.press("ArrowLeft")  # the player has focus: its keys step it
     assert wait_for_step(p, 1).equation == first.equation
-    handle = p.locator(f"{PLAYER} .widget-slider .noUi-handle").first
-    handle.focus()
-    handle.press("ArrowRight")
+    slider = p.locator(f"{PLAYER} .avz-slider")
+    slider.focus()
+    slider.press("ArrowRight")
     assert wait_for_step(p, 2).equation == second.equation
-    handle.press("ArrowLeft")
+    slider.press("ArrowLeft")
     assert wait_for_step(p, 1).equation == first.equation
 
-    p.locator(f"{PLAYER} .widget-play button").first.click()  # ▶
+    p.locator(f"{PLAYER} button.avz-play").click()  # ▶
     last = wait_for_step(p, n)
     assert last.equation.endswith("= 8") and "backward" in last.caption
     assert last.active != first.active
     assert last.active_value()[1:] == (BLUE, VERMILION)
-    p.locator(f"{PLAYER} .widget-play button").nth(1).click()  # ■ back to the start
+    p.locator(f"{PLAYER} button.avz-first").click()  # back to the start
     assert wait_for_step(p, 1).equation == first.equation
-
-    p.wait_for_function(
-        "() => !!document.querySelector('.agv-eq .MathJax, .agv-eq .MathJax_CHTML')",
-        timeout=30_000,
-    )
-    assert read_player(p).typeset, "the local MathJax typeset the equation"
     assert page.foreign_requests() == [], "the export reached for the internet"
-    assert page.failed == [], "some files the page needs did not load"
+    # the widget manager first asks RequireJS for `anywidget.js` beside the page, then its CDN
+    first_try = exported_page.rsplit("/", 1)[0] + "/anywidget.js"
+    failed = [url for url in page.failed if not url.startswith(first_try + " ")]
+    assert failed == [], "some files the page needs did not load"
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="the widget gets KaTeX from the kernel (a custom message, never saved): in an "
+    "nbconvert export of the widget view there is no kernel, so its equation stays text. "
+    "The kernel-free export (save_notebook_html, or nbconvert with the widget state "
+    "cleared: the inline player) typesets it.",
+)
+def test_exported_widget_player_typesets_its_equation_without_a_kernel(exported_page, page):
+    p = page.page
+    p.goto(exported_page)
+    p.locator(f"{PLAYER} .avz-graph svg").first.wait_for(timeout=60_000)
+    p.locator(f"{PLAYER} .avz-eq .katex").first.wait_for(timeout=15_000)
+    assert read_player(p).typeset
+
+
+# ------------------------------------------- plain nbconvert, offline (docs/classroom.md)
+
+# The command docs/classroom.md gives a teacher for an offline HTML export with plain nbconvert:
+# run the notebook again (the outputs then carry the kernel-free player beside the widget view),
+# drop the saved widget state (nbconvert then shows that player, not the widget view, and loads
+# no widget manager), and give RequireJS and MathJax no address (the page asks for nothing).
+OFFLINE_NBCONVERT = [
+    "jupyter", "nbconvert", "--to", "html", "--execute",
+    "--ExecutePreprocessor.store_widget_state=False",
+    "--ClearMetadataPreprocessor.enabled=True",
+    "--ClearMetadataPreprocessor.clear_cell_metadata=False",
+    "--HTMLExporter.require_js_url=", "--HTMLExporter.mathjax_url=",
+]  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def nbconvert_offline_html(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Committed notebook 03 (saved widget state and all) exported with that command."""
+    import subprocess
+
+    folder = tmp_path_factory.mktemp("nbconvert_offline")
+    notebook = folder / LESSON.name
+    shutil.copy(LESSON, notebook)
+    assert "widgets" in json.loads(notebook.read_text(encoding="utf-8"))["metadata"]
+    command = [sys.executable, "-m", *OFFLINE_NBCONVERT, notebook.name]
+    subprocess.run(command, cwd=folder, check=True, timeout=600, stdin=subprocess.DEVNULL)
+    out = folder / "03_backprop_by_hand.html"
+    text = out.read_text(encoding="utf-8")
+    assert WIDGET_VIEW not in text and "widget-state+json" not in text, "a widget view shown"
+    return out
+
+
+def test_the_documented_nbconvert_command_is_in_the_teachers_guide():
+    guide = (ROOT / "docs" / "classroom.md").read_text(encoding="utf-8")
+    assert " ".join(OFFLINE_NBCONVERT) in guide
+
+
+def test_plain_nbconvert_export_plays_offline_with_no_cdn_request(nbconvert_offline_html, page):
+    p, refused = _open(page, nbconvert_offline_html)
+    players = _players(p)
+    assert len(players) == _code_cells(LESSON, "animate(") == 6
+    for frame in players:
+        frame.locator(".avz-player .avz-eq .katex").wait_for()  # its own packed KaTeX
+    first = players[0]
+    caption = first.locator(".avz-caption")
+    assert caption.inner_text().startswith("step 1 of 9")
+    first.locator("button.avz-next").click()
+    assert caption.inner_text().startswith("step 2 of 9")
+    assert "2 + 3 = 5" in _equation(first)
+    assert first.locator(".avz-eq .katex").count() == 1, "the new step's maths is typeset"
+    p.keyboard.press("End")
+    assert caption.inner_text().startswith("step 9 of 9")
+    assert _equation(first).endswith("= 8")
+    last = players[-1]
+    last.locator("button.avz-next").click()
+    assert last.locator(".avz-caption").inner_text().startswith("step 2 of ")
+    assert caption.inner_text().startswith("step 9 of 9")
+    assert p.locator(".jupyter-widgets, script[type*='widget-state']").count() == 0
+    assert refused == [], f"the page asked the network for {refused}"
+    assert [u for u in page.requests if not u.startswith(ALLOWED)] == []
+    assert page.failed == [], page.failed

@@ -188,19 +188,15 @@ _SAVED_DRAWINGS_JS = """async () => {
   return false;
 }"""
 
-# The first player on the page: its visible step, then again after a click on Next ▶ (which
-# asks the kernel, so this is the widget round trip through Pyodide). null: no player.
+# The first player on the page: its step on show, then again after a click on Next ▶ (the
+# player's own module, an anywidget, rendered by Pyodide's widget manager). null: no player.
 _PLAYER_NEXT_JS = """async () => {
-  const player = window.jupyterapp.shell.currentWidget.node.querySelector('.agv-player');
+  const player = window.jupyterapp.shell.currentWidget.node.querySelector('.avz-player');
   if (!player) return null;
   player.scrollIntoView();
-  const shown = () => {
-    const frame = [...player.querySelectorAll('.agv-frame-body')]
-      .find((f) => f.getClientRects().length > 0);
-    return frame ? frame.dataset.step : null;
-  };
+  const shown = () => player.getClientRects().length > 0 ? player.dataset.step || null : null;
   const before = shown();
-  [...player.querySelectorAll('button')].find((b) => b.textContent.includes('Next')).click();
+  player.querySelector('button.avz-next').click();
   for (let i = 0; i < 100 && shown() === before; i++)
     await new Promise((resolve) => setTimeout(resolve, 100));
   return [before, shown()];
@@ -244,7 +240,11 @@ _READ_JS = """() => {
       svgs: outs.filter((o) => (o.matches('.jp-RenderedSVG')
           && [...o.querySelectorAll('img')].some((img) => img.naturalWidth > 0))
         || (o.matches('.jp-RenderedHTMLCommon') && o.querySelector('svg'))).length,
-      widgets: cell.node.querySelectorAll('.jp-OutputArea-output .jupyter-widgets').length,
+      // ipywidgets' views carry .jupyter-widgets; the kit's anywidgets (player, explorer) their
+      // own root, drawn by their module once the view rendered
+      widgets: cell.node.querySelectorAll('.jp-OutputArea-output .jupyter-widgets').length
+        + cell.node.querySelectorAll('.jp-OutputArea-output :is(.avz-player, .avz-explore)'
+          + ':not(.jupyter-widgets *)').length,
       texts: outs.map((o) => (o.innerText || '').trim().slice(0, 200)),
     };
   });
@@ -265,7 +265,8 @@ _OVERFLOW_JS = """() => {
   const bad = [];
   let measured = 0;
   for (const g of [...host.querySelectorAll('svg g.node'),
-                   ...panel.node.querySelectorAll('.jupyter-widgets svg g.node')]) {
+                   ...panel.node.querySelectorAll(
+                     ':is(.jupyter-widgets, .avz-player, .avz-explore) svg g.node')]) {
     const shape = g.querySelector('polygon, path, ellipse');
     if (!shape) continue;
     measured += 1;

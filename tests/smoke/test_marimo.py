@@ -6,10 +6,8 @@ beside it) draws `z`, explores `(x + y) * y` and animates `z`. Checked: after Ru
 drawing renders as SVG, the explorer renders, and changing x in its number box recomputes
 every gradient in the kernel (y's goes from 8 to 7); no request leaves the machine.
 
-`z.animate()` is still an ipywidgets composite today: marimo shows "Jupyter widgets are not
-supported in marimo. Please migrate this widget to anywidget." —
-`test_the_player_steps_in_marimo` expects that failure until the anywidget player lands, and
-then checks that Next steps the player.
+`z.animate()` is the anywidget player (static/player.js): marimo renders it (never its "Jupyter
+widgets are not supported in marimo" notice), and Next and Last step it.
 """
 
 from __future__ import annotations
@@ -137,16 +135,29 @@ def test_explore_recomputes_in_marimos_kernel_when_an_input_changes(notebook):
 
 
 def test_the_player_steps_in_marimo(notebook):
-    """Enabled by the anywidget player: today z.animate() is an ipywidgets composite."""
-    cell = notebook.locator("text=z.animate()").first
-    cell.wait_for(timeout=60_000)
-    notebook.locator(".agv-player").or_(notebook.get_by_text(NOT_SUPPORTED)).first.wait_for(
-        timeout=60_000
+    """The player is an anywidget: marimo renders it, and Next steps it (in the page; marimo
+    keeps the widget's `step` in its kernel)."""
+    notebook.locator("text=z.animate()").first.wait_for(timeout=60_000)
+    player = notebook.locator(".avz-player").first
+    player.wait_for(timeout=60_000)
+    assert NOT_SUPPORTED not in notebook.locator("body").inner_text()
+    expect(player).to_have_attribute("data-step", "1")
+    caption = player.locator(".avz-caption")
+    assert caption.text_content().startswith("step 1 of 9")
+    assert "x = 2" in player.locator(".avz-eq").get_attribute("data-text")
+    assert player.locator(".avz-graph g.node.active").count() > 0
+    before = player.locator(".avz-graph g.node.active").evaluate_all(
+        "(nodes) => nodes.map((g) => g.id)"
     )
-    if notebook.locator(".agv-player").count() == 0:
-        assert NOT_SUPPORTED in notebook.locator("body").inner_text()
-        pytest.xfail("needs the anywidget player: marimo says " + repr(NOT_SUPPORTED))
-    player = notebook.locator(".agv-player").first
-    before = player.inner_text()
-    player.get_by_role("button", name="Next").first.click()
-    expect(player).not_to_have_text(before, timeout=30_000)
+    player.locator("button.avz-next").click()
+    expect(player).to_have_attribute("data-step", "2", timeout=30_000)
+    assert caption.text_content().startswith("step 2 of 9")
+    assert "2 + 3 = 5" in player.locator(".avz-eq").get_attribute("data-text")
+    after = player.locator(".avz-graph g.node.active").evaluate_all(
+        "(nodes) => nodes.map((g) => g.id)"
+    )
+    assert after and after != before, "the highlighted node moved on"
+    player.locator("button.avz-last").click()
+    expect(player).to_have_attribute("data-step", "9", timeout=30_000)
+    assert player.locator(".avz-eq").get_attribute("data-text").endswith("= 8")
+    assert _foreign(notebook.requests) == []
