@@ -1,4 +1,4 @@
-"""The errors met when a graph is opened and drawn, defined in one place.
+"""The errors met when a graph is opened, traced, drawn, played or exported: one place.
 
 Opening a graph (`autograd_viz.door.open_graph`) can fail in a few ways, whichever
 viewer asked: the object is not a graph (`GraphError`, `NotAGraphError`), the graph loops
@@ -7,6 +7,9 @@ is too large for a float (`NumberOutOfRangeError`), the graph is too large to sh
 (`GraphTooLargeError`), a learner's backward() never returns (`BackwardTimeoutError`);
 drawing it can fail for want of graphviz (`GraphvizNotFoundError`, `GraphvizError`,
 `GraphvizLoadingError`) or because frames cannot be cut from the layout (`FramesError`).
+Each viewer's own refusals follow: `TraceError` (and `NetworkError`, by neuron),
+`PlayerError` / `AnimationTooLargeError`, `QuizError`, `ExploreError`, `FrontendError`,
+`SlidesError`, `NotebookHTMLError`, `WorksheetError`, `ExportError`.
 
 They live here, below every layer (this module needs nothing but Python), so the graph
 snapshot, the size check, other engines' readers and the viewers raise the same classes
@@ -20,17 +23,28 @@ from __future__ import annotations
 __all__ = [
     "LOOKS_FOR",
     "OPERAND_NAMES",
+    "AnimationTooLargeError",
     "BackwardTimeoutError",
     "CycleError",
+    "ExploreError",
+    "ExportError",
     "FramesError",
+    "FrontendError",
     "GraphError",
     "GraphTooLargeError",
     "GraphvizError",
     "GraphvizLoadingError",
     "GraphvizNotFoundError",
+    "NetworkError",
     "NotAGraphError",
+    "NotebookHTMLError",
     "NumberOutOfRangeError",
+    "PlayerError",
+    "QuizError",
+    "SlidesError",
     "StaleGraphError",
+    "TraceError",
+    "WorksheetError",
     "cycle_error",
 ]
 
@@ -104,3 +118,47 @@ def cycle_error(node: object) -> CycleError:
         "operands are fixed when the operation makes it; something set an operand slot "
         "(`_a` or `_b`) afterwards. Build the expression again from its inputs."
     )
+
+
+class TraceError(ValueError):
+    """The graph cannot be traced (a bad argument, or a local derivative with no value)."""
+
+
+class FrontendError(ValueError):
+    """The frontend choice was given in a form this package does not understand."""
+
+
+class QuizError(ValueError):
+    """The quiz cannot be built for this graph with these options (the message says why)."""
+
+
+class SlidesError(ValueError):
+    """The notebook cannot be made into slides (the message says what to change)."""
+
+
+class NotebookHTMLError(ValueError):
+    """The notebook cannot be exported to offline HTML (the message says what to change)."""
+
+
+class ExportError(RuntimeError):
+    """An export needs something that is not installed."""
+
+
+class ExploreError(ValueError):
+    """`explore()` was given something it cannot explore (said before any work)."""
+
+
+class NetworkError(TraceError):
+    """The graph has no `nn` neurons to animate neuron by neuron (the message says what to do)."""
+
+
+class PlayerError(ValueError):
+    """The player cannot animate this graph with these options (the message says why)."""
+
+
+class AnimationTooLargeError(PlayerError):
+    """Too many frames, or a step table too big, to keep in a notebook as widget state."""
+
+
+class WorksheetError(ValueError):
+    """This graph cannot be put on one worksheet (the message says what to do instead)."""

@@ -47,7 +47,7 @@ from autograd_viz._equations import (
 )
 from autograd_viz._numbers import format_number
 from autograd_viz.door import open_graph
-from autograd_viz.errors import GraphTooLargeError
+from autograd_viz.errors import GraphTooLargeError, TraceError
 from autograd_viz.graph import Graph, Node, snapshot
 from autograd_viz.naming import expression_names
 from autograd_viz.ops import Args, Op, describe
@@ -55,10 +55,6 @@ from autograd_viz.ops import Args, Op, describe
 PHASES = ("forward", "backward", "both")
 KINDS = ("value", "seed", "local", "contribution", "accumulate")
 NOTATIONS = ("blog", "adjoint")
-
-
-class TraceError(ValueError):
-    """The graph cannot be traced (a bad argument, or a local derivative with no value)."""
 
 
 def check_phase(phase: object) -> str:

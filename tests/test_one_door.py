@@ -361,3 +361,22 @@ def test_every_public_entry_opens_the_graph_once(entry, tmp_path):
     assert follow.work == {"size check": 1, "graph read": 1, **drawn}
     assert sorted(follow.parents_read.values()) == [1, 1, 1, 1]
     assert _calls_back_up(follow) == []
+
+
+def test_every_error_a_viewer_raises_is_defined_in_the_errors_module():
+    # issue 17 item 1: "errors a viewer raises live in one module"; the old names stay
+    import importlib
+    import inspect
+
+    import autograd_viz.errors as errors
+
+    for name in ["trace", "viz.inline", "viz.quiz", "viz.slides", "viz.notebook_html",
+                 "viz.animation", "viz.explore", "viz.network", "viz.player", "viz.worksheet",
+                 "viz.render", "viz.frames"]:  # fmt: skip
+        module = importlib.import_module(f"autograd_viz.{name}")
+        for attr in module.__all__:  # what the viewer offers (and raises)
+            value = getattr(module, attr)
+            ours = inspect.isclass(value) and value.__module__.startswith("autograd_viz")
+            if ours and issubclass(value, Exception):
+                assert value.__module__ == "autograd_viz.errors", f"{name}.{attr}"
+                assert getattr(errors, attr) is value

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from autograd_viz._checks import is_number
+from autograd_viz.errors import ExportError
 from autograd_viz.viz.compose import Captions, Source, frame_size, frames_of, nested, renamed
 from autograd_viz.viz.frames import Frames
 from autograd_viz.viz.outpath import output_path
@@ -149,10 +150,6 @@ def save_svg_animation(source: Source, path: str | Path, **options: Any) -> Path
 
 
 # ---- animated GIF (for slide software that cannot play SVG) ------------------------------
-
-
-class ExportError(RuntimeError):
-    """An export needs something that is not installed."""
 
 
 def save_gif(

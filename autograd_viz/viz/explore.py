@@ -32,7 +32,7 @@ import traitlets
 from autograd_viz._checks import is_number
 from autograd_viz.door import open_graph
 from autograd_viz.engine import Value
-from autograd_viz.errors import GraphTooLargeError
+from autograd_viz.errors import ExploreError, GraphTooLargeError
 from autograd_viz.graph import Graph
 from autograd_viz.trace import trace
 from autograd_viz.viz import layout, render
@@ -44,10 +44,6 @@ __all__ = ["MAX_EXPLORE_NODES", "ExploreError", "Explorer", "explore"]
 
 MAX_EXPLORE_NODES = 200  # every change re-runs f and the trace: keep it a classroom graph
 KERNEL_GONE = "the kernel is not running: values cannot be recomputed; re-run the cell"
-
-
-class ExploreError(ValueError):
-    """`explore()` was given something it cannot explore (said before any work)."""
 
 
 def module_text() -> str:

@@ -28,15 +28,12 @@ from typing import Any
 
 from autograd_viz._checks import is_number
 from autograd_viz.engine import Value
+from autograd_viz.errors import FrontendError
 
 __all__ = ["WIDGETS_ENV", "InlinePlayer", "inline_html", "widgets_render"]
 
 WIDGETS_ENV = "AUTOGRAD_VIZ_WIDGETS"
 _YES, _NO = {"1", "true", "yes", "on"}, {"0", "false", "no", "off"}
-
-
-class FrontendError(ValueError):
-    """The frontend choice was given in a form this package does not understand."""
 
 
 def widgets_render() -> bool:

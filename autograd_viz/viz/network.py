@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from autograd_viz._equations import ATOM, SUM, Eq, chain, latex_name, num, par, partial, plus, times
+from autograd_viz.errors import NetworkError
 from autograd_viz.graph import Graph, Node, snapshot, snapshot_for
 from autograd_viz.naming import expression_names
 from autograd_viz.ops import Args, describe
@@ -44,10 +45,6 @@ BY = ("operation", "neuron")  # what one frame of an animation is: one operation
 _TERMS_SHOWN = 4  # a neuron with 16 inputs: the first terms of its sum, then "…"
 _Z = Eq("z", "z")  # a neuron's pre-activation, w·x + b
 _AFFINE = Eq("w·x + b", r"w \cdot x + b", SUM)
-
-
-class NetworkError(TraceError):
-    """The graph has no `nn` neurons to animate neuron by neuron (the message says what to do)."""
 
 
 @dataclass(frozen=True)

@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from autograd_viz._checks import is_number
+from autograd_viz.errors import NotebookHTMLError
 from autograd_viz.viz.outpath import output_path
 from autograd_viz.viz.palette import COLORS
 from autograd_viz.viz.slides import (
@@ -54,10 +55,6 @@ WIDGET_NOTE = (
     '<p class="avz-widget-note">An interactive widget is here in the notebook; '
     "open the notebook with a kernel to use it.</p>"
 )
-
-
-class NotebookHTMLError(ValueError):
-    """The notebook cannot be exported to offline HTML (the message says what to change)."""
 
 
 def save_notebook_html(

@@ -25,7 +25,13 @@ import traitlets
 
 from autograd_viz._checks import is_number
 from autograd_viz.door import open_graph
-from autograd_viz.errors import LOOKS_FOR, CycleError, GraphError
+from autograd_viz.errors import (
+    LOOKS_FOR,
+    AnimationTooLargeError,
+    CycleError,
+    GraphError,
+    PlayerError,
+)
 from autograd_viz.graph import Graph, snapshot
 from autograd_viz.trace import Step, check_phase
 from autograd_viz.viz.frames import Frames
@@ -42,14 +48,6 @@ DEFAULT_MAX_BYTES = 30_000_000  # the step table as saved in the notebook (the d
 # numbers; the drawing is at least 3x the DOT source: a floor, so the estimate before the
 # layout never refuses what would fit.
 _LAYOUT_PER_DOT_BYTE, _STEP_OVERHEAD = 3, 40
-
-
-class PlayerError(ValueError):
-    """The player cannot animate this graph with these options (the message says why)."""
-
-
-class AnimationTooLargeError(PlayerError):
-    """Too many frames, or a step table too big, to keep in a notebook as widget state."""
 
 
 class Player(anywidget.AnyWidget):

@@ -45,6 +45,7 @@ from autograd_viz._equations import Eq, partial
 from autograd_viz._numbers import format_number
 from autograd_viz.answers import graph_key
 from autograd_viz.door import open_graph
+from autograd_viz.errors import QuizError
 from autograd_viz.grading import ANSWER_HELP, AnswerParseError, agrees, parse_number
 from autograd_viz.graph import Graph
 from autograd_viz.naming import expression_names
@@ -72,10 +73,6 @@ _SETS_ITSELF = {
     "states": "colours each node by what is filled in",
     "fmt": "writes numbers to digits= significant digits, as it checks them (use digits=)",
 }
-
-
-class QuizError(ValueError):
-    """The quiz cannot be built for this graph with these options (the message says why)."""
 
 
 def _too_many(count: str, max_nodes: int, when: str = "") -> QuizError:

@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from autograd_viz._checks import is_number
+from autograd_viz.errors import SlidesError
 from autograd_viz.viz.outpath import output_path
 from autograd_viz.viz.static import static_text
 
@@ -49,10 +50,6 @@ __all__ = ["SlidesError", "save_slides", "slides_html"]
 VENDOR = Path(__file__).with_name("vendor")
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 _SLIDE_KINDS = {"slide", "subslide", "fragment", "skip", "notes", "-"}
-
-
-class SlidesError(ValueError):
-    """The notebook cannot be made into slides (the message says what to change)."""
 
 
 @dataclass

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from autograd_viz.door import open_graph
+from autograd_viz.errors import WorksheetError
 from autograd_viz.trace import Step, check_phase, trace
 from autograd_viz.viz import render
 from autograd_viz.viz.outpath import output_path
@@ -45,10 +46,6 @@ _FONT = "DejaVu Sans, Arial, Helvetica, sans-serif"
 _INK, _PAPER = COLORS["print-ink"], COLORS["print-paper"]  # black on white: prints anywhere
 # a run of numbers and arithmetic only: a step's substituted numbers or its result
 _NUMERIC = re.compile(r"[\s\d.,+\-−·×*/^()e∞inf]*")
-
-
-class WorksheetError(ValueError):
-    """This graph cannot be put on one worksheet (the message says what to do instead)."""
 
 
 @dataclass(frozen=True)
