@@ -327,6 +327,14 @@ def _walk(page, name: str, size: dict = PROJECTOR, key: str | None = None) -> li
     code cell; see test_pagedown_changes_slides_without_a_player). A press may only move the
     deck's active cell within a slide (nothing changes on screen): up to six tries each."""
     key = key or ("PageDown" if _has_player(name) else "remote")
+    # a notebook's saved outputs of the removed ipywidgets player carry its own deck-key script
+    # (window.agvDeckKeys); once such an output is drawn (at 1920x1080 one is on screen as the
+    # notebook opens), it moves the deck on every PageDown besides the player's own listener:
+    # two moves a press, and a player's slide left after one step
+    assert not page.evaluate("() => !!window.agvDeckKeys"), (
+        f"{name}: a saved output of the old player installed its deck keys (agvDeckKeys): "
+        "re-run the notebook so its outputs hold the new player"
+    )
     remote = {
         way: page.locator(f".jp-Deck-Remote .jp-deck-mod-direction-{way}")
         for way in ("down", "forward")
