@@ -104,11 +104,24 @@ def _present(
             )
         _wait_for_kernel_idle(page, 300_000)
         _start_deck(page)
+        _no_old_deck_keys(page, name)
         yield page, errors
     finally:
         with contextlib.suppress(Exception):  # stop presenting: the setting outlives the page
             page.locator(".jp-Deck-Remote .jp-deck-mod-stop").first.click(timeout=5_000)
         context.close()
+
+
+def _no_old_deck_keys(page, name: str) -> None:
+    """A notebook's saved widget state from the removed ipywidgets player carries that
+    player's own deck-key script (window.agvDeckKeys). Once such a saved output is drawn as the
+    notebook opens (whether it is depends on what is on screen first), it moves the deck on
+    every PageDown and → besides the new player's listener: two moves a press, a player's
+    slide left after one step, a player found at step 2."""
+    assert not page.evaluate("() => !!window.agvDeckKeys"), (
+        f"{name}: a saved output of the old player installed its deck keys (agvDeckKeys): "
+        "re-run the notebook so its saved outputs and widget state hold the new player"
+    )
 
 
 def _start_deck(page) -> None:
@@ -327,14 +340,7 @@ def _walk(page, name: str, size: dict = PROJECTOR, key: str | None = None) -> li
     code cell; see test_pagedown_changes_slides_without_a_player). A press may only move the
     deck's active cell within a slide (nothing changes on screen): up to six tries each."""
     key = key or ("PageDown" if _has_player(name) else "remote")
-    # a notebook's saved outputs of the removed ipywidgets player carry its own deck-key script
-    # (window.agvDeckKeys); once such an output is drawn (at 1920x1080 one is on screen as the
-    # notebook opens), it moves the deck on every PageDown besides the player's own listener:
-    # two moves a press, and a player's slide left after one step
-    assert not page.evaluate("() => !!window.agvDeckKeys"), (
-        f"{name}: a saved output of the old player installed its deck keys (agvDeckKeys): "
-        "re-run the notebook so its outputs hold the new player"
-    )
+    _no_old_deck_keys(page, name)
     remote = {
         way: page.locator(f".jp-Deck-Remote .jp-deck-mod-direction-{way}")
         for way in ("down", "forward")
