@@ -160,3 +160,18 @@ def test_projector_mode_sets_every_text_at_20_px_or_more(opened):
         " document.querySelector('.avz-graph').clientWidth]"
     )
     assert width[0] >= width[1] - 2  # the graph fills the player's width
+
+
+def test_asking_a_value_of_the_player_shows_its_chain_rule_sum_without_a_kernel(opened):
+    # issue 20 item 4 in the player itself (the page: the same module as widget and deck)
+    p = opened(_blog_z())
+    y = p.locator(".avz-graph svg g#v1")
+    y.focus()
+    p.keyboard.press("Enter")
+    panel = p.locator(".avz-ask-panel")
+    panel.wait_for(state="visible")
+    assert "∂z/∂y = ȳ via the product + ȳ via the sum = 5 + 3 = 8" in panel.inner_text()
+    assert "5 + 3 = 8" in p.locator(".avz-ask-live").inner_text()
+    p.keyboard.press("Escape")
+    panel.wait_for(state="hidden")
+    assert p.locator(".avz-player").get_attribute("data-step") == "1"  # asking is not stepping
