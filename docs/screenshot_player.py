@@ -73,6 +73,7 @@ def main() -> None:
                 nxt.click()
                 page.wait_for_timeout(250)
             player.scroll_into_view_if_needed()
+            player.locator(".avz-eq .katex").wait_for(timeout=60_000)  # the maths typeset
             page.wait_for_timeout(500)
             args.out.parent.mkdir(parents=True, exist_ok=True)
             player.screenshot(path=str(args.out))

@@ -59,6 +59,7 @@ class RunReport:
     unrendered_widgets: list[str] = field(default_factory=list)
     text_reprs: list[str] = field(default_factory=list)
     page_errors: list[str] = field(default_factory=list)
+    untypeset: list[str] = field(default_factory=list)  # players' equations KaTeX never set
 
 
 def _free_port() -> int:
@@ -318,8 +319,13 @@ def run_all_cells(browser, server: LabServer, notebook: str) -> RunReport:
             page.wait_for_function(
                 "() => !document.body.innerText.includes('Loading widget')", timeout=30_000
             )
+        untypeset = """() => [...document.querySelectorAll('.avz-player .avz-eq')]
+            .filter(e => !e.querySelector('.katex')).map(e => e.getAttribute('data-text'))"""
+        with contextlib.suppress(Exception):  # KaTeX comes from the kernel, once per page
+            page.wait_for_function(f"() => ({untypeset})().length === 0", timeout=30_000)
         report = _read_page(page, widget_names)
         report.page_errors = page_errors
+        report.untypeset = page.evaluate(untypeset)
         return report
     finally:
         context.close()
@@ -372,6 +378,9 @@ def test_start_notebook_runs_all_cells_in_chromium_without_errors(lab, chromium)
     assert not report.errors, (
         "error or stderr output after Run All:\n" + "\n---\n".join(report.errors)
     )
+    # the committed notebook opens with its saved players (no kernel side): the players the
+    # run makes must still get KaTeX, and typeset the restored ones too
+    assert not report.untypeset, f"players whose equation KaTeX never typeset: {report.untypeset}"
     assert not report.unrendered_widgets, (
         "widgets that did not render:\n" + "\n---\n".join(report.unrendered_widgets)
     )

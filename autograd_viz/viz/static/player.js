@@ -438,13 +438,12 @@ export async function unpackKatex(base64) {
 }
 
 function loadKatex(model, api) {
-  // KaTeX comes from the kernel once per page (a custom message, never saved in the notebook)
+  // KaTeX comes from the kernel once per page (a custom message, never saved in the notebook).
+  // Every player still waiting asks: one restored from a saved notebook has no kernel side to
+  // answer, so the first answer from any player typesets them all.
   if (katexOf(window)) return;
   const w = window;
-  if (!w.avzKatexWaiting) {
-    w.avzKatexWaiting = [];
-    model.send({want: "katex"});
-  }
+  w.avzKatexWaiting = w.avzKatexWaiting || [];
   w.avzKatexWaiting.push(api);
   model.on("msg:custom", (msg) => {
     if (!msg || !msg.katex || katexOf(w)) return;
@@ -452,6 +451,7 @@ function loadKatex(model, api) {
     for (const waiting of w.avzKatexWaiting) waiting.typeset();
     w.avzKatexWaiting = [];
   });
+  model.send({want: "katex"});
 }
 
 function render({model, el}) {
