@@ -220,7 +220,7 @@ def test_player_slide_shows_graph_caption_equation_and_controls(deck, page, size
     assert frame["y"] >= 0 and frame["y"] + frame["height"] <= size[1], frame
     scale = frame["height"] / player.evaluate("() => innerHeight")  # reveal.js scales the slide
     parts = {}
-    for name in (".avz-graph svg", "#avz-caption", "#avz-equation", ".avz-controls"):
+    for name in (".avz-graph svg", ".avz-caption", ".avz-eq", ".avz-controls"):
         box = player.locator(name).first.bounding_box()  # in the screen's px, as the room sees
         parts[name] = (round(box["y"]), round(box["y"] + box["height"]))
         assert box["height"] > 0 and box["y"] >= frame["y"] - 1, (name, box, frame)
@@ -228,7 +228,7 @@ def test_player_slide_shows_graph_caption_equation_and_controls(deck, page, size
     graph = player.locator(".avz-graph svg").first.bounding_box()
     assert graph["height"] >= 0.3 * size[1], f"the graph is small: {graph}"
     caption_px = player.evaluate(
-        "() => parseFloat(getComputedStyle(document.getElementById('avz-caption')).fontSize)"
+        "() => parseFloat(getComputedStyle(document.querySelector('.avz-caption')).fontSize)"
     )
     assert caption_px * scale >= 20, f"caption {caption_px} px x {scale:.2f}: too small"
     print(f"\nplayer at {size}: frame {frame}, parts (top, bottom in screen px) {parts}")
@@ -240,11 +240,11 @@ def test_player_on_its_slide_steps_with_next(deck, page, tmp_path):
     h, v = _player_slide(p)
     p.evaluate(f"() => Reveal.slide({h}, {v})")
     player = _player(p)
-    caption = player.locator("#avz-caption")
+    caption = player.locator(".avz-caption")
     assert caption.inner_text().startswith("step 1 of ")
-    player.locator("#avz-next").click()
+    player.locator(".avz-next").click()
     assert caption.inner_text().startswith("step 2 of ")
-    assert "2 + 3 = 5" in player.locator("#avz-equation").inner_text()
+    assert "2 + 3 = 5" in player.locator(".avz-eq").get_attribute("data-text")
     assert _where(p) == (h, v)
     p.screenshot(path=str(tmp_path / "slide_player_step2.png"))
     assert _foreign(page) == []
@@ -255,7 +255,7 @@ def test_remote_steps_the_player_to_its_end_then_leaves_and_back(deck, page, siz
     p = _open(page, deck, size)
     here = tuple(_player_slide(p))
     p.evaluate(f"() => Reveal.slide({here[0]}, {here[1]})")
-    caption = _player(p).locator("#avz-caption")
+    caption = _player(p).locator(".avz-caption")
     n = int(re.search(r"of (\d+)", caption.inner_text()).group(1))
     for k in range(1, n):  # no click: the remote's keys reach the player through the deck
         p.keyboard.press("PageDown" if k % 2 else "ArrowRight")
@@ -288,8 +288,8 @@ def test_after_a_click_in_the_player_the_remote_is_no_trap(deck, page, tmp_path)
     here = tuple(_player_slide(p))
     p.evaluate(f"() => Reveal.slide({here[0]}, {here[1]})")
     player = _player(p)
-    player.locator("#avz-next").click()  # the focus is inside the player's frame now
-    n = int(re.search(r"of (\d+)", player.locator("#avz-caption").inner_text()).group(1))
+    player.locator(".avz-next").click()  # the focus is inside the player's frame now
+    n = int(re.search(r"of (\d+)", player.locator(".avz-caption").inner_text()).group(1))
     p.keyboard.press("PageDown")
     assert _step(p) == 2, "PageDown inside the player did not step it once"
     p.keyboard.press("End")
@@ -301,7 +301,7 @@ def test_after_a_click_in_the_player_the_remote_is_no_trap(deck, page, tmp_path)
     assert _where(p) > here, "stuck on the player's slide after its last step"
     p.keyboard.press("PageUp")
     p.evaluate(f"() => Reveal.slide({here[0]}, {here[1]})")
-    _player(p).locator("#avz-first").click()
+    _player(p).locator(".avz-first").click()
     p.keyboard.press("Escape")
     assert p.evaluate("() => Reveal.isOverview()"), "Esc inside the player: no overview"
     p.keyboard.press("Escape")
