@@ -148,8 +148,9 @@ def test_the_page_and_the_deck_show_the_palette_colours_in_a_browser(chromium, t
     expected = {
         page_file: [
             ("body", ["color"], [_rgb("ink")]),
-            (".avz-caption", ["color"], [_rgb("muted")]),
-            (".avz-derivation", ["border-top-color"], [_rgb("border")]),
+            (".avz-caption", ["color"], [_rgb("ink")]),  # the player's caption: ink, bold
+            (".avz-help", ["color"], [_rgb("muted")]),
+            (".avz-table summary", ["color"], [_rgb("muted")]),
         ],
         deck_file: [
             ("body", ["background-color"], [_rgb("paper")]),
