@@ -394,21 +394,24 @@ def parse_expression(text: str) -> Expression:
     return Expression(text, tree, tuple(sorted(names, key=lambda n: _first(tree, n))), nodes)
 
 
-def _first(tree: Node, name: str) -> int:
-    """The column where `name` first appears (names are listed as the reader meets them)."""
-    best = 10**9
+def _nodes(tree: Node):
+    """Every node of `tree`, walked iteratively (a deep expression never recurses)."""
     stack = [tree]
     while stack:
         node = stack.pop()
-        if isinstance(node, Name) and node.name == name:
-            best = min(best, node.column)
-        elif isinstance(node, Unary):
+        yield node
+        if isinstance(node, Unary):
             stack.append(node.operand)
         elif isinstance(node, Call):
             stack.append(node.argument)
         elif isinstance(node, Binary):
             stack += [node.left, node.right]
-    return best
+
+
+def _first(tree: Node, name: str) -> int:
+    """The column where `name` first appears (names are listed as the reader meets them)."""
+    columns = (n.column for n in _nodes(tree) if isinstance(n, Name) and n.name == name)
+    return min(columns, default=10**9)
 
 
 def parse_inputs(names: tuple[str, ...], inputs: Mapping[str, object]) -> dict[str, float]:
@@ -583,18 +586,7 @@ def _code(node: Node, outer: int) -> str:
 
 def _constant(node: Node) -> bool:
     """Whether `node` has no names in it (the playground folds it into one number)."""
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, Name):
-            return False
-        if isinstance(n, Unary):
-            stack.append(n.operand)
-        elif isinstance(n, Call):
-            stack.append(n.argument)
-        elif isinstance(n, Binary):
-            stack += [n.left, n.right]
-    return True
+    return not any(isinstance(n, Name) for n in _nodes(node))
 
 
 def notebook_for(text: str, inputs: Mapping[str, object], *, phase: str = "both") -> dict:
