@@ -269,6 +269,9 @@ def _joined(text: str | list[str]) -> str:
 def build(output: Path) -> None:
     lite_dir = STAGE / "lite"
     shutil.copy2(LITE / "jupyter-lite.json", lite_dir / "jupyter-lite.json")
+    # the kit's JupyterLab settings defaults (PageDown/PageUp in the live deck), as in JupyterLab
+    shutil.copy2(ROOT / "jupyter-config" / "lab" / "overrides.d" / "autograd-viz.json",
+                 lite_dir / "overrides.json")  # fmt: skip
     notebooks = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
     if not any(nb.name == NOTEBOOK_START for nb in notebooks):
         raise SystemExit(f"lite/build.py: notebooks/{NOTEBOOK_START} is missing")

@@ -113,6 +113,10 @@ if [[ "$(cat "$py_stamp" 2>/dev/null)" != "$py_key" ]]; then
     fi
     echo "$py_key" >"$py_stamp"
 fi
+# JupyterLab settings defaults the kit ships (PageDown/PageUp for a presenter's remote in the live
+# deck). A wheel install puts them in place; an editable install skips data files: copy them.
+mkdir -p .venv/share/jupyter/lab/settings/overrides.d
+cp jupyter-config/lab/overrides.d/autograd-viz.json .venv/share/jupyter/lab/settings/overrides.d/
 
 # ---------------------------------------------------------------- npm packages for browser tests
 if [[ "$mode" == test && -f tests/browser/package-lock.json ]]; then
