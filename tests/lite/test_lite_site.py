@@ -504,15 +504,40 @@ _DECK_SHOWS_CODE_JS = """async () => {
 }"""
 
 
+_DECK_START_JS = """async () => {
+  const app = window.jupyterapp;
+  const panel = app.shell.currentWidget;
+  panel.content.activeCellIndex = 0;
+  await app.commands.execute('deck:start');
+  await new Promise((r) => setTimeout(r, 300));
+  panel.content.node.focus();
+}"""
+
+_ON_SCREEN_JS = """() => [...window.jupyterapp.shell.currentWidget.node.querySelectorAll(
+  '.jp-Cell.jp-deck-mod-onscreen')].map((c) => [...c.parentNode.children].indexOf(c))"""
+
+
 def test_the_site_presents_a_notebook_as_live_slides(chromium, site):
     """jupyterlab-slideshow ships in the site: its deck mode presents notebook 03 with its code
-    cells on the slides (a literal "-" slide type would put them on none). A browser of its own:
+    cells on the slides (a literal "-" slide type would put them on none), and PageDown moves
+    notebook 02's deck on (the kit's settings, as in JupyterLab). A browser of its own:
     the deck keeps its state in the site's settings storage, which the notebook runs share."""
     deck = Browser(chromium, site)
     try:
         deck.open("03_backprop_by_hand.ipynb")
         shown = deck.page.evaluate(_DECK_SHOWS_CODE_JS)
         assert shown, "deck mode showed no code cell on any of notebook 03's first 80 slides"
+        # a presenter's remote sends PageDown: the site's settings bind it to the deck's next
+        # view (jupyterlab-slideshow binds only arrows and Space); notebook 02 has no player,
+        # whose own keys would otherwise move the deck
+        deck.open("02_chain_rule.ipynb")
+        deck.page.evaluate(_DECK_START_JS)
+        before = deck.page.evaluate(_ON_SCREEN_JS)
+        for _ in range(3):
+            deck.page.keyboard.press("PageDown")
+            deck.page.wait_for_timeout(300)
+        after = deck.page.evaluate(_ON_SCREEN_JS)
+        assert after != before, f"three presses of PageDown left the deck on cells {before}"
         assert not deck.foreign, f"requests left 127.0.0.1: {deck.foreign}"
         assert not deck.page_errors, f"page errors: {deck.page_errors}"
     finally:

@@ -329,19 +329,20 @@ def _has_player(name: str) -> bool:
     return "<Player of" in (ROOT / "notebooks" / name).read_text(encoding="utf-8")
 
 
-_FRAMES = "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))"
+_PAUSE = "() => new Promise((r) => setTimeout(() => requestAnimationFrame(r), 100))"
 
 
-def _settled(page) -> dict:
-    """The view measured once two frames running give the same boxes (the deck's fade and a
-    resize's relayout done)."""
-    before = None
-    for _ in range(20):
-        page.evaluate(_FRAMES)
+def _settled(page, looks: int = 3) -> dict:
+    """The view measured once it has stayed the same for `looks` looks 0.1 s apart (a press's
+    move lands in steps: the active cell first, the cells on screen after; the deck fades in;
+    a resize lays out again)."""
+    seen: list[tuple] = []
+    for _ in range(40):
+        page.evaluate(_PAUSE)
         s = page.evaluate(_MEASURE_LIVE)
-        if before and (s["state"], s["top"], s["bottom"], s["scroll"]) == before:
+        seen.append((s["state"], s["top"], s["bottom"], s["scroll"]))
+        if len(seen) >= looks and len(set(seen[-looks:])) == 1:
             return s
-        before = (s["state"], s["top"], s["bottom"], s["scroll"])
     return s
 
 
@@ -354,9 +355,11 @@ def _walk(page, name: str, sizes: tuple[dict, ...] = (PROJECTOR, FULL_HD)) -> di
     presenter's remote sends (every fragment, subslide and player step), measured at each of
     `sizes` and printed; the views that overflow, per size. The page's viewport is sizes[0];
     each view is measured there, then the window is resized to each other size, measured,
-    and resized back (the deck must stay on the same view). On the way, every player met must
-    be stepped to its last step before the deck leaves its slide (the remote steps the player,
-    and never traps the presenter: the walk reaches the last slide).
+    and resized back (the deck must stay on the same view) — unless the view shows the same
+    cells at the same heights as the one before (a player's next step, the active cell moved).
+    On the way, every player met must be stepped to its last step before the deck leaves its
+    slide (the remote steps the player, and never traps the presenter: the walk reaches the
+    last slide).
 
     A press that only moves the deck's active cell within a slide shows nothing new; the state
     compared includes the active cell, so it is still seen as a move."""
@@ -373,6 +376,7 @@ def _walk(page, name: str, sizes: tuple[dict, ...] = (PROJECTOR, FULL_HD)) -> di
     views, left_early, seen = [], [], set()
     over: dict[str, list] = {label[id(size)]: [] for size in sizes}
     tallest = dict.fromkeys(over, 0)
+    measured = None
     for _ in range(300):
         s = _settled(page)
         if views:
@@ -383,13 +387,16 @@ def _walk(page, name: str, sizes: tuple[dict, ...] = (PROJECTOR, FULL_HD)) -> di
                     left_early.append((cell, caption))
         views.append(s)
         seen.update(s["cells"])
+        layout = (s["cells"], s["heights"])
         for size in sizes:
             at = s
             if size is not sizes[0]:
+                if layout == measured:
+                    continue  # the same cells, the same heights: only a step or caption moved
                 page.set_viewport_size(size)
-                at = _settled(page)
+                at = _settled(page, looks=2)
                 page.set_viewport_size(sizes[0])
-                back = _settled(page)
+                back = _settled(page, looks=2)
                 assert back["state"] == s["state"], (
                     f"{name}: resizing the window moved the deck ({s['state']} -> {back['state']})"
                 )
@@ -399,6 +406,7 @@ def _walk(page, name: str, sizes: tuple[dict, ...] = (PROJECTOR, FULL_HD)) -> di
                   f"{at['top']}-{at['bottom']} px, over {excess}  {at['title']!r}")  # fmt: skip
             if excess > 0:
                 over[label[id(size)]].append((at["cells"], at["what"], at["heights"], excess))
+        measured = layout
         for _attempt in range(3):
             page.keyboard.press("PageDown")
             try:
