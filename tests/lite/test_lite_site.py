@@ -17,12 +17,9 @@ from __future__ import annotations
 
 import ast
 import contextlib
-import functools
-import http.server
 import json
 import subprocess
 import tempfile
-import threading
 import time
 import warnings
 import zipfile
@@ -31,6 +28,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
+from static_server import serve
 
 pytestmark = pytest.mark.browser
 
@@ -51,11 +49,6 @@ RUN_ALL_TIMEOUT_S = 240
 # ---------------------------------------------------------------- the site
 
 
-class _Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: object) -> None:
-        pass
-
-
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The site, built by scripts/lite.sh as the README says (into a temporary folder)."""
@@ -68,17 +61,8 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def site(built: Path) -> Iterator[str]:
     """The built site, served on 127.0.0.1."""
-    out = built
-    handler = functools.partial(_Quiet, directory=str(out))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, name="lite-site", daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=10)
+    with serve(built, name="lite-site") as url:
+        yield url
 
 
 class Browser:

@@ -9,17 +9,15 @@ loads, in seconds; the full build makes the same files) into a temporary folder.
 
 from __future__ import annotations
 
-import functools
-import http.server
 import json
 import subprocess
 import sys
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import quote, urlsplit
 
 import pytest
+from static_server import serve
 
 pytestmark = pytest.mark.browser
 
@@ -28,27 +26,14 @@ LOCAL_HOSTS = {"127.0.0.1"}
 READY = "document.body.dataset.ready === '1'"
 
 
-class _Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: object) -> None:
-        pass
-
-
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The playground, built as the README says and served on 127.0.0.1."""
     out = tmp_path_factory.mktemp("lite") / "site"
     subprocess.run(["bash", "scripts/lite.sh", "--playground-only", "--output", str(out)],
                    cwd=ROOT, check=True, stdin=subprocess.DEVNULL, timeout=900)  # fmt: skip
-    handler = functools.partial(_Quiet, directory=str(out))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, name="playground", daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/playground/"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=10)
+    with serve(out, name="playground") as url:
+        yield f"{url}/playground/"
 
 
 class Page:
