@@ -18,7 +18,6 @@ from __future__ import annotations
 import ast
 import contextlib
 import json
-import subprocess
 import tempfile
 import time
 import warnings
@@ -28,7 +27,6 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from static_server import serve
 
 pytestmark = pytest.mark.browser
 
@@ -46,23 +44,8 @@ COLD_START_BUDGET_S = 20  # open the page -> the first drawing appears (Binder: 
 RUN_ALL_TIMEOUT_S = 240
 
 
-# ---------------------------------------------------------------- the site
-
-
-@pytest.fixture(scope="module")
-def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The site, built by scripts/lite.sh as the README says (into a temporary folder)."""
-    out = tmp_path_factory.mktemp("lite") / "site"
-    subprocess.run(["bash", "scripts/lite.sh", "--output", str(out)], cwd=ROOT, check=True,
-                   stdin=subprocess.DEVNULL, timeout=1500)  # fmt: skip
-    return out
-
-
-@pytest.fixture(scope="module")
-def site(built: Path) -> Iterator[str]:
-    """The built site, served on 127.0.0.1."""
-    with serve(built, name="lite-site") as url:
-        yield url
+# ---------------------------------------------------------------- the site (built and served
+# once a session: `built` and `site` in tests/lite/conftest.py)
 
 
 class Browser:
