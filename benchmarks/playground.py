@@ -25,18 +25,18 @@ Run: `python benchmarks/playground.py` (`--runs N`, default 3; `--site DIR`, def
 from __future__ import annotations
 
 import argparse
-import functools
-import http.server
 import os
 import statistics
 import subprocess
+import sys
 import tempfile
-import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))
+
+from static_server import serve  # noqa: E402  (the tests' one static server)
+
 CHROMIUM = Path(os.environ.get("AUTOGRAD_VIZ_CHROMIUM", "/usr/bin/chromium"))
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
         "--disable-background-networking", "--disable-component-update",
@@ -49,24 +49,6 @@ TWENTY = [
 READY = "document.body.dataset.ready === '1'"
 SNAPSHOT_MADE = "!!(window.avzPlayground.snapshot && window.avzPlayground.snapshot.ok)"
 DROP_SNAPSHOT = "caches.keys().then((ks) => Promise.all(ks.map((k) => caches.delete(k))))"
-
-
-class _Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: object) -> None:
-        pass
-
-
-@contextmanager
-def _served(site: Path) -> Iterator[str]:
-    handler = functools.partial(_Quiet, directory=str(site))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/playground/"
-    finally:
-        server.shutdown()
-        server.server_close()
 
 
 SPLITS: dict[str, list[float]] = {}  # where the cold time goes: the page's own marks
@@ -126,7 +108,8 @@ def main() -> None:
 
     print(f"load average before: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
     cold, warm_sw, warm_http, sizes, draw_ms, step_ms = [], [], [], [], [], []
-    with _served(site) as url, sync_playwright() as p:
+    with serve(site, name="playground") as base, sync_playwright() as p:
+        url = base + "/playground/"
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
         for _ in range(args.runs):
             context = browser.new_context(viewport={"width": 1280, "height": 720})

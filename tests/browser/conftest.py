@@ -12,8 +12,6 @@ can assert that nothing left the machine, and a failing test leaves a screenshot
 from __future__ import annotations
 
 import contextlib
-import functools
-import http.server
 import json
 import os
 import secrets
@@ -23,7 +21,6 @@ import socket
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 import urllib.error
 import urllib.request
@@ -33,6 +30,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
+from static_server import serve
 
 HERE = Path(__file__).resolve().parent
 NODE_MODULES = HERE / "node_modules"
@@ -215,19 +213,13 @@ def _stop(proc: subprocess.Popen) -> None:
 
 @dataclass
 class StaticServer:
-    """A threaded HTTP server on 127.0.0.1 serving one folder."""
+    """One folder served on 127.0.0.1 (by tests/static_server.py)."""
 
     url: str
     root: Path
-    _server: http.server.ThreadingHTTPServer = field(repr=False)
 
     def url_for(self, path: Path) -> str:
         return f"{self.url}/{path.resolve().relative_to(self.root).as_posix()}"
-
-
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: object) -> None:
-        pass
 
 
 @pytest.fixture(scope="session")
@@ -259,17 +251,8 @@ def static_server(
     # /@jupyter-widgets/ beside the page's origin, so serve its dist folder there too.
     html_manager = npm_packages / "@jupyter-widgets" / "html-manager" / "dist"
     (root / "@jupyter-widgets").symlink_to(html_manager, target_is_directory=True)
-    handler = functools.partial(_QuietHandler, directory=str(root))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, name="static-server", daemon=True)
-    thread.start()
-    try:
-        yield StaticServer(url=f"http://127.0.0.1:{server.server_address[1]}", root=root,
-                           _server=server)  # fmt: skip
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=10)
+    with serve(root) as url:
+        yield StaticServer(url=url, root=root)
 
 
 @pytest.fixture(scope="session")

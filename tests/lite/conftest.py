@@ -1,10 +1,20 @@
-"""The JupyterLite tests: Chromium is the shared `chromium` fixture of tests/conftest.py."""
+"""The JupyterLite tests: Chromium is the shared `chromium` fixture of tests/conftest.py.
+
+The site is built once a session (`built`, by scripts/lite.sh as the README says) and served
+once (`site`), for every module that opens it; the playground's tests reuse that build when
+the session makes it anyway, else build the playground alone (seconds).
+"""
 
 from __future__ import annotations
 
+import subprocess
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
+from static_server import serve
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -18,3 +28,33 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> Itera
     report = outcome.get_result()
     if report.when == "call":
         item.report_call = report
+
+
+def _build(out: Path, *flags: str, timeout: int) -> Path:
+    subprocess.run(["bash", "scripts/lite.sh", *flags, "--output", str(out)], cwd=ROOT,
+                   check=True, stdin=subprocess.DEVNULL, timeout=timeout)  # fmt: skip
+    return out
+
+
+@pytest.fixture(scope="session")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The site, built by scripts/lite.sh as the README says (into a temporary folder), once."""
+    return _build(tmp_path_factory.mktemp("lite") / "site", timeout=1500)
+
+
+@pytest.fixture(scope="session")
+def site(built: Path) -> Iterator[str]:
+    """The built site, served on 127.0.0.1 (no trailing slash)."""
+    with serve(built, name="lite-site") as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+def playground_built(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Path:
+    """A site with the playground: the whole site's build when this session makes it for other
+    tests (it writes the same playground), else `lite.sh --playground-only` (seconds)."""
+    if any("built" in item.fixturenames for item in request.session.items):
+        return request.getfixturevalue("built")
+    return _build(tmp_path_factory.mktemp("lite") / "site", "--playground-only", timeout=900)

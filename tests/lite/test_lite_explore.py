@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
-from test_lite_site import NOTEBOOKS, Browser, built, site  # noqa: F401 (fixtures)
+from test_lite_site import NOTEBOOKS, Browser
 
 pytestmark = pytest.mark.browser
 
@@ -35,7 +35,7 @@ _RUN_FIRST_JS = """async (code) => {
 
 
 @pytest.fixture
-def lite(chromium: object, site: str, request: pytest.FixtureRequest) -> Iterator[Browser]:  # noqa: F811
+def lite(chromium: object, site: str, request: pytest.FixtureRequest) -> Iterator[Browser]:
     browser = Browser(chromium, site)
     yield browser
     report = getattr(request.node, "report_call", None)
@@ -48,7 +48,7 @@ def lite(chromium: object, site: str, request: pytest.FixtureRequest) -> Iterato
     browser.close()
 
 
-def test_the_site_ships_anywidget_front_end_and_wheels(built):  # noqa: F811
+def test_the_site_ships_anywidget_front_end_and_wheels(built):
     """anywidget's labextension is a federated extension of the site; anywidget, psygnal and
     typing-extensions are wheels served by the site, and autograd-viz depends on anywidget."""
     ext = built / "extensions" / "anywidget" / "package.json"

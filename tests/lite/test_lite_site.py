@@ -17,12 +17,8 @@ from __future__ import annotations
 
 import ast
 import contextlib
-import functools
-import http.server
 import json
-import subprocess
 import tempfile
-import threading
 import time
 import warnings
 import zipfile
@@ -48,37 +44,8 @@ COLD_START_BUDGET_S = 20  # open the page -> the first drawing appears (Binder: 
 RUN_ALL_TIMEOUT_S = 240
 
 
-# ---------------------------------------------------------------- the site
-
-
-class _Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: object) -> None:
-        pass
-
-
-@pytest.fixture(scope="module")
-def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The site, built by scripts/lite.sh as the README says (into a temporary folder)."""
-    out = tmp_path_factory.mktemp("lite") / "site"
-    subprocess.run(["bash", "scripts/lite.sh", "--output", str(out)], cwd=ROOT, check=True,
-                   stdin=subprocess.DEVNULL, timeout=1500)  # fmt: skip
-    return out
-
-
-@pytest.fixture(scope="module")
-def site(built: Path) -> Iterator[str]:
-    """The built site, served on 127.0.0.1."""
-    out = built
-    handler = functools.partial(_Quiet, directory=str(out))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, name="lite-site", daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=10)
+# ---------------------------------------------------------------- the site (built and served
+# once a session: `built` and `site` in tests/lite/conftest.py)
 
 
 class Browser:

@@ -4,22 +4,21 @@ downloads its notebook (run under nbval), refuses every hostile link, fits a pho
 projector, works by keyboard, and opens again offline once loaded.
 
 The site is built by `bash scripts/lite.sh --playground-only` (the page and the Pyodide it
-loads, in seconds; the full build makes the same files) into a temporary folder.
+loads, in seconds) into a temporary folder, or is the whole site's build when the session
+makes that for the other lite tests (it writes the same playground): tests/lite/conftest.py.
 """
 
 from __future__ import annotations
 
-import functools
-import http.server
 import json
 import subprocess
 import sys
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import quote, urlsplit
 
 import pytest
+from static_server import serve
 
 pytestmark = pytest.mark.browser
 
@@ -28,27 +27,11 @@ LOCAL_HOSTS = {"127.0.0.1"}
 READY = "document.body.dataset.ready === '1'"
 
 
-class _Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: object) -> None:
-        pass
-
-
 @pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def site(playground_built: Path) -> Iterator[str]:
     """The playground, built as the README says and served on 127.0.0.1."""
-    out = tmp_path_factory.mktemp("lite") / "site"
-    subprocess.run(["bash", "scripts/lite.sh", "--playground-only", "--output", str(out)],
-                   cwd=ROOT, check=True, stdin=subprocess.DEVNULL, timeout=900)  # fmt: skip
-    handler = functools.partial(_Quiet, directory=str(out))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, name="playground", daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/playground/"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=10)
+    with serve(playground_built, name="playground") as url:
+        yield f"{url}/playground/"
 
 
 class Page:
@@ -271,18 +254,15 @@ def test_the_notebook_download_builds_the_same_expression_and_runs_under_nbval(
     assert "4 passed" in run.stdout  # the four code cells
 
 
-def test_copy_link_copies_the_state(chromium: object, site: str) -> None:
-    p = Page(chromium, site)
-    try:
-        p.context.grant_permissions(["clipboard-read", "clipboard-write"])
-        p.open("#e=x*2&x=3&mode=draw")
-        p.page.click("#copy")
-        p.page.wait_for_function("document.querySelector('#status').textContent !== ''")
-        assert p.page.text_content("#status") == "Link copied: paste it anywhere."
-        copied = p.page.evaluate("navigator.clipboard.readText()")
-        assert copied == p.page.url and "e=x*2&x=3&mode=draw" in copied
-    finally:
-        p.close()
+def test_copy_link_copies_the_state(page: Page) -> None:
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page.go("#e=x*2&x=3&mode=draw")
+    page.page.evaluate("document.querySelector('#status').textContent = ''")
+    page.page.click("#copy")
+    page.page.wait_for_function("document.querySelector('#status').textContent !== ''")
+    assert page.page.text_content("#status") == "Link copied: paste it anywhere."
+    copied = page.page.evaluate("navigator.clipboard.readText()")
+    assert copied == page.page.url and "e=x*2&x=3&mode=draw" in copied
 
 
 HOSTILE = [
@@ -352,12 +332,15 @@ def test_a_shared_link_reloads_into_the_same_graph_and_step(chromium: object, si
 
 @pytest.mark.parametrize(("width", "height"), [(390, 844), (1280, 720)])
 def test_fits_a_phone_and_a_projector_and_works_by_keyboard(
-    chromium: object, site: str, width: int, height: int
+    chromium: object, site: str, page: Page, width: int, height: int
 ) -> None:
-    p = Page(chromium, site, width, height)
+    # the projector is the loaded page's own size; a phone opens the page at its size
+    own = page.page.viewport_size == {"width": width, "height": height}
+    p = page if own else Page(chromium, site, width, height)
     try:
         wide = "+".join(f"tanh(a{i}*x)" for i in range(8))  # wider than either screen
-        p.open("#e=" + quote(wide) + "&x=0.5&mode=draw")
+        if not own:
+            p.open("#e=" + quote(wide) + "&x=0.5&mode=draw")
         for mode in ("draw", "steps", "quiz", "derivation"):
             p.go("#e=" + quote(wide) + f"&x=0.5&mode={mode}")
             if mode == "quiz":
@@ -393,7 +376,8 @@ def test_fits_a_phone_and_a_projector_and_works_by_keyboard(
         p.page.wait_for_selector(".player iframe")
         assert p.page.text_content("#loads").count("nothing you type leaves the page") == 1
     finally:
-        p.close()
+        if not own:
+            p.close()
 
 
 def test_opens_again_offline_once_loaded(chromium: object, site: str) -> None:

@@ -437,21 +437,60 @@ export async function unpackKatex(base64) {
   return installKatex(packed.js, packed.css);
 }
 
-function loadKatex(model, api) {
-  // KaTeX comes from the kernel once per page (a custom message, never saved in the notebook).
-  // Every player still waiting asks: one restored from a saved notebook has no kernel side to
-  // answer, so the first answer from any player typesets them all.
-  if (katexOf(window)) return;
-  const w = window;
-  w.avzKatexWaiting = w.avzKatexWaiting || [];
-  w.avzKatexWaiting.push(api);
-  model.on("msg:custom", (msg) => {
-    if (!msg || !msg.katex || katexOf(w)) return;
-    installKatex(msg.katex, msg.css);
-    for (const waiting of w.avzKatexWaiting) waiting.typeset();
-    w.avzKatexWaiting = [];
+// KaTeX comes from the kernel (a custom message of ~300 KB, never saved in the notebook), once
+// a page: one player asks, the first answer typesets every player waiting. A player restored
+// from a saved notebook has no kernel side (the widget manager drops its message unsent), so
+// it must not keep the others waiting: a request the kernel's connection never serialised
+// (our toJSON, on the prototype so a structured clone leaves it out) is given up after a
+// moment, a sent one after a long while or when its player goes; then the newest player asks.
+const KATEX_GIVE_UP_MS = {unsent: 1500, sent: 30000};
+
+function askKatex(page) {
+  if (page.asking || katexOf(window)) return;
+  const next = page.waiting.slice().reverse().find((w) => !w.asked);
+  if (!next) return;
+  next.asked = true;
+  page.asking = next;
+  const giveUpIn = (ms) => {
+    clearTimeout(page.timer);
+    page.timer = setTimeout(() => {
+      if (page.asking !== next) return;
+      page.asking = null;
+      askKatex(page);
+    }, ms);
+  };
+  const request = Object.create({
+    toJSON() {
+      if (page.asking === next) giveUpIn(KATEX_GIVE_UP_MS.sent);
+      return {want: "katex"};
+    },
   });
-  model.send({want: "katex"});
+  request.want = "katex";
+  giveUpIn(KATEX_GIVE_UP_MS.unsent);
+  next.model.send(request);
+}
+
+function loadKatex(model, api) {
+  if (katexOf(window)) return () => {};
+  const page = (window.avzKatex = window.avzKatex || {waiting: [], asking: null});
+  const me = {model, api, asked: false};
+  page.waiting.push(me);
+  model.on("msg:custom", (msg) => {
+    if (!msg || !msg.katex || katexOf(window)) return;
+    installKatex(msg.katex, msg.css);
+    clearTimeout(page.timer);
+    for (const waiting of page.waiting) waiting.api.typeset();
+    page.waiting = [];
+    page.asking = null;
+  });
+  askKatex(page);
+  return () => {  // the player goes: it no longer waits, nor asks for the others
+    page.waiting = page.waiting.filter((w) => w !== me);
+    if (page.asking !== me) return;
+    page.asking = null;
+    clearTimeout(page.timer);
+    askKatex(page);
+  };
 }
 
 function render({model, el}) {
@@ -468,10 +507,11 @@ function render({model, el}) {
   const follow = () => api.show(model.get("step"), model.get("phase"));
   model.on("change:step", follow);
   model.on("change:phase", follow);
-  loadKatex(model, api);
+  const leaveKatex = loadKatex(model, api);
   return () => {
     model.off("change:step", follow);
     model.off("change:phase", follow);
+    leaveKatex();
     api.destroy();
   };
 }
