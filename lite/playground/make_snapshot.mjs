@@ -1,0 +1,22 @@
+// Build step (lite/build.py), run with Node: start the page's Python once, here, and save its
+// memory right after start-up as the playground's python.snapshot. The page restores it
+// instead of starting the interpreter (Pyodide's own, private and experimental, _makeSnapshot
+// and _loadSnapshot options, as snapshot.js uses them): on this 2-core machine starting
+// Python was 7-10 s of a 9-13 s cold first drawing, restoring it is ~0.3 s.
+//   node lite/playground/make_snapshot.mjs PYODIDE_DIR OUT
+// The snapshot is only Python's memory (no files, nothing of a page); it is tied to this
+// Pyodide build (Pyodide refuses another build's, and the page then starts Python afresh).
+// The standard-library modules the kit imports for a first drawing are imported first, so
+// they come restored too (measured: the kit's import list in benchmarks/playground.py).
+import fs from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+
+const [pyodideDir, out] = process.argv.slice(2);
+const { loadPyodide } = await import(pathToFileURL(path.join(pyodideDir, "pyodide.mjs")).href);
+const py = await loadPyodide({ indexURL: pyodideDir + path.sep, _makeSnapshot: true });
+py.runPython(`
+import dataclasses, difflib, email, hashlib, html, html.entities, importlib.metadata
+import importlib.resources, inspect, json, numbers, typing
+`);
+fs.writeFileSync(out, py.makeMemorySnapshot());
