@@ -89,11 +89,12 @@ WASM_TYPES: set[str] = set()  # the Content-Type the server gave each .wasm (str
 # The page's marks (lite/playground/playground.js), in the order a cold start passes them.
 MARKS = {
     "pyodideModule": "pyodide.mjs imported",
+    "snapshotExpanded": "build's snapshot read (zero pages back)",
     "wasmInstantiated": "Pyodide's WebAssembly compiled",
     "pyodide": "Python initialised",
     "graphvizCompiled": "Graphviz-WASM compiled (page)",
     "wheelUnpacked": "the kit's wheel unpacked",
-    "unpacked": "its bytecode unpacked",
+    "unpacked": "the kit's files in site-packages",
     "imported": "import autograd_viz",
     "modules": "the drawing modules imported",
     "graphviz": "Graphviz-WASM ready in Python",

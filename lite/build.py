@@ -384,7 +384,8 @@ def _files_bundle(wheel: Path, compiled: Path | None, out: Path) -> Path:
     skip = WASM_IN_PACKAGE.as_posix()
     with zipfile.ZipFile(wheel) as archive:
         for info in archive.infolist():
-            if info.is_dir() or info.filename == skip:
+            outside = info.filename.split("/")[0].endswith(".data")  # pip puts these elsewhere
+            if info.is_dir() or info.filename == skip or outside:
                 continue
             data = archive.read(info)
             if info.filename.endswith(".dist-info/RECORD"):

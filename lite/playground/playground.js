@@ -87,7 +87,8 @@ async function startPython() {
   const cached = readSnapshot();
   // Python just started, made by the build (make_snapshot.mjs): restoring it skips starting
   // the interpreter, most of a cold start
-  const shipped = tag.dataset.snapshot ? fetchBytes(tag.dataset.snapshot).catch(() => null)
+  const shipped = tag.dataset.snapshot
+    ? fetchBytes(tag.dataset.snapshot).then(snapshotBytes).catch(() => null)
     : Promise.resolve(null);
   const { loadPyodide } = await import(PYODIDE + "pyodide.mjs");
   mark("pyodideModule");
@@ -103,7 +104,7 @@ async function startPython() {
   const saved = (await cached) ?? (await shipped);
   if (saved) {
     try {
-      py = await loadPyodide({ ...options, _loadSnapshot: new Uint8Array(saved) }); // (a copy: Pyodide keeps it)
+      py = await loadPyodide({ ...options, _loadSnapshot: saved });
       times.fromSnapshot = true;
     } catch {
       py = null; // a snapshot of another Pyodide build: start afresh and make a new one
@@ -142,6 +143,21 @@ async function fetchBytes(name) {
   const response = await fetch(new URL(name, import.meta.url));
   if (!response.ok) throw new Error(`${name}: HTTP ${response.status}`);
   return response.arrayBuffer();
+}
+
+// python.snapshot as Pyodide takes it: the file leaves out the pages of zeros
+// (lite/playground/make_snapshot.mjs); each kept page goes back in its place.
+function snapshotBytes(file) {
+  const [length, page, count] = new Uint32Array(file, 0, 3);
+  const pages = new Uint32Array(file, 12, count);
+  const memory = new Uint8Array(length);
+  const data = new Uint8Array(file, 12 + 4 * count);
+  for (let i = 0; i < count; i++) {
+    const at = pages[i] * page;
+    memory.set(data.subarray(i * page, i * page + Math.min(page, length - at)), at);
+  }
+  mark("snapshotExpanded");
+  return memory;
 }
 
 // The kit's files (lite/build.py, _files_bundle): a 4-byte length, a JSON list of
