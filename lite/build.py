@@ -314,14 +314,15 @@ def build_playground(output: Path) -> None:
     drawing needs, all at once, and, once it has drawn, registers a service worker that keeps
     those files, so it loads from there next time and works offline; the quiz's ipywidgets
     (and what it needs) load from the site's lock when the quiz first opens. Why each file
-    (measured with benchmarks/playground.py; cold first drawing 9.8-12.7 s at load ~10 before):
+    (benchmarks/playground.py, cold first drawing before: 5.5 s at load 4, 9.8 s at load 10):
 
     - `python.snapshot`: Python's memory just after start-up, made here (make_snapshot.mjs).
-      The page restores it instead of starting the interpreter, which was 7-10 s of the cold
-      start. If Node cannot make it the page starts Python itself, as before.
+      The page restores it (0.2 s) instead of starting the interpreter (3.9 s at load 4, 7.7 s
+      at load 10). If Node cannot make it the page starts Python itself, as before.
     - `autograd_viz.files`: the kit's files (the wheel's, without Graphviz-WASM, and their
       bytecode from compile_pyc.mjs) as one uncompressed bundle that the page writes into
-      site-packages before Python starts: no archive to unpack in Python (1.5-2 s before).
+      site-packages before Python starts: no archive to unpack in Python (0.1 s at load 4,
+      1.5-2.2 s at load 10 right after a restored snapshot).
     - `graphviz_wasm.js`: Graphviz-WASM, compiled by the page while Python starts and handed
       to the kit (`autograd_viz._pyodide`), instead of read from the wheel after it.
     """

@@ -2,7 +2,8 @@
 // memory right after start-up as the playground's python.snapshot. The page restores it
 // instead of starting the interpreter (Pyodide's own, private and experimental, _makeSnapshot
 // and _loadSnapshot options, as snapshot.js uses them): on this 2-core machine starting
-// Python was 7-10 s of a 9-13 s cold first drawing, restoring it is ~0.3 s.
+// Python was 3.9 s of a 5.5 s cold first drawing at load 4 (7.7 s of 9.8 s at load 10);
+// restoring this snapshot takes 0.2 s (benchmarks/playground.py).
 //   node lite/playground/make_snapshot.mjs PYODIDE_DIR OUT
 // The snapshot is only Python's memory (no files, nothing of a page), its pages of zeros left
 // out (31.5 MB -> 16.5 MB for Pyodide 314.0.6); it is tied to this
