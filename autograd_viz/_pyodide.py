@@ -3,7 +3,9 @@
 `import autograd_viz` calls `setup()` there, and only there, for two things:
 
 - **Drawing.** Pyodide has no `dot` program: start loading Graphviz compiled to WebAssembly
-  (`autograd_viz.viz.wasm`) now, so it is ready by the time a cell draws.
+  (`autograd_viz.viz.wasm`) now, so it is ready by the time a cell draws. A page that started
+  loading it before Python (the playground: `globalThis.avzGraphviz`, the promise of its
+  `Graphviz.load()`) hands it over instead, and the copy inside the package is not read.
 - **Freeing long graphs.** CPython frees a chain of Values one inside the other: dropping the
   last node of an n-step chain nests n deallocations. Natively the interpreter defers them
   before its stack runs out; in WebAssembly the browser's stack is smaller than the interpreter
@@ -47,9 +49,20 @@ def free_graphs_flat() -> None:
     Value.__del__ = _free_flat
 
 
+def page_graphviz() -> object | None:
+    """The Graphviz-WASM the page is already loading (`globalThis.avzGraphviz`), if any.
+
+    Why: the playground compiles it while Python starts (ready at 0.8 s of a cold start, not
+    after the kit's import); a JupyterLite kernel (a worker with no such global) gets None.
+    """
+    import js  # Pyodide's bridge to the browser
+
+    return getattr(js, "avzGraphviz", None)
+
+
 def setup() -> None:
     """Everything the browser edition needs, done once at import."""
     from autograd_viz.viz import wasm
 
     free_graphs_flat()
-    wasm.start_loading()
+    wasm.start_loading(page_graphviz())

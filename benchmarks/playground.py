@@ -7,9 +7,15 @@ It serves the built site on 127.0.0.1 (building it first with `bash scripts/lite
   from navigation start to the first drawing on screen (the page's own `performance.now()` when
   it has shown the link's graph), and the bytes the page transferred for it;
 - **warm**: the same context reloads the same link twice, once the page's service worker is
-  active and its snapshot of Python is made (what a learner gets on later visits, and
+  active and its snapshot of Python is there (what a learner gets on later visits, and
   offline), and once in a context whose service workers are blocked and whose Cache Storage
-  is emptied (the browser's HTTP cache alone, Python started afresh);
+  is emptied (the browser's HTTP cache alone; Python restored from the build's snapshot, or
+  started afresh on a site built without one);
+- **where the cold time goes**: the page's marks (`window.avzPlayground.times`: Pyodide's
+  WebAssembly compiled, Python initialised, the kit imported, Graphviz-WASM ready, the first
+  view computed and shown), each download's start and end (Resource Timing) and size, the
+  modules the first drawing imported, and the Content-Type of the .wasm (streaming
+  compilation needs `application/wasm`);
 - **redraw**: typing a new expression of a 20-value graph (`tanh(w1*x1 + ... + b) * y`,
   alternating two versions), from the input event to the new drawing painted, in draw mode and
   in step mode (the kit's inline player).
@@ -19,12 +25,14 @@ machine is shared, and on 2 cores a busy neighbour doubles the cold time.
 
 Targets (issue 21): cold <= 6 s, warm <= 2 s, redraw <= 300 ms for a 20-node graph.
 
-Run: `python benchmarks/playground.py` (`--runs N`, default 3; `--site DIR`, default _site).
+Run: `python benchmarks/playground.py` (`--runs N`, default 3; `--site DIR`, default _site;
+`--cold-only` for the cold start and its breakdown alone).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import statistics
 import subprocess
@@ -47,20 +55,59 @@ TWENTY = [
     "sigmoid(w1*x1 + w2*x2 + w3*x3 + w4*x4 + b) * y",
 ]
 READY = "document.body.dataset.ready === '1'"
-SNAPSHOT_MADE = "!!(window.avzPlayground.snapshot && window.avzPlayground.snapshot.ok)"
+# Python's snapshot is there for the next visit: the build's (python.snapshot, restored on the
+# first visit already) or, on a site built without one, the one the page makes in a worker
+SNAPSHOT_MADE = (
+    "window.avzPlayground.times.fromSnapshot === true"
+    " || !!(window.avzPlayground.snapshot && window.avzPlayground.snapshot.ok)"
+)
 DROP_SNAPSHOT = "caches.keys().then((ks) => Promise.all(ks.map((k) => caches.delete(k))))"
 
 
-SPLITS: dict[str, list[float]] = {}  # where the cold time goes: the page's own marks
+SPLITS: dict[str, list[float]] = {}  # where the cold time goes: the page's own marks (s)
+FETCHES: dict[str, list[tuple[float, float, int]]] = {}  # file -> (start, end s, bytes) per run
+IMPORTS: list[list[str]] = []  # the modules the page's Python imported for the first drawing
+WASM_TYPES: set[str] = set()  # the Content-Type the server gave each .wasm (streaming needs it)
+# The page's marks (lite/playground/playground.js), in the order a cold start passes them.
+MARKS = {
+    "pyodideModule": "pyodide.mjs imported",
+    "snapshotExpanded": "build's snapshot read (zero pages back)",
+    "wasmInstantiated": "Pyodide's WebAssembly compiled",
+    "pyodide": "Python initialised",
+    "graphvizCompiled": "Graphviz-WASM compiled (page)",
+    "wheelUnpacked": "the kit's wheel unpacked",
+    "unpacked": "the kit's files in site-packages",
+    "imported": "import autograd_viz",
+    "modules": "the drawing modules imported",
+    "graphviz": "Graphviz-WASM ready in Python",
+    "python": "page's Python ready",
+    "firstView": "first view computed (layout, SVG)",
+    "firstDrawing": "first drawing shown",
+}
+RESOURCES = (
+    "performance.getEntriesByType('resource').map((e) => "
+    "[e.name.split('/').pop(), e.startTime, e.responseEnd, e.transferSize])"
+)
 
 
 def _first_drawing(page: object, split: bool = False) -> float:
     page.wait_for_function(READY, timeout=180_000)
     times = page.evaluate("window.avzPlayground.times")
     if split:
-        for mark in ("pyodide", "unpacked", "modules", "graphviz", "firstDrawing"):
-            SPLITS.setdefault(mark, []).append(times[mark] / 1000)
+        for mark in MARKS:
+            if mark in times:
+                SPLITS.setdefault(mark, []).append(times[mark] / 1000)
+        for name, start, end, size in page.evaluate(RESOURCES):
+            FETCHES.setdefault(name, []).append((start / 1000, end / 1000, size))
+        imports = page.evaluate("window.avzPlayground.imports || null")
+        if imports:
+            IMPORTS.append(json.loads(imports))
     return times["firstDrawing"] / 1000
+
+
+def _note_wasm_type(response: object) -> None:
+    if response.url.endswith(".wasm"):
+        WASM_TYPES.add(response.headers.get("content-type", "(none)"))
 
 
 def _transferred(page: object) -> int:
@@ -98,6 +145,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--site", type=Path, default=ROOT / "_site")
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--cold-only", action="store_true",
+                        help="only the cold first drawing and its breakdown (quicker)")  # fmt: skip
     args = parser.parse_args()
     site = args.site
     if not (site / "playground" / "index.html").exists():
@@ -114,9 +163,15 @@ def main() -> None:
         for _ in range(args.runs):
             context = browser.new_context(viewport={"width": 1280, "height": 720})
             page = context.new_page()
+            page.on("response", _note_wasm_type)
+            load = os.getloadavg()[0]
             page.goto(url + LINK)
             cold.append(_first_drawing(page, split=True))
+            print(f"  cold run {len(cold)}: {cold[-1]:.2f} s (load {load:.2f})", flush=True)
             sizes.append(_transferred(page))
+            if args.cold_only:
+                context.close()
+                continue
             page.evaluate("navigator.serviceWorker.ready.then(() => true)")
             page.wait_for_function(SNAPSHOT_MADE, timeout=180_000)
             for _ in range(2):  # the 1st reload from the worker's cache, then the 2nd
@@ -131,25 +186,36 @@ def main() -> None:
             page.goto(url + LINK)
             _first_drawing(page)
             page.wait_for_function(SNAPSHOT_MADE, timeout=180_000)
-            page.evaluate(DROP_SNAPSHOT)  # the HTTP cache alone: Python starts afresh
+            page.evaluate(DROP_SNAPSHOT)  # the HTTP cache alone (with the build's snapshot, if any)
             page.reload()
             warm_http.append(_first_drawing(page))
-            assert not page.evaluate("window.avzPlayground.times.fromSnapshot")
             draw_ms += _redraws(page, "draw", 5)
             step_ms += _redraws(page, "steps", 5)
             context.close()
         browser.close()
     print(f"site: {site}")
     _show("cold: first drawing, empty cache", cold)
-    names = {"pyodide": "Pyodide ready", "unpacked": "the kit's wheel unpacked",
-             "modules": "the kit imported", "graphviz": "Graphviz-WASM ready",
-             "firstDrawing": "first drawing shown"}  # fmt: skip
     for mark, values in SPLITS.items():
-        _show(f"  cold, at {names[mark]}", values)
-    _show("warm: reload, service worker + Python snapshot", warm_sw)
-    _show("warm: reload, HTTP cache only, no snapshot", warm_http)
-    _show("redraw, 20-value graph, draw mode", draw_ms, "ms", 1000)
-    _show("redraw, 20-value graph, step mode (player)", step_ms, "ms", 1000)
+        _show(f"  cold, at {MARKS[mark]}", values)
+    print("  cold, downloads (median start -> end, s; bytes):")
+
+    def started(item: tuple[str, list]) -> float:
+        return statistics.median(r[0] for r in item[1])
+
+    for name, runs in sorted(FETCHES.items(), key=started):
+        start = statistics.median(r[0] for r in runs)
+        end = statistics.median(r[1] for r in runs)
+        print(f"    {name[:40]:<40} {start:6.2f} -> {end:6.2f}  {max(r[2] for r in runs):>10,}")
+    if IMPORTS:
+        ours = [m for m in IMPORTS[0] if m.startswith("autograd_viz")]
+        print(f"  modules imported for the first drawing: {len(IMPORTS[0])} "
+              f"({len(ours)} of the kit): {' '.join(IMPORTS[0])}")  # fmt: skip
+    print(f"  .wasm served as: {', '.join(sorted(WASM_TYPES)) or '(no .wasm fetched)'}")
+    if not args.cold_only:
+        _show("warm: reload, service worker + Python snapshot", warm_sw)
+        _show("warm: reload, HTTP cache only, no worker", warm_http)
+        _show("redraw, 20-value graph, draw mode", draw_ms, "ms", 1000)
+        _show("redraw, 20-value graph, step mode (player)", step_ms, "ms", 1000)
     print(f"{'transferred for the first drawing':<44} {statistics.median(sizes) / 1e6:7.2f} MB")
     print(f"load average after: {os.getloadavg()[0]:.2f}")
 

@@ -85,7 +85,10 @@ NOTEBOOK_START = "00_start_here.ipynb"
 PLAYGROUND = LITE / "playground"
 # The page's own files; index.html and sw.js get the wheel's name, the sizes and a version.
 PLAYGROUND_FILES = ["index.html", "playground.js", "playground.css", "sw.js", "snapshot.js"]
+GRAPHVIZ_FILE = "graphviz_wasm.js"  # Graphviz-WASM, loaded by the page beside Python
 PYC_ZIP = "autograd_viz-pyc.zip"  # the kit's modules as Pyodide's bytecode (compile_pyc.mjs)
+FILES_BUNDLE = "autograd_viz.files"  # the kit's files, written into site-packages by the page
+SNAPSHOT_FILE = "python.snapshot"  # Python just started (make_snapshot.mjs)
 # What the first drawing needs, preloaded by the page and precached by its service worker.
 PLAYGROUND_RUNTIME = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip",
                       "pyodide-lock.json"]  # fmt: skip
@@ -310,32 +313,58 @@ def _megabytes(paths: list[Path]) -> str:
 def build_playground(output: Path) -> None:
     """The playground page into `output/playground/`, beside the site's `static/pyodide/`.
 
-    It needs nothing but the staged Pyodide and the kit's wheel: the page preloads what the
-    first drawing needs (Pyodide's runtime and the wheel, in parallel) and, once it has drawn,
-    registers a service worker that keeps those files, so it loads from there next time and
-    works offline; the quiz's ipywidgets (and what it needs) load when the quiz first opens.
+    It needs only the staged Pyodide runtime and the kit: the page preloads what the first
+    drawing needs, all at once, and, once it has drawn, registers a service worker that keeps
+    those files, so it loads from there next time and works offline; the quiz's ipywidgets
+    (and what it needs) load from the site's lock when the quiz first opens. Why each file
+    (benchmarks/playground.py, cold first drawing before: 5.5 s at load 4, 9.8 s at load 10):
+
+    - `python.snapshot`: Python's memory just after start-up, made here (make_snapshot.mjs).
+      The page restores it (0.2 s) instead of starting the interpreter (3.9 s at load 4, 7.7 s
+      at load 10). If Node cannot make it the page starts Python itself, as before.
+    - `autograd_viz.files`: the kit's files (the wheel's, without Graphviz-WASM, and their
+      bytecode from compile_pyc.mjs) as one uncompressed bundle that the page writes into
+      site-packages before Python starts: no archive to unpack in Python (0.1 s at load 4,
+      1.5-2.2 s at load 10 right after a restored snapshot).
+    - `graphviz_wasm.js`: Graphviz-WASM, compiled by the page while Python starts and handed
+      to the kit (`autograd_viz._pyodide`), instead of read from the wheel after it.
     """
     pyodide = output / "static" / "pyodide"
-    (wheel,) = pyodide.glob("autograd_viz-*.whl")
+    (site_wheel,) = pyodide.glob("autograd_viz-*.whl")
     target = output / "playground"
     shutil.rmtree(target, ignore_errors=True)
     target.mkdir(parents=True)
+    graphviz = target / GRAPHVIZ_FILE
+    shutil.copy2(GRAPHVIZ_JS, graphviz)
+    compiled = STAGE / PYC_ZIP
+    if not _compile_pyc(compiled):
+        compiled = None
+    files = _files_bundle(site_wheel, compiled, target / FILES_BUNDLE)
+    snapshot = target / SNAPSHOT_FILE
+    if not _node("make_snapshot.mjs", PYODIDE_NPM, snapshot, what="Python's snapshot"):
+        snapshot = None
     runtime = [pyodide / name for name in PLAYGROUND_RUNTIME]
-    compiled = _compile_pyc(target / PYC_ZIP)
-    first = [*runtime, wheel, *(PLAYGROUND / f for f in PLAYGROUND_FILES)]
-    first += [target / PYC_ZIP] if compiled else []
+    first = [*runtime, files, graphviz, *(PLAYGROUND / f for f in PLAYGROUND_FILES)]
+    first += [snapshot] if snapshot else []
     version = hashlib.sha256(b"".join(_sha256(p).encode() for p in first)).hexdigest()[:12]
     precache = ["./", "index.html", "playground.js", "playground.css", "snapshot.js",
-                *([PYC_ZIP] if compiled else []),
-                *(f"../static/pyodide/{p.name}" for p in [*runtime, wheel])]  # fmt: skip
+                FILES_BUNDLE, GRAPHVIZ_FILE, *([SNAPSHOT_FILE] if snapshot else []),
+                *(f"../static/pyodide/{p.name}" for p in runtime)]  # fmt: skip
     fill = {
-        "{{WHEEL}}": wheel.name,
+        "{{FILES}}": FILES_BUNDLE,
+        "{{GRAPHVIZ}}": GRAPHVIZ_FILE,
+        "{{SNAPSHOT}}": SNAPSHOT_FILE if snapshot else "",
+        "{{SNAPSHOT_PRELOAD}}": (
+            f'<link rel="preload" href="{SNAPSHOT_FILE}" as="fetch" crossorigin>\n'
+            if snapshot
+            else ""
+        ),
         "{{VERSION}}": version,
         "{{PYODIDE_VERSION}}": PYODIDE_VERSION,
         "{{PYODIDE_SIZE}}": _megabytes(runtime),
-        "{{WHEEL_SIZE}}": _megabytes([wheel]),
+        "{{WHEEL_SIZE}}": _megabytes([files, graphviz]),
+        "{{SNAPSHOT_SIZE}}": _megabytes([snapshot]) if snapshot else "not built: none",
         "{{PRECACHE}}": json.dumps(precache),
-        "{{PYC}}": PYC_ZIP if compiled else "",
     }
     for name in PLAYGROUND_FILES:
         text = (PLAYGROUND / name).read_text(encoding="utf-8")
@@ -347,17 +376,50 @@ def build_playground(output: Path) -> None:
     print(f"[lite] playground: {target} (first drawing loads {_megabytes(first)})")
 
 
+def _files_bundle(wheel: Path, compiled: Path | None, out: Path) -> Path:
+    """The kit's files for the page, as one bundle it writes straight into site-packages:
+    a 4-byte little-endian length, a JSON list of [path, size], then the files' bytes.
+
+    The wheel's files (its .dist-info too) but Graphviz-WASM, which the page loads itself,
+    plus the bytecode zip's `__pycache__` files. Uncompressed: the server may compress it
+    on the wire, and the browser inflates that natively, not in Python.
+    """
+    entries: list[tuple[str, bytes]] = []
+    skip = WASM_IN_PACKAGE.as_posix()
+    with zipfile.ZipFile(wheel) as archive:
+        for info in archive.infolist():
+            outside = info.filename.split("/")[0].endswith(".data")  # pip puts these elsewhere
+            if info.is_dir() or info.filename == skip or outside:
+                continue
+            data = archive.read(info)
+            if info.filename.endswith(".dist-info/RECORD"):
+                lines = data.decode().splitlines(keepends=True)
+                data = "".join(x for x in lines if not x.startswith(skip + ",")).encode()
+            entries.append((info.filename, data))
+    if compiled is not None:
+        with zipfile.ZipFile(compiled) as archive:
+            entries += [(i.filename, archive.read(i)) for i in archive.infolist() if not i.is_dir()]
+    index = json.dumps([[name, len(data)] for name, data in entries]).encode()
+    out.write_bytes(len(index).to_bytes(4, "little") + index + b"".join(d for _, d in entries))
+    return out
+
+
+def _node(script: str, *args: Path, what: str) -> bool:
+    """Run a build step of lite/playground/ with Node; False, with a warning, where it fails."""
+    try:
+        _run("node", PLAYGROUND / script, *args)
+    except (OSError, subprocess.CalledProcessError) as err:
+        print(f"[lite] warning: the playground's {what} was not made ({err})")
+        return False
+    return True
+
+
 def _compile_pyc(out: Path) -> bool:
     """The kit's modules compiled by Pyodide's own Python (in Node), as one zip for the page:
     importing them then skips compiling ~13,000 lines (~70 % of import time natively). False,
     with a warning, where Node cannot run Pyodide: the page then compiles them as it imports."""
-    try:
-        source = STAGE / "package" / "autograd_viz"  # what the wheel was built from
-        _run("node", PLAYGROUND / "compile_pyc.mjs", PYODIDE_NPM, source, out)
-    except (OSError, subprocess.CalledProcessError) as err:
-        print(f"[lite] warning: the playground's bytecode was not compiled ({err})")
-        return False
-    return True
+    source = STAGE / "package" / "autograd_viz"  # what the wheel was built from
+    return _node("compile_pyc.mjs", PYODIDE_NPM, source, out, what="bytecode")
 
 
 def main() -> None:

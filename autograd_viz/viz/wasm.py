@@ -12,6 +12,7 @@ browser can pause Python (JSPI), and otherwise says in one line to run the cell 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable
 from importlib import resources
 
 from autograd_viz.errors import GraphvizError, GraphvizLoadingError
@@ -32,11 +33,20 @@ _graphviz = None  # the loaded Graphviz (a JsProxy), once ready
 _loading: asyncio.Future | None = None
 
 
-def start_loading() -> None:
-    """Begin loading Graphviz-WASM in the background, once; returns at once."""
+def start_loading(loaded: Awaitable | None = None) -> None:
+    """Begin loading Graphviz-WASM in the background, once; returns at once.
+
+    A page that loads Graphviz-WASM itself, in parallel with Python (the playground), passes
+    the promise of its `Graphviz.load()` as `loaded`: the copy inside the package is not read.
+    """
     global _loading
     if _loading is None:
-        _loading = asyncio.ensure_future(_load())
+        _loading = asyncio.ensure_future(_load() if loaded is None else _given(loaded))
+
+
+async def _given(loaded: Awaitable) -> None:
+    global _graphviz
+    _graphviz = await loaded
 
 
 async def _load() -> None:

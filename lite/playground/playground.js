@@ -2,12 +2,11 @@
 //
 // Python does the work: autograd_viz.playground (run in Pyodide) reads the expression with the
 // kit's allow-list reader, draws it, builds the kit's kernel-free player, derivation and quiz.
-// This module only loads Pyodide and the wheel (in parallel), places what Python returns (SVG
+// This module only loads Pyodide and the kit (in parallel), places what Python returns (SVG
 // and the player made by the kit; every other text as text, never as markup), and keeps the
 // state in the URL: #e=(x%20%2B%20y)%20*%20y&x=2&y=3&mode=steps&step=7.
 
-const tag = document.querySelector("script[data-wheel]");
-const WHEEL = tag.dataset.wheel;
+const tag = document.querySelector("script[data-files]");
 const PYODIDE = new URL("../static/pyodide/", import.meta.url).href;
 const DEFAULT_HASH = "#e=tanh(w*x%20%2B%20b)&w=-3&x=2&b=6.8814&mode=steps";
 const PUSH_AFTER_MS = 700; // changes closer together than this replace one history entry
@@ -15,6 +14,11 @@ const PUSH_AFTER_MS = 700; // changes closer together than this replace one hist
 const $ = (id) => document.getElementById(id);
 const times = { start: performance.now() };
 window.avzPlayground = { times, renders: 0, last: null, state: null };
+// where the cold start goes (benchmarks/playground.py reports these): ms since navigation
+const mark = (name) => {
+  times[name] ??= performance.now();
+  performance.mark(`avz:${name}`);
+};
 
 // ---------------------------------------------------------------- the link <-> a state
 
@@ -67,45 +71,63 @@ let py = null;
 let callPython = null;
 
 async function startPython() {
-  const wheel = fetch(PYODIDE + WHEEL).then((r) => {
-    if (!r.ok) throw new Error(`${WHEEL}: HTTP ${r.status}`);
-    return r.arrayBuffer();
-  });
-  // the kit's modules already compiled by this Python (lite/playground/compile_pyc.mjs)
-  const compiled = tag.dataset.pyc
-    ? fetch(new URL(tag.dataset.pyc, import.meta.url)).then((r) => (r.ok ? r.arrayBuffer() : null))
-      .catch(() => null)
+  // Every download the first drawing needs starts now, together (index.html preloads them
+  // too): the kit's files, Graphviz-WASM, the snapshot of Python; Pyodide fetches its runtime
+  // and lock file as loadPyodide starts (their requests match the preloads).
+  const files = fetchBytes(tag.dataset.files);
+  // Graphviz-WASM compiles while Python starts, not after it: the kit takes it from here
+  // (autograd_viz._pyodide.setup) instead of reading a copy of its own.
+  window.avzGraphviz = import(new URL(tag.dataset.graphviz, import.meta.url).href)
+    .then((m) => m.Graphviz.load())
+    .then((graphviz) => {
+      mark("graphvizCompiled");
+      return graphviz;
+    });
+  window.avzGraphviz.catch(() => {}); // a failure is reported where Python awaits it
+  const cached = readSnapshot();
+  // Python just started, made by the build (make_snapshot.mjs): restoring it skips starting
+  // the interpreter, most of a cold start
+  const shipped = tag.dataset.snapshot
+    ? fetchBytes(tag.dataset.snapshot).then(snapshotBytes).catch(() => null)
     : Promise.resolve(null);
-  const snapshot = readSnapshot();
   const { loadPyodide } = await import(PYODIDE + "pyodide.mjs");
-  const saved = await snapshot;
+  mark("pyodideModule");
+  const options = {
+    indexURL: PYODIDE,
+    // before Python starts: the runtime is compiled; the kit's files go into site-packages
+    fsInit: async (FS, { sitePackages }) => {
+      mark("wasmInstantiated");
+      writeFiles(FS, sitePackages, await files);
+      mark("unpacked");
+    },
+  };
+  const saved = (await cached) ?? (await shipped);
   if (saved) {
     try {
-      py = await loadPyodide({ indexURL: PYODIDE, _loadSnapshot: saved });
+      py = await loadPyodide({ ...options, _loadSnapshot: saved });
       times.fromSnapshot = true;
     } catch {
       py = null; // a snapshot of another Pyodide build: start afresh and make a new one
+      delete times.unpacked;
       caches.delete(SNAPSHOT_CACHE).catch(() => {});
     }
   }
-  py ??= await loadPyodide({ indexURL: PYODIDE });
-  times.pyodide = performance.now();
+  py ??= await loadPyodide(options);
+  mark("pyodide");
   $("loading").textContent = "Python is ready; loading autograd_viz and Graphviz…";
-  const site = py.runPython("import sysconfig; sysconfig.get_paths()['purelib']");
-  py.unpackArchive(await wheel, "wheel", { extractDir: site });
-  const bytecode = await compiled;
-  if (bytecode) py.unpackArchive(bytecode, "zip", { extractDir: site });
-  times.unpacked = performance.now();
   await py.runPythonAsync(`
+import sys
+_avz_before = set(sys.modules)
 import asyncio, importlib, json
+from js import performance, avzPlayground
 importlib.invalidate_caches()
 import autograd_viz  # starts loading Graphviz-WASM (autograd_viz._pyodide)
 await asyncio.sleep(0)  # let it start: the browser compiles it while Python imports the rest
-from js import performance, avzPlayground
 avzPlayground.times.imported = performance.now()
 from autograd_viz import playground
 from autograd_viz.viz import wasm, render
 avzPlayground.times.modules = performance.now()
+avzPlayground.imports = json.dumps(sorted(set(sys.modules) - _avz_before))
 await wasm._loading
 avzPlayground.times.graphviz = performance.now()
 
@@ -114,10 +136,50 @@ def _avz_call(name, args):
 `);
   const call = py.globals.get("_avz_call");
   callPython = (name, ...args) => JSON.parse(call(name, JSON.stringify(args)));
-  times.python = performance.now();
+  mark("python");
 }
 
-// Python's memory right after it started, kept in the browser's Cache Storage: a later visit
+async function fetchBytes(name) {
+  const response = await fetch(new URL(name, import.meta.url));
+  if (!response.ok) throw new Error(`${name}: HTTP ${response.status}`);
+  return response.arrayBuffer();
+}
+
+// python.snapshot as Pyodide takes it: the file leaves out the pages of zeros
+// (lite/playground/make_snapshot.mjs); each kept page goes back in its place.
+function snapshotBytes(file) {
+  const [length, page, count] = new Uint32Array(file, 0, 3);
+  const pages = new Uint32Array(file, 12, count);
+  const memory = new Uint8Array(length);
+  const data = new Uint8Array(file, 12 + 4 * count);
+  for (let i = 0; i < count; i++) {
+    const at = pages[i] * page;
+    memory.set(data.subarray(i * page, i * page + Math.min(page, length - at)), at);
+  }
+  mark("snapshotExpanded");
+  return memory;
+}
+
+// The kit's files (lite/build.py, _files_bundle): a 4-byte length, a JSON list of
+// [path, size], then the bytes, written as they are: no archive to unpack in Python.
+function writeFiles(FS, root, bundle) {
+  const bytes = new Uint8Array(bundle);
+  const length = new DataView(bundle).getUint32(0, true);
+  const index = JSON.parse(new TextDecoder().decode(bytes.subarray(4, 4 + length)));
+  let at = 4 + length;
+  for (const [name, size] of index) {
+    if (name.split("/").some((part) => part === ".." || part === "")) {
+      throw new Error(`autograd_viz.files: a path outside site-packages: ${name}`);
+    }
+    const path = `${root}/${name}`;
+    FS.mkdirTree(path.slice(0, path.lastIndexOf("/")));
+    FS.writeFile(path, bytes.subarray(at, at + size));
+    at += size;
+  }
+}
+
+// Where the build could not make python.snapshot (no Node): Python's memory right after it
+// started, made here and kept in the browser's Cache Storage: a later visit
 // restores it instead of starting the interpreter again (0.32-0.41 s instead of 1.8-2.0 s,
 // measured at load 8.5 on 2 cores). Pyodide's own (private, experimental) _makeSnapshot /
 // _loadSnapshot options; snapshot.js makes it in a worker after the first drawing; a snapshot
@@ -281,6 +343,7 @@ async function showView(v) {
 
 async function render(params, how) {
   let v = callPython("view", params);
+  mark("firstView"); // Python has drawn it (the layout and the SVG); not yet on the page
   fillUi(v.params, v.error ? null : v.names);
   showError(v.error);
   if (!v.error) {
@@ -546,7 +609,7 @@ async function main() {
   $("download").addEventListener("click", downloadNotebook);
   window.addEventListener("popstate", () => update(readHash(), "none"));
   await update(readHash(), "replace");
-  times.firstDrawing = performance.now();
+  mark("firstDrawing");
   document.body.dataset.ready = "1";
   if ("serviceWorker" in navigator && window.isSecureContext) {
     navigator.serviceWorker.register("sw.js").catch(() => {}); // offline next time
