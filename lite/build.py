@@ -153,6 +153,8 @@ def _build_package_wheel(out: Path) -> Path:
             shutil.copy2(ROOT / name, src / name)
     shutil.copytree(ROOT / "autograd_viz", src / "autograd_viz",
                     ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))  # fmt: skip
+    # pyproject's data-files (JupyterLab settings defaults) must exist for the wheel to build
+    shutil.copytree(ROOT / "jupyter-config", src / "jupyter-config")
     (src / WASM_IN_PACKAGE).parent.mkdir(parents=True, exist_ok=True)
     shutil.copy2(GRAPHVIZ_JS, src / WASM_IN_PACKAGE)
     shutil.copy2(GRAPHVIZ_LICENSE, (src / WASM_IN_PACKAGE).with_suffix(".LICENSE"))
