@@ -37,6 +37,14 @@ function setDisabled(button, off) {
   if (button.disabled !== off) button.disabled = off;
 }
 
+// The step's class for a node or edge, keeping the classes "ask the graph" (ask.js) put on it
+// (avz-ask-node: its pointer and focus ring; avz-ask-on / -path / -picked: a term lit up).
+function withAsk(el, cls) {
+  const now = el.getAttribute("class") || "";
+  if (now.indexOf("avz-ask") < 0) return cls;
+  return [cls, ...now.split(" ").filter((c) => c.startsWith("avz-ask"))].join(" ");
+}
+
 function katexOf(win) {
   // this page's KaTeX, else the one of the page around this frame (a deck, a notebook page),
   // whose stylesheet is then copied in once
@@ -268,7 +276,7 @@ export function mount(el, data, options) {
       const e = els[j];
       if (!e) continue;
       if (data.slots[j][0] === "cell") e.textContent = data.strings[v];
-      else e.setAttribute("class", data.strings[v]);
+      else e.setAttribute("class", withAsk(e, data.strings[v]));
     }
     shownI = i;
   }
@@ -314,8 +322,8 @@ export function mount(el, data, options) {
   function stop() {
     if (timer) clearInterval(timer);
     timer = null;
-    play.textContent = "\u25B6 Play";
-    play.setAttribute("aria-label", "Play (Space)");
+    setText(play, "\u25B6 Play");
+    set(play, "aria-label", "Play (Space)");
   }
   function start() {
     if (k >= count() - 1) go(0);
