@@ -29,6 +29,7 @@ from before it (`git archive main | tar -x -C /tmp/old_kit`), for the old one in
 
     python benchmarks/player_step.py
     python benchmarks/player_step.py --old /tmp/old_kit --clicks 60 --lab
+    python benchmarks/player_step.py --base /tmp/main_kit --no-bytes --profile  # a change's effect
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ from pathlib import Path
 
 CHROMIUM = os.environ.get("AUTOGRAD_VIZ_CHROMIUM", "/usr/bin/chromium")
 HERE = Path(__file__).resolve().parents[1]
+PROFILE = False  # --profile: trace the real clicks (tracing itself slows them: a run apart)
 
 BLOG = """
 from autograd_viz import Value
@@ -160,6 +162,49 @@ def _python(code: str, kit: Path, *args: str) -> None:
     subprocess.run([sys.executable, "-c", code, *args], check=True, env=env, cwd=kit)
 
 
+# the renderer main thread's work, from a Chromium trace of the real clicks: per click, ms in
+# each kind (a forced style or layout inside an event handler counts in "script" too)
+_KINDS = {
+    "script": ("EventDispatch", "FunctionCall", "TimerFire", "FireAnimationFrame"),
+    "style": ("UpdateLayoutTree",),
+    "layout": ("Layout",),
+    "pre-paint and paint": ("PrePaint", "Paint"),
+    "layerize and commit": ("Layerize", "Commit"),
+}
+
+
+def _profile(trace: Path, clicks: int) -> dict:
+    events = json.loads(trace.read_text())
+    events = events["traceEvents"] if isinstance(events, dict) else events
+    main = {(e["pid"], e["tid"]) for e in events
+            if e.get("ph") == "M" and e.get("name") == "thread_name"
+            and e["args"].get("name") == "CrRendererMain"}  # fmt: skip
+    kind_of = {name: kind for kind, names in _KINDS.items() for name in names}
+    spans: dict[str, list] = {kind: [] for kind in _KINDS}
+    for e in events:
+        if e.get("ph") == "X" and (e.get("pid"), e.get("tid")) in main and e["name"] in kind_of:
+            spans[kind_of[e["name"]]].append((e["ts"], e["ts"] + e.get("dur", 0)))
+    out = {}
+    for kind, found in spans.items():  # nested events of one kind (a call in a call) once
+        total, end = 0.0, float("-inf")
+        for start, stop in sorted(found):
+            if stop > end:
+                total += stop - max(start, end)
+                end = stop
+        out[kind] = round(total / 1000 / clicks, 2)
+    return out
+
+
+def _traced_clicks(browser: object, page: object, button: object, reset: str, clicks: int):
+    """`_real_clicks` under Chromium's tracing; the profile per click joins the result."""
+    with tempfile.TemporaryDirectory() as folder:
+        trace = Path(folder) / "trace.json"
+        browser.start_tracing(page=page, path=str(trace), categories=["devtools.timeline"])
+        real = _real_clicks(page, button, reset, clicks)
+        browser.stop_tracing()
+        return {**real, "profile": _profile(trace, real["n"])}
+
+
 def next_to_painted(kit: Path, case: str, clicks: int, browser: object, old: bool) -> dict:
     """On `kit`'s standalone page: real clicks on Next (median ms to the painted frame, its
     range, the Event Timing entries) and the old measure (a script click right after a frame:
@@ -177,7 +222,11 @@ def next_to_painted(kit: Path, case: str, clicks: int, browser: object, old: boo
         )
         page.evaluate(_LISTEN, None)
         reset = f"() => document.querySelector({selectors['reset']!r}).click()"
-        real = _real_clicks(page, page.locator(selectors["next"]).first, reset, clicks)
+        button = page.locator(selectors["next"]).first
+        if PROFILE:
+            real = _traced_clicks(browser, page, button, reset, clicks)
+        else:
+            real = _real_clicks(page, button, reset, clicks)
         page.evaluate(reset)
         work, paint = page.evaluate(_CLICK, {**selectors, "clicks": clicks})
         page.close()
@@ -292,7 +341,10 @@ def lab_next_to_painted(kit: Path, clicks: int, browser: object) -> dict:
             page.evaluate(_LISTEN, _LAB_STEP)
             next_button = page.locator(".jp-OutputArea button", has_text="Next").first
             reset = "() => document.querySelector('.jp-OutputArea .avz-first').click()"
-            real = _real_clicks(page, next_button, reset, clicks)
+            if PROFILE:
+                real = _traced_clicks(browser, page, next_button, reset, clicks)
+            else:
+                real = _real_clicks(page, next_button, reset, clicks)
             buttons = {"next": ".jp-OutputArea button", "clicks": clicks}
             work, paint = page.evaluate(_LAB_CLICK, buttons)
             page.close()
@@ -328,19 +380,25 @@ def _columns(which: str, got: dict) -> dict:
         f"{which} event timing ms": got["event timing durations"],
         f"{which} clicked right after a frame: work ms": round(got["after frame work"], 1),
         f"{which} clicked right after a frame: →painted ms": round(got["after frame painted"], 1),
-    }
+    } | ({f"{which} main thread ms per click": got["profile"]} if "profile" in got else {})
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--old", type=Path, help="a copy of the kit before the one player")
+    parser.add_argument("--base", type=Path, help="the one player before a change (git archive)")
     parser.add_argument("--clicks", type=int, default=40)
     parser.add_argument("--lab", action="store_true", help="also time the widget in JupyterLab")
     parser.add_argument("--no-bytes", action="store_true", help="skip the saved-bytes runs")
+    parser.add_argument("--profile", action="store_true",
+                        help="trace the real clicks: main-thread ms per click by kind")  # fmt: skip
     args = parser.parse_args(argv)
+    global PROFILE
+    PROFILE = args.profile
     from playwright.sync_api import sync_playwright
 
-    kits = {"new": HERE} | ({"old": args.old.resolve()} if args.old else {})
+    kits = {"new": HERE} | ({"base": args.base.resolve()} if args.base else {})
+    kits |= {"old": args.old.resolve()} if args.old else {}
     rows = []
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM)
