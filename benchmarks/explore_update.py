@@ -18,6 +18,7 @@ the kernel); and the bytes of websocket frames each way per update.
 
     python benchmarks/explore_update.py               # 30 updates each
     python benchmarks/explore_update.py --lab --check # exit 1 if a median is over 100 ms
+    python benchmarks/explore_update.py --lab --base /tmp/main_kit --nodelay  # the splits
 """
 
 from __future__ import annotations
@@ -84,6 +85,8 @@ _UPDATE = """async ([value, scope]) => {
   };
   const answer = mark('avz-explore-answer');
   return {painted: painted - t0, twoRafs: twoRafs - t0, applied: t1 - t0,
+          sentAt: performance.timeOrigin + t0,
+          answerAt: answer === null ? null : performance.timeOrigin + answer,
           transit: answer === null ? null : answer - t0,
           apply: answer === null ? null : mark('avz-explore-applied') - answer};
 }"""
@@ -128,15 +131,30 @@ _TIMED = """import time
 from autograd_viz.viz import explore as _explore_module
 _handler = _explore_module.Explorer._on_request
 def _timed(self, change):
-    start = time.perf_counter()
+    start, wall = time.perf_counter(), time.time() * 1000
     _handler(self, change)
     with open({path!r}, "a") as out:
-        out.write(f"{{(time.perf_counter() - start) * 1000}}\\n")
+        ms = (time.perf_counter() - start) * 1000
+        out.write(f"{{ms}} {{wall}} {{wall + ms}}\\n")
 _explore_module.Explorer._on_request = _timed
 """
 
 
-def jupyterlab_ms(n: int, kit: Path | None = None) -> tuple[list[dict], list[float], dict]:
+# --nodelay: a server config that turns Nagle's algorithm off on the kernel's websocket
+# (jupyter_server leaves it on: a small frame written after another waits for the browser's
+# delayed ACK, up to 40 ms on Linux) — to see how much of the way back that is
+_NODELAY = """from jupyter_server.services.kernels.websocket import KernelWebsocketHandler
+_open = KernelWebsocketHandler.open
+async def _open_nodelay(self, *args, **kwargs):
+    self.set_nodelay(True)
+    return await _open(self, *args, **kwargs)
+KernelWebsocketHandler.open = _open_nodelay
+"""
+
+
+def jupyterlab_ms(
+    n: int, kit: Path | None = None, nodelay: bool = False
+) -> tuple[list[dict], list[float], dict]:
     """`n` updates in real JupyterLab (its kernel running `kit`, else this checkout): per
     update the browser's split, the kernel handler's ms, and websocket bytes per update."""
     from conftest import CHROMIUM, CHROMIUM_ARGS
@@ -158,6 +176,9 @@ def jupyterlab_ms(n: int, kit: Path | None = None) -> tuple[list[dict], list[flo
     env = {**os.environ, "JUPYTER_CONFIG_DIR": str(root / ".cfg"), "JUPYTER_PLATFORM_DIRS": "1"}
     if kit is not None:
         env["PYTHONPATH"] = str(kit)
+    if nodelay:
+        (root / ".cfg").mkdir(exist_ok=True)
+        (root / ".cfg" / "jupyter_server_config.py").write_text(_NODELAY)
     proc = subprocess.Popen(
         [sys.executable, "-m", "jupyterlab", "--no-browser", "--allow-root", "--ip=127.0.0.1",
          f"--port={port}", f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}"],
@@ -183,6 +204,17 @@ def jupyterlab_ms(n: int, kit: Path | None = None) -> tuple[list[dict], list[flo
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
             page = browser.new_page(viewport={"width": 1400, "height": 1000})
+            frames = {"sent": [0, 0], "received": [0, 0]}  # websocket frames, bytes
+
+            def count(way: str, payload: object) -> None:
+                frames[way][0] += 1
+                frames[way][1] += len(payload)
+
+            def watch(ws: object) -> None:
+                ws.on("framesent", lambda payload: count("sent", payload))
+                ws.on("framereceived", lambda payload: count("received", payload))
+
+            page.on("websocket", watch)
             page.goto(f"{url}/lab/tree/bench.ipynb?token={token}&reset")
             idle = ".jp-Notebook-ExecutionIndicator[data-status='idle']"
             try:
@@ -203,28 +235,6 @@ def jupyterlab_ms(n: int, kit: Path | None = None) -> tuple[list[dict], list[flo
                     break
                 except Exception:
                     continue
-            (root / "kernel_ms.txt").write_text("")  # the first run's request is not timed
-            frames = {"sent": [0, 0], "received": [0, 0]}  # frames, bytes
-
-            def count(way: str, payload: object) -> None:
-                frames[way][0] += 1
-                frames[way][1] += len(payload)
-
-            def watch(ws: object) -> None:
-                ws.on("framesent", lambda payload: count("sent", payload))
-                ws.on("framereceived", lambda payload: count("received", payload))
-
-            page.on("websocket", watch)
-            page.reload()  # the kernel's websocket again, now watched: run the cell again
-            page.locator(idle).first.wait_for(timeout=180_000)
-            for _attempt in range(3):
-                page.locator(".jp-Cell .jp-InputArea-editor").first.click()
-                page.keyboard.press("Shift+Enter")
-                try:
-                    page.wait_for_selector(".jp-OutputArea .avz-explore svg", timeout=60_000)
-                    break
-                except Exception:
-                    continue
             page.wait_for_timeout(1000)
             (root / "kernel_ms.txt").write_text("")
             before = {k: list(v) for k, v in frames.items()}
@@ -233,8 +243,12 @@ def jupyterlab_ms(n: int, kit: Path | None = None) -> tuple[list[dict], list[flo
             per = {way: [(frames[way][i] - before[way][i]) / n for i in range(2)]
                    for way in frames}  # fmt: skip
             browser.close()
-        kernel = [float(x) for x in (root / "kernel_ms.txt").read_text().split()]
-        return out, kernel, per
+        kernel = [[float(x) for x in line.split()] for line in
+                  (root / "kernel_ms.txt").read_text().splitlines()]  # fmt: skip
+        for update, (_ms, start, end) in zip(out, kernel, strict=False):  # wall clock, ms
+            update["to kernel"] = start - update["sentAt"]
+            update["from kernel"] = None if update["answerAt"] is None else update["answerAt"] - end
+        return out, [k[0] for k in kernel], per
     finally:
         os.killpg(proc.pid, signal.SIGTERM)
         proc.wait(timeout=30)
@@ -246,6 +260,8 @@ def main() -> int:
     parser.add_argument("--lab", action="store_true", help="also measure in real JupyterLab")
     parser.add_argument("--check", action="store_true", help="exit 1 if over the budget")
     parser.add_argument("--base", type=Path, help="with --lab: also a copy of the kit before")
+    parser.add_argument("--nodelay", action="store_true",
+                        help="with --lab: also with TCP_NODELAY on its websocket")  # fmt: skip
     args = parser.parse_args()
     nodes = len(snapshot(_f()(**{k: Value(v) for k, v in INPUTS.items()})).nodes)
     answer = len(json.dumps(explore(_f(), **INPUTS).recompute({**INPUTS, "x1": 1.5})))
@@ -266,10 +282,11 @@ def main() -> int:
     runs = {"chromium (harness)": chromium_ms(args.repeat)}
     splits = {}
     if args.lab:
-        for which, kit in {"jupyterlab": None, "jupyterlab base": args.base}.items():
-            if which.endswith("base") and kit is None:
-                continue
-            runs[which], kernel, frames = jupyterlab_ms(args.repeat, kit)
+        labs = {"jupyterlab": (None, False)}
+        labs |= {"jupyterlab base": (args.base, False)} if args.base else {}
+        labs |= {"jupyterlab, no Nagle": (None, True)} if args.nodelay else {}
+        for which, (kit, nodelay) in labs.items():
+            runs[which], kernel, frames = jupyterlab_ms(args.repeat, kit, nodelay)
             splits[which] = (kernel, frames)
     for name, got in runs.items():
         line(f"{name}: painted (rAF, task)", [u["painted"] for u in got])
@@ -277,6 +294,8 @@ def main() -> int:
         if name in splits:
             kernel, frames = splits[name]
             line(f"{name}: sent → answer arrives", [u["transit"] for u in got])
+            line(f"{name}: browser → kernel handler", [u.get("to kernel") for u in got])
+            line(f"{name}: kernel handler → apply()", [u.get("from kernel") for u in got])
             line(f"{name}: apply()", [u["apply"] for u in got])
             line(f"{name}: kernel handler", kernel)
             print(f"  {name}: per update, websocket frames sent {frames['sent'][0]:.1f} "
