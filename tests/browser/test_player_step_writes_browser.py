@@ -152,3 +152,48 @@ def test_a_step_keeps_ask_the_graphs_classes_on_the_nodes_it_restyles(opened):
     assert "avz-ask-picked" in at_end
     p.keyboard.press("Home")  # ...and a step that restyles y keeps the mark
     assert y.get_attribute("class") != at_end and "avz-ask-picked" in y.get_attribute("class")
+
+
+# the widget's module with a stand-in anywidget model that notes each save_changes()
+_WIDGET = """([esm, css, data]) => {
+  const style = document.createElement("style");
+  style.textContent = css;
+  document.head.append(style);
+  const state = {data: data, step: 1, phase: data.phase};
+  window.avzSaves = [];
+  const model = {
+    get: (key) => state[key],
+    set: (key, value) => { state[key] = value; },
+    save_changes: () => window.avzSaves.push(state.step),
+    on: () => {}, off: () => {}, send: () => {},
+  };
+  const url = URL.createObjectURL(new Blob([esm], {type: "text/javascript"}));
+  return import(url).then((m) => {
+    const el = document.createElement("div");
+    document.body.append(el);
+    m.default.render({model, el});
+  });
+}"""
+
+
+def test_the_widget_tells_the_kernel_of_a_step_after_its_frame_not_in_the_click(page, tmp_path):
+    player = _blog_z().animate()
+    p = page.page
+    (tmp_path / "blank.html").write_text("<!doctype html><html><body></body></html>")
+    p.goto((tmp_path / "blank.html").as_uri())
+    p.evaluate(_WIDGET, [player._esm, player._css, player.data])
+    p.locator(".avz-player[data-step='1']").wait_for()
+    saves = p.evaluate(
+        """async () => {
+      const next = document.querySelector('.avz-player .avz-next');
+      next.click();
+      const inTheClick = window.avzSaves.slice();
+      next.click();  // a second step before the frame: told once, as the latest
+      await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+      await new Promise((r) => setTimeout(r, 0));
+      const afterTheFrame = window.avzSaves.slice();
+      await new Promise((r) => setTimeout(r, 150));
+      return [inTheClick, afterTheFrame, window.avzSaves.slice()];
+    }"""
+    )
+    assert saves == [[], [3], [3]]  # the old module saved in the click: [[2], [2, 3], [2, 3]]

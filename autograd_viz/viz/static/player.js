@@ -316,7 +316,24 @@ export function mount(el, data, options) {
     for (const [p, b] of Object.entries(phaseButtons)) set(b, "aria-pressed", String(p === phase));
     if (table.open) fillTable();
     reveal();
-    if (!quiet && opts.onChange) opts.onChange(k + 1, phase);
+    if (!quiet && opts.onChange) tell();
+  }
+
+  // The host hears of a step once the frame showing it is painted: the widget's sync to the
+  // kernel (serialising, sending) is then not part of the click's frame. Steps in between
+  // (Play, a held key) are told once, as the latest; a hidden page runs no frames, so a
+  // timer tells it there.
+  let telling = false;
+  function told() {
+    if (!telling) return;
+    telling = false;
+    opts.onChange(k + 1, phase);
+  }
+  function tell() {
+    if (telling) return;
+    telling = true;
+    requestAnimationFrame(() => setTimeout(told, 0));
+    setTimeout(told, 100);
   }
 
   function stop() {
@@ -404,6 +421,7 @@ export function mount(el, data, options) {
     typeset: typeset,
     destroy: () => {
       stop();
+      telling = false;
       observer.disconnect();
       if (opts.pageKeys) document.removeEventListener("keydown", onPage);
       root.remove();
