@@ -45,6 +45,16 @@ def test_a_request_from_the_browser_recomputes_every_text_without_a_new_layout(m
     assert ex.inputs == {"x": 1, "y": -2}
 
 
+def test_a_request_from_the_browser_gets_one_message_back_the_answer_and_no_echo(monkeypatch):
+    ex = explore(f, x=2, y=3)
+    sent = []
+    monkeypatch.setattr(ex, "_send", lambda msg, buffers=None: sent.append(msg))
+    ex.set_state({"request": {"req": 1, "inputs": {"x": 1, "y": -2}}})  # as the comm does
+    assert [m["method"] for m in sent] == ["update"]  # ipywidgets echoed `request` first
+    assert sorted(sent[0]["state"]) == ["inputs", "result"]
+    assert sent[0]["state"]["result"]["cells"]["v1-grad"] == "grad −3"
+
+
 def test_the_learners_own_values_are_never_written():
     w = Value(0.5, label="w")
     ex = explore(lambda x: (w * x).tanh(), x=1)

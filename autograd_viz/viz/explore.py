@@ -67,7 +67,9 @@ class Explorer(anywidget.AnyWidget):
     svg = traitlets.Unicode("").tag(sync=True)
     spec = traitlets.List().tag(sync=True)  # per input: name, value, min, max, step
     inputs = traitlets.Dict().tag(sync=True)
-    request = traitlets.Dict().tag(sync=True)  # from the browser: {"req": n, "inputs": {...}}
+    # from the browser: {"req": n, "inputs": {...}}; not echoed back (the browser sent it, and
+    # the echo would be one more message on every change, before the answer)
+    request = traitlets.Dict().tag(sync=True, echo_update=False)
     result = traitlets.Dict().tag(sync=True)  # to the browser: {"req", "cells", "ask", ...}
     kernel_gone = traitlets.Unicode(KERNEL_GONE).tag(sync=True)
     timeout_ms = traitlets.Int(4000).tag(sync=True)  # no answer this long: the kernel is gone

@@ -101,7 +101,15 @@ function explorerView(model, el) {
     else send(values);
   }
 
+  function mark(name) {
+    // for benchmarks/explore_update.py: when an answer arrived and when it was applied
+    if (typeof performance === "undefined" || !performance.mark) return;
+    performance.clearMarks(name);
+    performance.mark(name);
+  }
+
   function apply() {
+    mark("avz-explore-answer");
     const result = model.get("result") || {};
     if (!result.req || result.req < 0) {
       // set from Python (ex.inputs = ...): show the inputs it used
@@ -131,6 +139,7 @@ function explorerView(model, el) {
     else if (result.note) setStatus(result.note, "note");
     else setStatus(result.summary || "", "");
     root.dataset.answered = String(result.req);
+    mark("avz-explore-applied");
     if (!inFlight && pending) {
       const next = pending;
       pending = null;

@@ -25,6 +25,26 @@ function h(tag, props, kids) {
   return el;
 }
 
+// A step writes an attribute or a text only where it differs from what is on show: an equal
+// write still invalidates style and layout (and is a DOM mutation a screen reader may hear).
+function set(el, name, value) {
+  if (el.getAttribute(name) !== value) el.setAttribute(name, value);
+}
+function setText(node, text) {
+  if (node.textContent !== text) node.textContent = text;
+}
+function setDisabled(button, off) {
+  if (button.disabled !== off) button.disabled = off;
+}
+
+// The step's class for a node or edge, keeping the classes "ask the graph" (ask.js) put on it
+// (avz-ask-node: its pointer and focus ring; avz-ask-on / -path / -picked: a term lit up).
+function withAsk(el, cls) {
+  const now = el.getAttribute("class") || "";
+  if (now.indexOf("avz-ask") < 0) return cls;
+  return [cls, ...now.split(" ").filter((c) => c.startsWith("avz-ask"))].join(" ");
+}
+
 function katexOf(win) {
   // this page's KaTeX, else the one of the page around this frame (a deck, a notebook page),
   // whose stylesheet is then copied in once
@@ -160,20 +180,27 @@ export function mount(el, data, options) {
     const r = shown;
     for (const [id, tds] of rows) {
       const d = cells[id + "-data"], g = cells[id + "-grad"];
-      tds[2].textContent = d === undefined ? "" : strip(data.strings[r[d]]);
-      tds[3].textContent = g === undefined ? "" : strip(data.strings[r[g]]);
+      setText(tds[2], d === undefined ? "" : strip(data.strings[r[d]]));
+      setText(tds[3], g === undefined ? "" : strip(data.strings[r[g]]));
       const cls = nodeIndex[id] === undefined ? "" : data.strings[r[nodeIndex[id]]];
       const state = /\bbackward\b/.test(cls) ? "gradient final" :
         /\bforward\b/.test(cls) ? "value computed" : "not computed yet";
-      tds[4].textContent = state + (/\bactive\b/.test(cls) ? " \u2014 this step" : "");
+      setText(tds[4], state + (/\bactive\b/.test(cls) ? " \u2014 this step" : ""));
     }
   }
 
-  const typeset_ = new Map();  // step -> KaTeX's HTML: each equation is typeset once
+  // Each equation is typeset once, into an element kept for its step: showing it again (or
+  // the next one, typeset while the learner reads this one) moves that element in, with no
+  // HTML to parse on the click.
+  const typeset_ = new Map();  // step -> its typeset element
+  let eqShown = null;  // [step, typeset?] on show
   function maths(katex, i) {
     if (!typeset_.has(i)) {
-      typeset_.set(i, katex.renderToString(data.tex[i], {displayMode: true, throwOnError: false,
-                                                         output: "htmlAndMathml"}));
+      const box = document.createElement("div");
+      box.className = "avz-eq-maths";
+      box.innerHTML = katex.renderToString(data.tex[i], {displayMode: true, throwOnError: false,
+                                                         output: "htmlAndMathml"});
+      typeset_.set(i, box);
     }
     return typeset_.get(i);
   }
@@ -181,79 +208,139 @@ export function mount(el, data, options) {
     const order = data.phases[phase];
     const i = order[k];
     const katex = katexOf(window);
-    eq.setAttribute("data-text", data.text[i]);
+    if (eqShown && eqShown[0] === i && eqShown[1] === !!katex) return;  // already on show
+    set(eq, "data-text", data.text[i]);
     if (katex) {
       try {
-        eq.innerHTML = maths(katex, i);
-        eq.classList.add("avz-typeset");
+        eq.replaceChildren(maths(katex, i));
+        if (!eq.classList.contains("avz-typeset")) eq.classList.add("avz-typeset");
+        eqShown = [i, true];
         const after = order[k + 1];  // the next one, while the learner reads this one
         if (after !== undefined) setTimeout(() => { try { maths(katex, after); } catch (e) {} }, 0);
         return;
       } catch (e) { /* fall back to the text */ }
     }
-    eq.classList.remove("avz-typeset");
+    if (eq.classList.contains("avz-typeset")) eq.classList.remove("avz-typeset");
     eq.textContent = data.text[i];
+    eqShown = [i, false];
   }
 
-  function reveal() {  // a wide graph: bring the step's node into view
-    if (graph.scrollWidth <= graph.clientWidth) return;
-    const node = svg.querySelector("g.node.active");
-    if (!node) return;
-    const a = node.getBoundingClientRect(), v = graph.getBoundingClientRect();
-    if (a.left < v.left || a.right > v.right) {
-      graph.scrollLeft += a.left + a.width / 2 - (v.left + v.width / 2);
+  let wideNow = false;  // the graph is wider than its box (the ResizeObserver keeps this)
+  let revealing = false;
+  function reveal() {  // a wide graph: bring the step's node into view, in the next frame
+    if (!wideNow || revealing) return;  // no layout is read after the step's writes
+    revealing = true;
+    requestAnimationFrame(() => {
+      revealing = false;
+      const node = svg.querySelector("g.node.active");
+      if (!node) return;
+      const a = node.getBoundingClientRect(), v = graph.getBoundingClientRect();
+      if (a.left < v.left || a.right > v.right) {
+        graph.scrollLeft += a.left + a.width / 2 - (v.left + v.width / 2);
+      }
+    });
+  }
+
+  // the caption's parts, kept: a step changes only the texts and the class that differ
+  const captionStep = document.createTextNode("");
+  const captionTitle = h("span");
+  const captionKind = document.createTextNode("");
+  caption.append(captionStep, captionTitle, captionKind);
+  // the history on show: the lines of steps [histFrom, histTo) of phase histPhase
+  let histFrom = 0, histTo = 0, histPhase = null;
+  function showHistory(order, from, to) {
+    if (histPhase !== phase || from >= histTo || to <= histFrom) {
+      history.replaceChildren();  // nothing to keep
+      histFrom = histTo = from;
+      histPhase = phase;
     }
+    while (histFrom < from) { history.firstChild.remove(); histFrom++; }
+    while (histTo > to) { history.lastChild.remove(); histTo--; }
+    while (histFrom > from) { histFrom--; history.prepend(h("li", {text: data.text[order[histFrom]]})); }
+    while (histTo < to) { history.append(h("li", {text: data.text[order[histTo]]})); histTo++; }
+  }
+
+  let shownI = -1;  // the step whose row `shown` holds
+  function paintRow(i) {
+    // the slots whose string differs from the one on show: one step on, just that step's
+    // changes; else the whole row, compared
+    if (i === shownI) return;
+    const c = shownI >= 0 && i === shownI + 1 ? data.changes[i] : null;
+    const r = c ? null : rowOf(i);
+    const m = c ? c.length / 2 : nSlots;
+    for (let x = 0; x < m; x++) {
+      const j = c ? c[2 * x] : x;
+      const v = c ? c[2 * x + 1] : r[j];
+      if (v === shown[j]) continue;
+      shown[j] = v;
+      const e = els[j];
+      if (!e) continue;
+      if (data.slots[j][0] === "cell") e.textContent = data.strings[v];
+      else e.setAttribute("class", withAsk(e, data.strings[v]));
+    }
+    shownI = i;
   }
 
   function go(target, quiet) {
     const order = data.phases[phase];
     k = Math.max(0, Math.min(order.length - 1, Number(target) || 0));
     const i = order[k];
-    const r = rowOf(i);
-    for (let j = 0; j < nSlots; j++) {
-      if (r[j] === shown[j]) continue;
-      shown[j] = r[j];
-      const e = els[j];
-      if (!e) continue;
-      if (data.slots[j][0] === "cell") e.textContent = data.strings[r[j]];
-      else e.setAttribute("class", data.strings[r[j]]);
-    }
+    paintRow(i);
     const text = "step " + (k + 1) + ": " + data.text[i];
-    svg.setAttribute("data-step", String(k));
-    svg.setAttribute("data-phase", data.pass[i]);
-    svg.setAttribute("data-active", "v" + data.active[i]);
-    svg.setAttribute("aria-label", text);
-    const title = h("span", {class: "avz-phase-" + data.pass[i], text: data.heading[i]});
-    caption.replaceChildren("step " + (k + 1) + " of " + order.length + " \u2014 ", title,
-                            data.kind[i] ? " \u00B7 " + data.kind[i] : "");
-    root.dataset.step = String(k + 1);
-    root.dataset.phase = phase;
+    set(svg, "data-step", String(k));
+    set(svg, "data-phase", data.pass[i]);
+    set(svg, "data-active", "v" + data.active[i]);
+    set(svg, "aria-label", text);
+    setText(captionStep, "step " + (k + 1) + " of " + order.length + " \u2014 ");
+    set(captionTitle, "class", "avz-phase-" + data.pass[i]);
+    setText(captionTitle, data.heading[i]);
+    setText(captionKind, data.kind[i] ? " \u00B7 " + data.kind[i] : "");
+    set(root, "data-step", String(k + 1));
+    set(root, "data-phase", phase);
     typeset();
-    const lines = [];
     const from = Math.max(0, k - (data.history || 0));
-    for (let m = from; m < k; m++) lines.push(h("li", {text: data.text[order[m]]}));
-    history.setAttribute("start", String(from + 1));
-    history.replaceChildren(...lines);
-    if ((data.history || 0) <= 3) history.style.minHeight = (data.history || 0) * 1.4 + "em";
-    history.hidden = !data.history;
-    slider.max = String(order.length);
-    slider.value = String(k + 1);
-    slider.setAttribute("aria-valuetext", "step " + (k + 1) + " of " + order.length);
-    first.disabled = prev.disabled = k === 0;
-    next.disabled = last.disabled = k === order.length - 1;
-    for (const [p, b] of Object.entries(phaseButtons)) {
-      b.setAttribute("aria-pressed", String(p === phase));
+    showHistory(order, from, k);
+    set(history, "start", String(from + 1));
+    if ((data.history || 0) <= 3) {
+      const tall = (data.history || 0) * 1.4 + "em";
+      if (history.style.minHeight !== tall) history.style.minHeight = tall;
     }
+    if (history.hidden !== !data.history) history.hidden = !data.history;
+    set(slider, "max", String(order.length));
+    if (slider.value !== String(k + 1)) slider.value = String(k + 1);
+    set(slider, "aria-valuetext", "step " + (k + 1) + " of " + order.length);
+    setDisabled(first, k === 0);
+    setDisabled(prev, k === 0);
+    setDisabled(next, k === order.length - 1);
+    setDisabled(last, k === order.length - 1);
+    for (const [p, b] of Object.entries(phaseButtons)) set(b, "aria-pressed", String(p === phase));
     if (table.open) fillTable();
     reveal();
-    if (!quiet && opts.onChange) opts.onChange(k + 1, phase);
+    if (!quiet && opts.onChange) tell();
+  }
+
+  // The host hears of a step once the frame showing it is painted: the widget's sync to the
+  // kernel (serialising, sending) is then not part of the click's frame. Steps in between
+  // (Play, a held key) are told once, as the latest; a hidden page runs no frames, so a
+  // timer tells it there.
+  let telling = false;
+  function told() {
+    if (!telling) return;
+    telling = false;
+    opts.onChange(k + 1, phase);
+  }
+  function tell() {
+    if (telling) return;
+    telling = true;
+    requestAnimationFrame(() => setTimeout(told, 0));
+    setTimeout(told, 100);
   }
 
   function stop() {
     if (timer) clearInterval(timer);
     timer = null;
-    play.textContent = "\u25B6 Play";
-    play.setAttribute("aria-label", "Play (Space)");
+    setText(play, "\u25B6 Play");
+    set(play, "aria-label", "Play (Space)");
   }
   function start() {
     if (k >= count() - 1) go(0);
@@ -305,6 +392,7 @@ export function mount(el, data, options) {
     const room = graph.clientWidth;
     if (!room) return;  // hidden (a slide not on show): measure once shown
     const over = data.width > room + 1;  // a projector too: squeezed, its text would shrink
+    wideNow = graph.scrollWidth > room;
     root.classList.toggle("avz-wide", over);
     wide.hidden = !over;
     fit.parentNode.hidden = !(over && data.text_px * room / data.width >= MIN_TEXT);
@@ -333,6 +421,7 @@ export function mount(el, data, options) {
     typeset: typeset,
     destroy: () => {
       stop();
+      telling = false;
       observer.disconnect();
       if (opts.pageKeys) document.removeEventListener("keydown", onPage);
       root.remove();
