@@ -486,17 +486,25 @@ _ON_SCREEN_JS = """() => [...window.jupyterapp.shell.currentWidget.node.querySel
 
 def test_the_site_presents_a_notebook_as_live_slides(chromium, site):
     """jupyterlab-slideshow ships in the site: its deck mode presents notebook 03 with its code
-    cells on the slides (a literal "-" slide type would put them on none), and PageDown moves
-    notebook 02's deck on (the kit's settings, as in JupyterLab). A browser of its own:
+    cells on the slides (a literal "-" slide type would put them on none). A browser of its own:
     the deck keeps its state in the site's settings storage, which the notebook runs share."""
     deck = Browser(chromium, site)
     try:
         deck.open("03_backprop_by_hand.ipynb")
         shown = deck.page.evaluate(_DECK_SHOWS_CODE_JS)
         assert shown, "deck mode showed no code cell on any of notebook 03's first 80 slides"
-        # a presenter's remote sends PageDown: the site's settings bind it to the deck's next
-        # view (jupyterlab-slideshow binds only arrows and Space); notebook 02 has no player,
-        # whose own keys would otherwise move the deck
+        assert not deck.foreign, f"requests left 127.0.0.1: {deck.foreign}"
+        assert not deck.page_errors, f"page errors: {deck.page_errors}"
+    finally:
+        deck.close()
+
+
+def test_pagedown_moves_the_sites_deck_on(chromium, site):
+    """A presenter's remote sends PageDown: the site's settings bind it to the deck's next view
+    (jupyterlab-slideshow binds only the arrows and Space). Notebook 02 has no player, whose own
+    keys would otherwise move the deck. A browser of its own, as above."""
+    deck = Browser(chromium, site)
+    try:
         deck.open("02_chain_rule.ipynb")
         deck.page.evaluate(_DECK_START_JS)
         before = deck.page.evaluate(_ON_SCREEN_JS)
