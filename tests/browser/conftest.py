@@ -318,3 +318,18 @@ def page(browser: object, request: pytest.FixtureRequest) -> Iterator[RecordedPa
                 report.sections.append(("browser", f"screenshot: {shot}"))
                 print(f"\nscreenshot of the failing page: {shot}", file=sys.stderr)
         context.close()
+
+
+@pytest.fixture
+def opened(page: RecordedPage, tmp_path: Path):
+    """Open `save_html(root, **options)`'s standalone player in `page`, at its first step."""
+    from autograd_viz.viz.page import save_html
+
+    def _open(root, **options):
+        path = save_html(root, tmp_path / "p.html", **options)
+        p = page.page
+        p.goto(path.as_uri())
+        p.locator(".avz-player[data-step='1']").wait_for()
+        return p
+
+    return _open

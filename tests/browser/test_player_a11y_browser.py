@@ -14,7 +14,6 @@ from __future__ import annotations
 import pytest
 
 from autograd_viz import Value
-from autograd_viz.viz.page import save_html
 
 pytestmark = pytest.mark.browser
 
@@ -24,18 +23,6 @@ def _blog_z() -> Value:
     z = (x + y) * y
     z.label = "z"
     return z
-
-
-@pytest.fixture
-def opened(page, tmp_path):
-    def _open(root, **options):
-        path = save_html(root, tmp_path / "p.html", **options)
-        p = page.page
-        p.goto(path.as_uri())
-        p.locator(".avz-player[data-step='1']").wait_for()
-        return p
-
-    return _open
 
 
 def test_caption_and_equation_are_one_polite_live_region(opened):

@@ -10,7 +10,6 @@ from __future__ import annotations
 import pytest
 
 from autograd_viz import Value
-from autograd_viz.viz.page import save_html
 
 pytestmark = pytest.mark.browser
 
@@ -28,18 +27,6 @@ def _neuron() -> Value:
     o = (x1 * w1 + x2 * w2 + b).tanh()
     o.label = "o"
     return o
-
-
-@pytest.fixture
-def opened(page, tmp_path):
-    def _open(root, **options):
-        path = save_html(root, tmp_path / "p.html", **options)
-        p = page.page
-        p.goto(path.as_uri())
-        p.locator(".avz-player[data-step='1']").wait_for()
-        return p
-
-    return _open
 
 
 # the mutation records of one Next (a script click: the handler runs synchronously)
