@@ -412,11 +412,15 @@ def _walk(page, name: str, sizes: tuple[dict, ...] = (PROJECTOR, FULL_HD)) -> di
             try:
                 page.wait_for_function(
                     f"(before) => ({_MEASURE_LIVE})().state !== before", arg=s["state"],
-                    timeout=1_500,
+                    timeout=3_000,
                 )  # fmt: skip
                 break
             except Exception:
-                continue
+                # a slow machine may land the move late: press again only if it did not (a
+                # second press would skip a view), with the keys back on the notebook
+                if _settled(page)["state"] != s["state"]:
+                    break
+                page.evaluate("() => document.querySelector('.jp-Deck .jp-Notebook').focus()")
         else:
             break  # nothing changed after every try: the last slide
     players = {cell for v in views for cell, _ in v["players"]}
