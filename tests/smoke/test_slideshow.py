@@ -332,6 +332,16 @@ def _has_player(name: str) -> bool:
 _PAUSE = "() => new Promise((r) => setTimeout(() => requestAnimationFrame(r), 100))"
 
 
+# The deck's keys need focus inside the notebook in command mode: its active cell, as
+# JupyterLab gives it after a click on the slide (the notebook node itself, else).
+_FOCUS_NOTEBOOK = """() => {
+  const nb = document.querySelector('.jp-Deck .jp-Notebook');
+  nb.focus();
+  const cell = nb.querySelector(':scope .jp-Cell.jp-mod-active');
+  if (cell && cell.tabIndex >= 0) cell.focus();
+}"""
+
+
 def _settled(page, looks: int = 3) -> dict:
     """The view measured once it has stayed the same for `looks` looks 0.1 s apart (a press's
     move lands in steps: the active cell first, the cells on screen after; the deck fades in;
@@ -372,7 +382,8 @@ def _walk(page, name: str, sizes: tuple[dict, ...] = (PROJECTOR, FULL_HD)) -> di
         _start_deck(page)
     # the keys go to the notebook (as after a presenter's first click on the slide), not to the
     # toolbar button that started the deck
-    page.evaluate("() => document.querySelector('.jp-Deck .jp-Notebook').focus()")
+    page.evaluate(_FOCUS_NOTEBOOK)
+    page.wait_for_timeout(500)
     views, left_early, seen = [], [], set()
     over: dict[str, list] = {label[id(size)]: [] for size in sizes}
     tallest = dict.fromkeys(over, 0)
@@ -420,7 +431,8 @@ def _walk(page, name: str, sizes: tuple[dict, ...] = (PROJECTOR, FULL_HD)) -> di
                 # second press would skip a view), with the keys back on the notebook
                 if _settled(page)["state"] != s["state"]:
                     break
-                page.evaluate("() => document.querySelector('.jp-Deck .jp-Notebook').focus()")
+                page.evaluate(_FOCUS_NOTEBOOK)
+                page.wait_for_timeout(300)
         else:
             break  # nothing changed after every try: the last slide
     players = {cell for v in views for cell, _ in v["players"]}
