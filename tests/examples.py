@@ -13,3 +13,11 @@ def sum_times_y() -> Value:
     z = s * y
     z.label = "z"
     return z
+
+
+def blog_z() -> Value:
+    """z = (x + y)·y at x = 2, y = 3 as the blog writes it: the sum left unnamed."""
+    x, y = Value(2.0, label="x"), Value(3.0, label="y")
+    z = (x + y) * y
+    z.label = "z"
+    return z

@@ -12,21 +12,15 @@ the standalone page (the same module as the widget, the inline player and the de
 from __future__ import annotations
 
 import pytest
+from examples import blog_z
 
 from autograd_viz import Value
 
 pytestmark = pytest.mark.browser
 
 
-def _blog_z() -> Value:
-    x, y = Value(2.0, label="x"), Value(3.0, label="y")
-    z = (x + y) * y
-    z.label = "z"
-    return z
-
-
 def test_caption_and_equation_are_one_polite_live_region(opened):
-    p = opened(_blog_z())
+    p = opened(blog_z())
     regions = p.locator(".avz-player [aria-live]")
     assert regions.count() == 2  # the step's, and asking the graph's (silent until asked)
     assert [regions.nth(i).get_attribute("aria-live") for i in range(2)] == ["polite"] * 2
@@ -42,7 +36,7 @@ def test_caption_and_equation_are_one_polite_live_region(opened):
 
 
 def test_every_control_has_an_accessible_name(opened):
-    p = opened(_blog_z())
+    p = opened(blog_z())
     nameless = p.evaluate(
         """() => [...document.querySelectorAll(
               '.avz-player button, .avz-player input, .avz-player select, .avz-player summary')]
@@ -60,7 +54,7 @@ def test_every_control_has_an_accessible_name(opened):
 
 
 def test_the_graph_as_a_table_is_reached_by_keyboard_and_follows_the_step(opened):
-    p = opened(_blog_z())
+    p = opened(blog_z())
     for _ in range(40):  # Tab through the player until the table's summary has focus
         p.keyboard.press("Tab")
         if p.evaluate("() => document.activeElement.tagName") == "SUMMARY":
@@ -82,7 +76,7 @@ def test_the_graph_as_a_table_is_reached_by_keyboard_and_follows_the_step(opened
 
 
 def test_focus_is_always_visible(opened):
-    p = opened(_blog_z())
+    p = opened(blog_z())
     for name in ("button.avz-next", "input.avz-slider", "select.avz-speed"):
         p.locator(name).focus()
         p.keyboard.press("Shift")  # a keyboard user: :focus-visible applies
@@ -94,7 +88,7 @@ def test_focus_is_always_visible(opened):
 
 
 def test_state_is_never_carried_by_colour_alone(opened):
-    p = opened(_blog_z())
+    p = opened(blog_z())
     p.keyboard.press("End")
     shown = p.evaluate(
         """() => ({caption: document.querySelector('.avz-caption').textContent,
@@ -136,7 +130,7 @@ def test_a_wide_graph_scrolls_and_brings_each_step_into_view(opened):
 
 
 def test_projector_mode_sets_every_text_at_20_px_or_more(opened):
-    p = opened(_blog_z(), projector=True)
+    p = opened(blog_z(), projector=True)
     sizes = p.evaluate(
         """() => ['.avz-caption', '.avz-eq', 'button.avz-next', '.avz-history', 'select']
           .map((s) => parseFloat(getComputedStyle(document.querySelector(s)).fontSize))"""
@@ -151,7 +145,7 @@ def test_projector_mode_sets_every_text_at_20_px_or_more(opened):
 
 def test_asking_a_value_of_the_player_shows_its_chain_rule_sum_without_a_kernel(opened):
     # issue 20 item 4 in the player itself (the page: the same module as widget and deck)
-    p = opened(_blog_z())
+    p = opened(blog_z())
     y = p.locator(".avz-graph svg g#v1")
     y.focus()
     p.keyboard.press("Enter")

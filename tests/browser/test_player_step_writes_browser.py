@@ -8,17 +8,11 @@ Timings live in `benchmarks/player_step.py`; these tests count and compare DOM w
 from __future__ import annotations
 
 import pytest
+from examples import blog_z
 
 from autograd_viz import Value
 
 pytestmark = pytest.mark.browser
-
-
-def _blog_z() -> Value:
-    x, y = Value(2.0, label="x"), Value(3.0, label="y")
-    z = (x + y) * y
-    z.label = "z"
-    return z
 
 
 def _neuron() -> Value:
@@ -45,7 +39,7 @@ _RECORDS = """() => {
 
 
 def test_a_next_writes_no_attribute_whose_value_stays_the_same(opened):
-    p = opened(_blog_z())
+    p = opened(blog_z())
     for _ in range(7):  # every Next of the forward pass and into the backward pass
         records = p.evaluate(_RECORDS)
         same = [r for r in records if r["type"] == "attributes" and r["old"] == r["now"]]
@@ -54,7 +48,7 @@ def test_a_next_writes_no_attribute_whose_value_stays_the_same(opened):
 
 
 def test_a_next_keeps_the_history_lines_still_on_show(opened):
-    p = opened(_blog_z())
+    p = opened(blog_z())
     for _ in range(4):
         p.keyboard.press("ArrowRight")
     before, kept = p.evaluate(
@@ -75,7 +69,7 @@ def test_a_next_keeps_the_history_lines_still_on_show(opened):
 
 
 def test_each_equation_is_typeset_once_and_shown_again_as_the_same_element(opened):
-    p = opened(_blog_z())
+    p = opened(blog_z())
     p.wait_for_function("() => !!document.querySelector('.avz-player .avz-eq .katex')")
     same = p.evaluate(
         """() => {
@@ -104,7 +98,7 @@ _PAGE = """() => {
 }"""
 
 
-@pytest.mark.parametrize("make", [_blog_z, _neuron], ids=["blog", "neuron"])
+@pytest.mark.parametrize("make", [blog_z, _neuron], ids=["blog", "neuron"])
 def test_stepping_on_shows_the_page_a_jump_to_that_step_shows(opened, make):
     p = opened(make())
     p.locator(".avz-player .avz-table summary").click()  # the table follows the step too
@@ -126,7 +120,7 @@ def test_stepping_on_shows_the_page_a_jump_to_that_step_shows(opened, make):
 
 
 def test_a_step_keeps_ask_the_graphs_classes_on_the_nodes_it_restyles(opened):
-    p = opened(_blog_z())
+    p = opened(blog_z())
     p.keyboard.press("End")  # every node and edge restyled at least once on the way
     lost = p.evaluate(
         """() => [...document.querySelectorAll('.avz-player svg g[role=button]')]
@@ -164,7 +158,7 @@ _WIDGET = """([esm, css, data]) => {
 
 
 def test_the_widget_tells_the_kernel_of_a_step_after_its_frame_not_in_the_click(page, tmp_path):
-    player = _blog_z().animate()
+    player = blog_z().animate()
     p = page.page
     (tmp_path / "blank.html").write_text("<!doctype html><html><body></body></html>")
     p.goto((tmp_path / "blank.html").as_uri())
