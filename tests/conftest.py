@@ -33,7 +33,15 @@ CHROMIUM_ARGS = [
 
 # Markers by where a test lives (registered in pyproject.toml): the quick run's -m leaves them out.
 _MARKS_BY_FOLDER = {"browser": ("browser",), "smoke": ("browser", "slow"), "lite": ("lite", "slow")}
-_SLOW_FILES = {"test_notebook_rerun.py", "test_binder.py", "test_notebooks.py"}
+# whole files that start kernels or tools (a notebook run each): the quick run leaves them out
+_SLOW_FILES = {
+    "test_notebook_rerun.py",
+    "test_binder.py",
+    "test_notebooks.py",
+    "test_notebook_html.py",
+    "test_slides.py",
+    "test_notebook_pytorch_optional.py",
+}
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -64,3 +72,27 @@ def chromium() -> Iterator[object]:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         yield browser
         browser.close()
+
+
+# ---------------------------------------------------------------- where the time goes
+# Each file's time (setup, call and teardown of its tests, fixtures included) is printed at the
+# end of every run beside pytest's --durations, so CI's log shows which module a slowdown is in.
+_FILE_SECONDS: dict[str, float] = {}
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    path = report.nodeid.split("::", 1)[0]
+    _FILE_SECONDS[path] = _FILE_SECONDS.get(path, 0.0) + report.duration
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> None:
+    if not _FILE_SECONDS:
+        return
+    terminalreporter.section("time per file (setup + call + teardown)")
+    ranked = sorted(_FILE_SECONDS.items(), key=lambda item: -item[1])
+    for path, seconds in ranked[:30]:
+        terminalreporter.write_line(f"{seconds:8.1f} s  {path}")
+    rest = ranked[30:]
+    if rest:
+        terminalreporter.write_line(f"{sum(s for _, s in rest):8.1f} s  {len(rest)} other files")
+    terminalreporter.write_line(f"{sum(_FILE_SECONDS.values()):8.1f} s  in all")
