@@ -61,6 +61,45 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(mark)
 
 
+# ---------------------------------------------------------------- two workers, a file to each
+# scripts/test.sh runs pytest-xdist (`-n auto`). A file's tests go to one worker, so a module's
+# server, browser and notebook kernel start once, and nbval's cells of one notebook run in order in
+# one kernel. The longest parametrized tests (a notebook or a deck each, minutes in all) are dealt
+# out to two units instead, so both workers share them; each unit starts its own server and browser
+# once. (tests/lite/conftest.py builds the JupyterLite site once for all workers.)
+_SPREAD = {
+    "test_every_cell_gives_the_same_text_when_run_again",  # tests/test_notebook_rerun.py
+    "test_other_decks_fit_the_projector",  # tests/smoke/test_slideshow.py
+    "test_notebook_runs_in_the_browser_offline",  # tests/lite/test_lite_site.py
+}
+
+
+@pytest.hookimpl(optionalhook=True)  # a hook of pytest-xdist's
+def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object:
+    from xdist.scheduler import LoadScopeScheduling
+
+    class ByFile(LoadScopeScheduling):
+        """xdist's scope scheduling, with a file (or a half of a _SPREAD test) as the scope."""
+
+        def __init__(self, config: pytest.Config, log: object) -> None:
+            super().__init__(config, log)
+            self._units: dict[str, str] = {}
+            self._dealt: dict[str, int] = {}
+
+        def _split_scope(self, nodeid: str) -> str:
+            if nodeid not in self._units:
+                path, _, rest = nodeid.partition("::")
+                function = rest.split("[", 1)[0]
+                unit = path
+                if function in _SPREAD:
+                    self._dealt[function] = self._dealt.get(function, -1) + 1
+                    unit = f"{path}::{function}[{self._dealt[function] % 2}]"
+                self._units[nodeid] = unit
+            return self._units[nodeid]
+
+    return ByFile(config, log)
+
+
 @pytest.fixture(scope="module")
 def chromium() -> Iterator[object]:
     """A headless Chromium (a Playwright Browser), shared by the tests of one module."""
