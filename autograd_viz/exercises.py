@@ -14,8 +14,8 @@ A teacher can reveal every answer in the notebook at once (`autograd_viz.teacher
 here): start Jupyter with the environment variable `AUTOGRAD_VIZ_TEACHER=1` (exercises then
 appear already revealed, and `teacher_mode()` is a switch that shows and hides them), or unlock
 `teacher_mode()` with the teacher's key (`autograd_viz.classroom`); without either, the switch
-says what it needs and reveals nothing. `reveal_all()` does it from code. Checks need a running
-kernel.
+says what it needs and reveals nothing. `reveal_all()` does it from code, behind the same lock
+(as is the click-to-open answer of a page without widgets). Checks need a running kernel.
 
 Once a notebook calls `autograd_viz.answers.record_answers(...)`, every attempt is appended to
 the learner's answers file (what is written: `autograd_viz.answers`); nothing is recorded before.
