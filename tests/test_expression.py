@@ -296,7 +296,7 @@ def test_the_notebook_builds_draws_and_animates_the_same_expression(tmp_path) ->
 def test_playground_view_writes_the_link_back_canonically() -> None:
     shown = playground.view({"e": "(x+y)*y", "y": "3", "mode": "steps", "step": "99",
                              "phase": "<script>", "junk": "1"})  # fmt: skip
-    last = str(shown["steps"] - 1)
+    last = str(shown["steps"])  # counted from 1, as the page shows it
     assert shown["params"] == {"e": "(x+y)*y", "x": "1", "y": "3", "mode": "steps",
                                "phase": "both", "notation": "blog", "step": last}  # fmt: skip
     assert "<iframe" in shown["player"] and shown["summary"] == "z = 12; ∂z/∂x = 3, ∂z/∂y = 7"
