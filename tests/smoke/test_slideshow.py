@@ -33,6 +33,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from test_lab_smoke import (
     LabServer,
     _run_all,
@@ -155,10 +156,9 @@ def _advance_until(page, selector: str, limit: int = 80, remote: bool = False):
         if found.count():
             return found.first
         if remote:
-            page.locator(".jp-Deck-Remote .jp-deck-mod-direction-forward").click()
+            _moved(page, page.locator(".jp-Deck-Remote .jp-deck-mod-direction-forward").click)
         else:
-            page.keyboard.press("ArrowRight")
-        page.wait_for_timeout(150)
+            _press(page, "ArrowRight")
     how = "clicks on the remote's forward button" if remote else "presses of →"
     raise AssertionError(f"no slide of {DECK} shows {selector} within {limit} {how}")
 
@@ -211,6 +211,26 @@ def _caption_if_on_screen(page) -> str | None:
     )
 
 
+def _press(page, key: str) -> bool:
+    """Press `key` and wait for the deck's view to change and settle (a move lands in steps);
+    False if nothing changed within a ceiling only a stuck deck reaches."""
+    return _moved(page, lambda: page.keyboard.press(key))
+
+
+def _moved(page, act) -> bool:
+    """Do `act` and wait for the deck's view to change and settle; False if it did not change."""
+    before = page.evaluate(_MEASURE_LIVE)["state"]
+    act()
+    try:
+        page.wait_for_function(
+            f"(before) => ({_MEASURE_LIVE})().state !== before", arg=before, timeout=15_000
+        )
+    except PlaywrightTimeoutError:
+        return False
+    _settled(page)
+    return True
+
+
 def test_the_remote_steps_the_player_then_changes_slides(deck, tmp_path):
     """PageDown (what a presenter's remote sends; the deck itself binds only arrows and Space)
     steps the on-screen player to its last step with no click, then moves the deck on;
@@ -236,13 +256,11 @@ def test_the_remote_steps_the_player_then_changes_slides(deck, tmp_path):
     while (caption := _caption_if_on_screen(page)) is not None:
         assert caption.startswith(f"step {n} of {n}"), "stepped past the last step"
         assert presses < 5, "PageDown after the last step did not change slides"
-        page.keyboard.press("PageDown")
+        _press(page, "PageDown")
         presses += 1
-        page.wait_for_timeout(300)
     print(f"\nPageDown: {n - k} steps, then {presses} presses to leave the player's slide")
     for _ in range(5):  # the deck's back skips the slide's fragments at once
-        page.keyboard.press("PageUp")
-        page.wait_for_timeout(700)  # a press may move on once more (a view showing nothing new)
+        _press(page, "PageUp")
         caption = _caption_if_on_screen(page)
         if caption is not None:
             break
@@ -259,8 +277,7 @@ def test_the_remote_steps_the_player_then_changes_slides(deck, tmp_path):
     page.locator(f"{_ON_SCREEN} .avz-player button.avz-next").first.click()
     page.locator(f"{_ON_SCREEN} .avz-player[data-step='{n}']").first.wait_for(timeout=30_000)
     for _ in range(6):
-        page.keyboard.press("PageDown")
-        page.wait_for_timeout(400)
+        _press(page, "PageDown")
         if not _player_on_screen(page):
             break
     assert not _player_on_screen(page), "after a click on the player, PageDown is trapped"
@@ -559,8 +576,7 @@ def test_pagedown_changes_slides_without_a_player(lab_on_copies, chromium):
 
         def after(key: str) -> list[int]:
             for _ in range(3):  # the first press may land on the skipped cell after the title
-                page.keyboard.press(key)
-                page.wait_for_timeout(700)
+                _press(page, key)
             return page.evaluate(_MEASURE_LIVE)["cells"]
 
         first = page.evaluate(_MEASURE_LIVE)["cells"]
