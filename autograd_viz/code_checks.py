@@ -1,0 +1,551 @@
+"""The two general graders of learner code: a function of a `Value`, a method of their class.
+
+`function_check(reference, points)` grades a function built from the kit's operations (a
+`my_sigmoid` from `exp`): forward values against a reference at a few points away from
+kinks, then gradients with `gradcheck`, alone and inside a larger graph. `method_check(base,
+method, graphs=[on(...), ...])` grades a method of the learner's own micrograd-style class
+(their `__mul__`, a `sigmoid`): on several graphs, forward values, the new node's parents,
+then `check_engine` (which names the first wrong node) and `gradcheck(engine=...)`. What the
+learner's code does while it runs (calls `backward()` itself) is watched, never read from
+its text (`autograd_viz._watch`). Both return a `Verdict`; `autograd_viz.code_exercises`
+puts them behind a Check button.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import numbers
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+
+from autograd_viz._verdict import (
+    CodeExerciseError,
+    Verdict,
+    a_,
+    forward_wrong,
+    not_callable,
+    raised,
+    read_points,
+    show,
+    where,
+)
+from autograd_viz._watch import Watch, watching
+from autograd_viz.engine import Value
+from autograd_viz.engines.read import is_graph, raw_operands
+from autograd_viz.gradcheck import GradcheckError, gradcheck
+
+__all__ = ["function_check", "method_check", "on"]
+
+
+class function_check:  # noqa: N801 - used like a function: function_check(reference, points)
+    """Grade a function of one `Value` built from the kit's operations.
+
+    At each point x it must run, return a Value, leave every `grad` alone (a function that
+    calls `backward()` itself is named), match `reference(x)` (a function of a float) within
+    `tol`, avoid the operations listed in `without` (so `x.sigmoid()` is no answer to "build
+    sigmoid from exp"), and give the gradient `gradcheck` measures — on x itself, and inside
+    a larger graph, `f(u)·u·2.5` with u = 2t − 1 computed from a leaf t: an input that is
+    itself computed, used twice, under an upstream gradient other than 1. Keep the points
+    away from kinks (ReLU at 0) and the edges of a domain (log at 0).
+
+    >>> check = function_check(math.tanh, [-1.0, 0.5], without=["tanh"])
+    >>> check(lambda x: (x.exp() - (-x).exp()) / (x.exp() + (-x).exp()), "my_tanh").ok
+    True
+    """
+
+    def __init__(
+        self,
+        reference: Callable[[float], float],
+        points: Sequence[float],
+        *,
+        without: Iterable[str] = (),
+        tol: float = 1e-6,
+    ) -> None:
+        if not callable(reference):
+            raise CodeExerciseError(
+                f"function_check: reference must be a function of a float, got {reference!r}; "
+                "e.g. function_check(math.tanh, [-1.0, 0.5])"
+            )
+        self.reference = reference
+        self.points = read_points(points, "function_check")
+        self.without = tuple(without)
+        self.tol = tol
+
+    def __call__(self, f: object, name: str = "f") -> Verdict:
+        wrong = not_callable(name, f)
+        if wrong is not None:
+            return wrong
+        for x in self.points:
+            verdict = self._at(f, name, x)
+            if verdict is not None:
+                return verdict
+        return Verdict(True, f"Your `{name}` gives the right values and gradients.")
+
+    def _run(self, f: Callable, name: str, x: float) -> tuple[Value, Value] | Verdict:
+        leaf = Value(x, label="x")
+        try:
+            with watching() as seen:
+                out = f(leaf)
+        except Exception as err:  # the learner's code: any exception is an answer
+            return raised(name, err, f"x = {show(x)}")
+        if isinstance(out, Value):
+            touched = _touched_grads(seen, Value.backward, out.topological_order())
+            if touched:
+                return Verdict(False, f"Your `{name}` {touched}.", _LEAVE_GRADS, node="x")
+            return leaf, out
+        if isinstance(out, numbers.Real):
+            return Verdict(
+                False,
+                f"Your `{name}` returned the plain number {show(float(out))}, not a Value.",
+                "build the result from Value operations on x (x.exp(), +, *, /), so backward() "
+                "can run through it.",
+            )
+        kind = type(out).__name__
+        if kind == "Value":  # another engine's Value: say whose, or the message contradicts itself
+            kind = f"{type(out).__module__}.{type(out).__qualname__}"
+        return Verdict(
+            False,
+            f"Your `{name}` returned {a_(kind)}, not autograd_viz's Value.",
+            "build the result from the x it is given (x.exp(), +, *, /).",
+        )
+
+    def _at(self, f: Callable, name: str, x: float) -> Verdict | None:
+        ran = self._run(f, name, x)
+        if isinstance(ran, Verdict):
+            return ran
+        leaf, out = ran
+        order = out.topological_order()
+        used = [op for op in self.without if any(v.op == op for v in order)]
+        if used:
+            return Verdict(
+                False,
+                f"Your `{name}` calls `.{used[0]}()` itself; the exercise is to build it from "
+                "simpler operations.",
+                "use the operations the question names.",
+            )
+        want = float(self.reference(x))
+        if not math.isclose(out.data, want, rel_tol=self.tol, abs_tol=self.tol):
+            return forward_wrong(name, f"x = {show(x)}", out.data, want, "the right value")
+        if not any(v is leaf for v in order):
+            return Verdict(
+                False,
+                "The value is right, but it does not depend on x through the graph: backward() "
+                "cannot reach x, so x.grad stays 0.",
+                "your code computes with x.data (a plain float); use x itself.",
+                node="x",
+            )
+        verdict = self._gradient(f, name, x)  # a Verdict is falsy when wrong: no `or` here
+        return verdict if verdict is not None else self._in_context(f, name, x)
+
+    def _gradient(self, f: Callable, name: str, x: float) -> Verdict | None:
+        try:
+            report = gradcheck(lambda x: f(x), {"x": x})  # whatever their parameter is called
+        except GradcheckError as err:
+            return Verdict(False, f"At x = {show(x)} the gradient cannot be checked: {err}.")
+        except Exception as err:
+            return raised(name, err, f"x near {show(x)}")
+        row = report["x"]
+        if row.ok:
+            return None
+        cut = self._cut_leaf(f, x)
+        if cut:
+            return Verdict(
+                False,
+                f"At x = {show(x)} backprop gives ∂f/∂x = {show(row.analytic)}, but nudging x "
+                f"measures {show(row.numeric)}. The leaf {cut} in your graph changes with x but "
+                "has no parents: it was computed from x.data, so the gradient stops there.",
+                "build every part of the result from x itself, never from x.data.",
+                node=cut,
+            )
+        return Verdict(
+            False,
+            f"At x = {show(x)} backprop gives ∂f/∂x = {show(row.analytic)}, but nudging x "
+            f"measures {show(row.numeric)}.",
+            "every node of the result must come from x through the kit's operations: a node "
+            "you made yourself (Value(..., _backward=...)) or one kept from an earlier call "
+            "sends the wrong gradient.",
+            node="x",
+        )
+
+    def _in_context(self, f: Callable, name: str, x: float) -> Verdict | None:
+        """f inside a larger graph: its input computed (u = 2t − 1) and used twice, and an
+        upstream gradient other than 1 (u·2.5), checked against central differences."""
+
+        def g(t: Value) -> Value:
+            u = 2 * t - 1
+            return f(u) * u * 2.5
+
+        try:
+            report = gradcheck(g, {"t": (x + 1) / 2})
+        except GradcheckError as err:
+            return Verdict(False, f"At x = {show(x)} the gradient cannot be checked: {err}.")
+        except Exception as err:
+            return raised(name, err, f"u = 2t − 1 near {show(x)}")
+        row = report["t"]
+        if row.ok:
+            return None
+        return Verdict(
+            False,
+            f"Alone your `{name}` is right, but inside a larger graph it is not: for "
+            f"g(t) = {name}(u)·u·2.5 with u = 2t − 1 = {show(x)}, backprop gives "
+            f"∂g/∂t = {show(row.analytic)} and nudging t measures {show(row.numeric)}.",
+            "the result must depend on its input only through the graph, whatever made that "
+            "input: no globals, no values kept from an earlier call, no rule that forgets "
+            "out.grad.",
+            node="x",
+        )
+
+    def _cut_leaf(self, f: Callable, x: float) -> str | None:
+        """The first leaf (other than x) whose number moves with x: made from x.data."""
+        leaves = []
+        for at in (x, x + 1e-3):
+            ran = self._run(f, "f", at)
+            if isinstance(ran, Verdict):
+                return None
+            leaf, out = ran
+            leaves.append([v.data for v in out.leaves() if v is not leaf])
+        if len(leaves[0]) != len(leaves[1]):
+            return None
+        for a, b in zip(*leaves):
+            if a != b:
+                return f"Value({show(a)})"
+        return None
+
+
+_LEAVE_GRADS = (
+    "build the graph and return it; backward() is the caller's to run, once, when the whole "
+    "graph is built (gradients add up: a second run counts everything twice)."
+)
+
+
+def _touched_grads(seen: Watch, backward: object, nodes: Iterable[object]) -> str:
+    """What the learner's code did to the gradients while it only had to build a graph:
+    '' for nothing, else the words for it ('calls backward() itself')."""
+    if seen.called(backward):
+        return "calls backward() itself, so the gradients are counted before the caller's run"
+    for node in nodes:
+        grad = getattr(node, "grad", 0)
+        if isinstance(grad, numbers.Real) and grad != 0:
+            return (
+                f"changes .grad while building the graph (a node holds grad = {show(grad)} "
+                "before any backward pass: a `_backward` run by hand, or .grad set)"
+            )
+    return ""
+
+
+@dataclass(frozen=True)
+class on:  # noqa: N801 - read as a phrase: on(lambda x, y: x * y, x=0.5, y=-1.5)
+    """One graph a `method_check` builds: `build` of leaves of the learner's class, and
+    `reference` of the same numbers (`None`: `build` itself, when it also works on floats),
+    both taking them by position in the order of `at`, the named inputs.
+
+    >>> on(lambda x, y: (x + 1) * y * 3, x=0.5, y=-1.5).want()
+    -6.75
+    """
+
+    build: Callable[..., object]
+    reference: Callable[..., float] | None
+    at: dict[str, float]
+
+    def __init__(
+        self,
+        build: Callable[..., object],
+        reference: Callable[..., float] | None = None,
+        **at: float,
+    ) -> None:
+        if not callable(build) or (reference is not None and not callable(reference)):
+            raise CodeExerciseError(
+                "on(build, reference, x=..., ...): build is a function of the leaves (e.g. "
+                "lambda x, y: x * y), reference of the same numbers, or None"
+            )
+        if not at:
+            raise CodeExerciseError("on(...) needs the inputs, e.g. on(lambda x: x.tanh(), x=0.5)")
+        read_points(at.values(), "on")
+        object.__setattr__(self, "build", build)
+        object.__setattr__(self, "reference", reference)
+        object.__setattr__(self, "at", {k: float(v) for k, v in at.items()})
+
+    def want(self) -> float:
+        """The right value of the graph's output."""
+        return float((self.reference or self.build)(*self.at.values()))
+
+    def run(self, *leaves: object) -> object:
+        """The graph, built from `leaves` (by position, in the order of `at`)."""
+        return self.build(*leaves)
+
+    @property
+    def where(self) -> str:
+        return where(self.at)
+
+
+class method_check:  # noqa: N801 - used like a function: method_check(base, "tanh", graphs=...)
+    """Grade a method the learner writes for their own micrograd-style class.
+
+    The learner gives either their whole class or just the method (a function of `self`),
+    which is put on the class for the check only (a micrograd-style class makes new nodes by
+    its own name, `Value(...)`, so only the class itself carries a method to every node) and
+    taken off again afterwards. The class is the one the method's own code names now (its
+    globals' `base.__name__`: a learner who re-ran the class's cell has a new class of that
+    name), else `base`.
+
+    On each graph (`on(...)`: give several — two different operands, an upstream gradient
+    other than 1, an input that is itself computed, a value used twice) the method must run
+    without touching any `grad`, give the right value, make nodes whose parents lead back to
+    every operand it was given, and pass `check_engine` (every backward rule it uses: the
+    first wrong node is named) and `gradcheck(engine=...)`. `build, reference, points` (one
+    leaf x at each point) is the short form for one-input graphs.
+
+    >>> check = method_check(MyValue, "__mul__", graphs=[on(lambda x, y: x * y * 3, x=0.5, y=-2)])
+    ... # doctest: +SKIP
+    """
+
+    def __init__(
+        self,
+        base: type,
+        method: str,
+        build: Callable[[object], object] | None = None,
+        reference: Callable[[float], float] | None = None,
+        points: Sequence[float] = (),
+        *,
+        graphs: Sequence[on] = (),
+        tol: float = 1e-6,
+    ) -> None:
+        if not isinstance(base, type) or not is_graph(_try_make(base)):
+            raise CodeExerciseError(
+                f"method_check: base must be a micrograd-style class (base(2.0) gives a node with "
+                f"data, grad and _prev), got {base!r}"
+            )
+        if not isinstance(method, str) or not method.isidentifier():
+            raise CodeExerciseError(f"method_check: method must be a method name, got {method!r}")
+        cases = list(graphs)
+        if build is not None or reference is not None or points:
+            if not callable(build) or not callable(reference):
+                raise CodeExerciseError(
+                    "method_check: build (a function of a leaf, e.g. lambda x: x.tanh()) and "
+                    "reference (a function of a float, e.g. math.tanh) must be functions"
+                )
+            cases += [on(build, reference, x=x) for x in read_points(points, "method_check")]
+        if not cases or not all(isinstance(c, on) for c in cases):
+            raise CodeExerciseError(
+                "method_check: give the graphs to check on, e.g. graphs=[on(lambda x, y: x * y, "
+                "x=0.5, y=-1.5), ...] (or build, reference and points)"
+            )
+        self.base, self.method, self.graphs, self.tol = base, method, tuple(cases), tol
+
+    @property
+    def context(self) -> dict[str, object]:
+        """Names a model answer's code may use: the base class, under its own name."""
+        return {self.base.__name__: self.base}
+
+    def _class_for(self, obj: object) -> type:
+        """The class to check on: the learner's whole class, else the class their method's
+        code names now (a re-run class cell made a new one), else the base."""
+        if isinstance(obj, type):
+            return obj
+        code = getattr(obj, "__func__", obj)
+        now = getattr(code, "__globals__", {}).get(self.base.__name__)
+        if isinstance(now, type) and now is not self.base and is_graph(_try_make(now)):
+            return now
+        return self.base
+
+    def __call__(self, obj: object, name: str = "method") -> Verdict:
+        if isinstance(obj, type):
+            if not callable(getattr(obj, self.method, None)):
+                return Verdict(
+                    False,
+                    f"Your class `{obj.__name__}` has no `{self.method}` method.",
+                    f"add `def {self.method}(self, ...):` inside the class and run its cell again.",
+                )
+        else:
+            wrong = not_callable(name, obj)
+            if wrong is not None:
+                return wrong
+        cls = self._class_for(obj)
+        method = getattr(cls, self.method) if isinstance(obj, type) else obj
+        shown = self.method if isinstance(obj, type) else name
+        with _installed(cls, self.method, method) as calls:
+            for case in self.graphs:
+                calls.clear()
+                verdict = self._on(cls, case, calls, shown)
+                if verdict is not None:
+                    return verdict
+        return Verdict(True, f"Your `{shown}` gives the right values and gradients.")
+
+    def coverage(self, obj: object) -> set[str]:
+        """The kinds of graph the checks put a right method `obj` through: "two different
+        operands", "upstream gradient ≠ 1", "computed operand", "reused operand" (a test
+        asserts each exercise's graphs have them all)."""
+        cls = self._class_for(obj)
+        method = getattr(cls, self.method) if isinstance(obj, type) else obj
+        kinds: set[str] = set()
+        with _installed(cls, self.method, method) as calls:
+            for case in self.graphs:
+                calls.clear()
+                out = case.run(*(cls(v) for v in case.at.values()))
+                out.backward()
+                uses: dict[int, int] = {}
+                for node in _nodes(out):
+                    for p in _operands(node):
+                        uses[id(p)] = uses.get(id(p), 0) + 1
+                for node, args, made in calls:
+                    operands = [node, *(a for a in args if is_graph(a))]
+                    if any(o.data != node.data for o in operands[1:]):
+                        kinds.add("two different operands")
+                    if made.grad != 1:
+                        kinds.add("upstream gradient ≠ 1")
+                    if any(_operands(o) for o in operands):
+                        kinds.add("computed operand")
+                    if any(uses.get(id(o), 0) > 1 for o in operands):
+                        kinds.add("reused operand")
+        return kinds
+
+    def _on(self, cls: type, case: on, calls: list, shown: str) -> Verdict | None:
+        from autograd_viz.door import check_engine
+
+        at = case.where
+        try:
+            leaves = {k: cls(v) for k, v in case.at.items()}
+            for k, leaf in leaves.items():
+                with contextlib.suppress(AttributeError):  # __slots__ without a label: unnamed
+                    leaf.label = k
+            with watching() as seen:
+                out = case.run(*leaves.values())
+        except Exception as err:
+            return raised(shown, err, at)
+        if not is_graph(out):
+            return Verdict(
+                False,
+                f"At {at} your `{shown}` returned {a_(type(out).__name__)}, "
+                "not a node of your class.",
+                f"make the result with your class, e.g. `out = {cls.__name__}(..., (self,), "
+                f"'{self.method.strip('_')}')`, and return out.",
+            )
+        touched = _touched_grads(seen, getattr(cls, "backward", None), _nodes(out))
+        if touched:
+            return Verdict(False, f"At {at} your `{shown}` {touched}.", _LEAVE_GRADS)
+        want = case.want()
+        try:
+            got = float(out.data)
+        except (TypeError, ValueError):
+            return Verdict(False, f"At {at} your `{shown}` gave data {out.data!r}, not a number.")
+        if not math.isclose(got, want, rel_tol=self.tol, abs_tol=self.tol):
+            return forward_wrong(shown, at, got, want, "the right value")
+        for node, args, made in calls:
+            cut = _cut_operand(node, args, made)
+            if cut is not None:
+                hint = _parents_hint(cls, len(args))
+                return Verdict(False, f"At {at} the node your `{shown}` made {cut}.", hint)
+        try:
+            report = check_engine(out)
+        except Exception as err:
+            return raised(shown, err, at)
+        wrong = next((f for f in report.findings if f.node is not None), None)
+        if wrong is not None:
+            # the first node whose gradient is wrong: the operand the wrong rule sent to
+            node = wrong.name if wrong.operand is None else report.names[wrong.operand]
+            return Verdict(False, f"At {at} {wrong.message}.", wrong.hint, node=node)
+        return self._gradient(cls, case, shown)
+
+    def _gradient(self, cls: type, case: on, shown: str) -> Verdict | None:
+        try:
+            report = gradcheck(
+                lambda **kw: case.run(*(kw[k] for k in case.at)), case.at, engine=cls
+            )
+        except GradcheckError as err:
+            return Verdict(False, f"At {case.where} the gradient cannot be checked: {err}.")
+        except Exception as err:
+            return raised(shown, err, f"{case.where} (nudged)")
+        for name in case.at:
+            row = report[name]
+            if not row.ok:
+                return Verdict(
+                    False,
+                    f"At {case.where} your backward() gives {name}.grad = {show(row.analytic)}, "
+                    f"but nudging {name} measures {show(row.numeric)}.",
+                    f"check the `_backward` inside `{shown}`: each operand gets its local "
+                    "derivative times out.grad, with +=.",
+                    node=name,
+                )
+        return None
+
+
+def _parents_hint(cls: type, n_args: int) -> str:
+    parents = "(self, other)" if n_args else "(self,)"
+    return (
+        f"list every operand among the new node's parents, e.g. `{cls.__name__}(..., "
+        f"{parents}, ...)`: backward() reaches only what the parents lead back to."
+    )
+
+
+@contextlib.contextmanager
+def _installed(cls: type, name: str, method: Callable) -> Iterator[list]:
+    """Put `method` on `cls` as `name` for the block, recording each call as (self, args,
+    result) in the list it yields; the class is left as it was."""
+    calls: list[tuple[object, tuple, object]] = []
+
+    def recorded(node: object, *args: object) -> object:
+        out = method(node, *args)
+        calls.append((node, args, out))
+        return out
+
+    missing = object()
+    saved = cls.__dict__.get(name, missing)
+    setattr(cls, name, recorded)
+    try:
+        yield calls
+    finally:
+        if saved is missing:
+            delattr(cls, name)
+        else:
+            setattr(cls, name, saved)
+
+
+def _try_make(cls: type) -> object:
+    try:
+        return cls(2.0)
+    except Exception:
+        return None
+
+
+def _operands(node: object) -> list[object]:
+    try:
+        return raw_operands(node)[0]
+    except Exception:  # not a node, or operands the kit cannot read: nothing to walk
+        return []
+
+
+def _nodes(root: object) -> list[object]:
+    """Every node `root` leads back to through its stored parents (iteratively)."""
+    seen, stack, out = set(), [root], []
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        out.append(node)
+        stack.extend(_operands(node))
+    return out
+
+
+def _name(node: object) -> str:
+    label = getattr(node, "label", "") or getattr(node, "name", "")
+    if isinstance(label, str) and label:
+        return label
+    return f"the value {show(float(getattr(node, 'data', math.nan)))}"
+
+
+def _cut_operand(node: object, args: tuple, made: object) -> str | None:
+    """How the node a method made fails to lead back to an operand it was given, or None.
+    A number operand is wrapped by the learner's method: it has no node to look for."""
+    operands = [node, *(a for a in args if is_graph(a))]
+    reached = {id(n) for n in _nodes(made)}
+    lost = [o for o in operands if id(o) not in reached]
+    if not lost:
+        return None
+    parents = _operands(made)
+    listed = ", ".join(_name(p) for p in parents) if parents else "none"
+    return (
+        f"does not lead back to {_name(lost[0])}: its parents are ({listed}), so backward() "
+        f"never sends {_name(lost[0])} its gradient"
+    )
