@@ -402,7 +402,7 @@ NEURON = {  # 07: ReLU(w·x + b)
         "the last pair left out": (
             _NEURON + "    total = b\n    for i in range(len(w) - 1):\n"
             "        total = total + w[i] * x[i]\n    return total.relu()",
-            "ReLU(w·x + b)",
+            "is not in your graph",
         ),
         "calls backward() itself": (
             _NEURON + "    out = sum((wi * xi for wi, xi in zip(w, x)), b).relu()\n"
@@ -469,14 +469,14 @@ CROSS_ENTROPY_GRAD = {  # 12: p − y
     top = max(z)
     exps = [math.exp(zk - top) for zk in z]
     return [e / sum(exps) for e in exps]""",
-            "backward() gives",
+            "that is p",
         ),
         "y − p": (
             """def cross_entropy_grad(z, c):
     top = max(z)
     exps = [math.exp(zk - top) for zk in z]
     return [(k == c) - e / sum(exps) for k, e in enumerate(exps)]""",
-            "backward() gives",
+            "the sign flipped",
         ),
         "no shift: exp overflows": (
             """def cross_entropy_grad(z, c):

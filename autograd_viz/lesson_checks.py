@@ -269,9 +269,14 @@ def neuron_check(f: Callable, name: str = "my_neuron") -> Verdict:
             + [(f"x{i}", leaf, wv * gate) for i, (leaf, wv) in enumerate(zip(x, wn), 1)]
             + [("b", b, gate)]
         )
+        reached = {id(v) for v in out.topological_order()}
         for label, leaf, g in rules:
             if abs(leaf.grad - g) > 1e-9:
-                cut = " (0: a .data inside cuts the graph there)" if leaf.grad == 0 else ""
+                cut = ""
+                if id(leaf) not in reached and not any(id(v) in reached for v in w + x):
+                    cut = " (0: a .data inside cuts the graph there)"
+                elif id(leaf) not in reached:
+                    cut = f" (0: {label} is not in your graph; every pair wi·xi belongs in the sum)"
                 return Verdict(
                     False,
                     f"At {where} your graph gives d out/d{label} = {leaf.grad:g}{cut}; the rule "
@@ -376,8 +381,14 @@ def by_hand_backward_check(f: Callable, name: str = "my_backward") -> Verdict:
             if isinstance(g, numbers.Real) and abs(g - want) <= 1e-12 * max(1.0, abs(want)):
                 continue
             hint = ""
+            other = {"a": b.grad, "b": a.grad}.get(label)  # what the product's other input gets
             if isinstance(g, numbers.Real) and want and abs(2 * g - want) < 1e-9 * abs(want):
                 hint = " Half of it: the square's rule is 2e, not e."
+            elif isinstance(g, numbers.Real) and other is not None and abs(g - other) < 1e-9:
+                hint = (
+                    f" That is dL/d{'b' if label == 'a' else 'a'}: d = a·b sends each input "
+                    "the other one."
+                )
             elif isinstance(g, numbers.Real) and abs(g - want) <= 1e-5 * max(1.0, abs(want)):
                 hint = (
                     " Close, but not exact: that is a measured slope (nudging the inputs); the "
@@ -447,7 +458,14 @@ def cross_entropy_grad_check(f: Callable, name: str = "cross_entropy_grad") -> V
             )
         for k, (g, w) in enumerate(zip(got, want)):
             if not abs(g - w) <= 1e-9:
-                more = " (nan: subtract the largest score before exp)" if math.isnan(g) else ""
+                y = 1.0 if k == c else 0.0
+                more = ""
+                if math.isnan(g):
+                    more = " (nan: subtract the largest score before exp)"
+                elif abs(g + w) <= 1e-9 and w:
+                    more = " (the sign flipped: p − y, not y − p)"
+                elif abs(g - (w + y)) <= 1e-9 and k == c:
+                    more = " (that is p: subtract y, which is 1 at the correct class)"
                 return Verdict(
                     False,
                     f"For {where} your entry {k} is {show(g)}{more}; backward() gives {show(w)}.",
