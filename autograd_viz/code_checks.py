@@ -32,7 +32,7 @@ from autograd_viz._verdict import (
 )
 from autograd_viz._watch import Watch, watching
 from autograd_viz.engine import Value
-from autograd_viz.engines.read import is_graph, raw_operands
+from autograd_viz.engines.read import OPERAND_NAMES, is_graph, raw_operands
 from autograd_viz.gradcheck import GradcheckError, gradcheck
 
 __all__ = ["function_check", "method_check", "on"]
@@ -543,7 +543,15 @@ def _cut_operand(node: object, args: tuple, made: object) -> str | None:
     lost = [o for o in operands if id(o) not in reached]
     if not lost:
         return None
-    parents = _operands(made)
+    try:
+        parents = raw_operands(made)[0]
+    except Exception:  # `(self)` where `(self,)` was meant: a node, not a tuple of nodes
+        stored = next((getattr(made, n) for n in OPERAND_NAMES if hasattr(made, n)), None)
+        return (
+            f"keeps {a_(type(stored).__name__)} as its parents, not a tuple of nodes, so "
+            f"backward() cannot reach {_name(lost[0])} (a one-operand tuple needs its comma: "
+            "(self,))"
+        )
     listed = ", ".join(_name(p) for p in parents) if parents else "none"
     return (
         f"does not lead back to {_name(lost[0])}: its parents are ({listed}), so backward() "

@@ -116,6 +116,14 @@ MUL = {  # 09: fix the = of Tiny's __mul__
         "parents (self,) only": (_mul(parents="(self,)"), "does not lead back to"),
         "parents ()": (_mul(parents="()"), "does not lead back to x"),
         "only one of the two rules": (_mul(rule_self="pass"), "At x = 0.5, y = −1.5"),
+        "the rules as out.data / operand (0 has no quotient)": (
+            _mul(
+                rule_self="self.grad += out.data / self.data * out.grad",
+                rule_other="other.grad += out.data / other.data * out.grad",
+            ),
+            "ZeroDivisionError",
+        ),
+        "parents (self) without the comma": (_mul(parents="(self)"), "not a tuple of nodes"),
     },
     "right": {
         "parents in a set, as micrograd": _mul(parents="{self, other}"),

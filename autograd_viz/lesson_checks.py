@@ -63,9 +63,10 @@ MUL_GRAPHS = (
     on(lambda x, y: x * (y + 2), x=-0.75, y=0.5),
     on(lambda t: t * t + t, t=3.0),
     on(lambda x, y: (x * y) * (x + y), x=1.5, y=-2.0),
+    on(lambda x, y: x * y + y, x=0.0, y=2.5),
 )
 """x·y (two different operands), x·y·3 (upstream 3), (x + 1)·y and x·(y + 2) (a computed
-operand on each side), t·t + t (a value used twice) and (x·y)·(x + y)."""
+operand on each side), t·t + t (a value used twice), (x·y)·(x + y) and x·y + y at x = 0."""
 
 DIV_GRAPHS = (
     on(lambda x, y: x / y, x=1.5, y=-0.5),

@@ -258,3 +258,14 @@ def test_coverage_finds_what_the_old_single_graph_of_nine_left_out():
     old = method_check(ns["Tiny"], "__mul__", lambda t: t * t + t, lambda v: v * v + v, [3.0])
     model = exercise._run_source(exercise.model_answer, "model answer", None)
     assert old.coverage(model) == {"reused operand"}
+
+
+@pytest.mark.parametrize("module", ["_watch", "code_checks", "code_exercises"])
+def test_the_examples_in_the_docstrings_run(module):
+    import doctest
+    import importlib
+
+    result = doctest.testmod(
+        importlib.import_module(f"autograd_viz.{module}"), extraglobs={"math": math}
+    )
+    assert result.attempted and not result.failed
