@@ -32,7 +32,8 @@ from autograd_viz._verdict import (
 )
 from autograd_viz._watch import Watch, watching
 from autograd_viz.engine import Value
-from autograd_viz.engines.read import OPERAND_NAMES, is_graph, raw_operands
+from autograd_viz.engines.ops import canonical_op, table_value
+from autograd_viz.engines.read import OP_NAMES, OPERAND_NAMES, is_graph, raw_operands
 from autograd_viz.gradcheck import GradcheckError, gradcheck
 
 __all__ = ["function_check", "method_check", "on"]
@@ -436,6 +437,12 @@ class method_check:  # noqa: N801 - used like a function: method_check(base, "ta
             if cut is not None:
                 hint = _parents_hint(cls, len(args))
                 return Verdict(False, f"At {at} the node your `{shown}` made {cut}.", hint)
+            swapped = _misordered(node, args, made)
+            if swapped is not None:
+                hint = (
+                    f"list the parents in operand order: `{cls.__name__}(..., (self, other), ...)`."
+                )
+                return Verdict(False, f"At {at} the node your `{shown}` made {swapped}.", hint)
         try:
             report = check_engine(out)
         except Exception as err:
@@ -533,6 +540,32 @@ def _name(node: object) -> str:
     if isinstance(label, str) and label:
         return label
     return f"the value {show(float(getattr(node, 'data', math.nan)))}"
+
+
+def _misordered(node: object, args: tuple, made: object) -> str | None:
+    """How the node lists its operands out of order where the order changes the operation
+    (y / x for x / y: drawings and the engine check read the parents in order), or None."""
+    operands = [node, *(a for a in args if is_graph(a))]
+    try:
+        parents, unordered = raw_operands(made)
+    except Exception:
+        return None
+    same_nodes = sorted(map(id, parents)) == sorted(map(id, operands))
+    if unordered or not same_nodes or [id(p) for p in parents] == [id(o) for o in operands]:
+        return None
+    op = next((getattr(made, n) for n in OP_NAMES if hasattr(made, n)), "")
+    canonical = canonical_op(op, len(parents)) if isinstance(op, str) else None
+    as_given = table_value(canonical, [float(o.data) for o in operands], None)
+    as_listed = table_value(canonical, [float(p.data) for p in parents], None)
+    if as_given is None or as_listed is None or math.isclose(as_given, as_listed):
+        return None  # an order that cannot change the value (x·y as y·x), or an unknown op
+    listed = ", ".join(_name(p) for p in parents)
+    given = ", ".join(_name(o) for o in operands)
+    return (
+        f"lists its parents as ({listed}); the operands in order are ({given}), and `{op}` in "
+        f"that order gives {show(as_listed)}, not {show(as_given)}: drawings and the engine "
+        "check read the parents in order"
+    )
 
 
 def _cut_operand(node: object, args: tuple, made: object) -> str | None:

@@ -127,6 +127,7 @@ MUL = {  # 09: fix the = of Tiny's __mul__
     },
     "right": {
         "parents in a set, as micrograd": _mul(parents="{self, other}"),
+        "parents listed (other, self): the same product": _mul(parents="(other, self)"),
         "the rules through local names": """def my_mul(self, other):
     if not isinstance(other, Tiny):
         other = Tiny(other)
@@ -185,6 +186,10 @@ DIV = {  # 08: __truediv__ for Tiny
                 rule_other="other.grad = -self.data / other.data**2 * out.grad",
             ),
             "At t = 0.75",
+        ),
+        "a quotient rule with its parents listed (other, self)": (
+            _div(parents="(other, self)"),
+            "lists its parents as (y, x)",
         ),
         "divides by the number other.data": (
             "def my_truediv(self, other):\n"
