@@ -373,10 +373,21 @@ class method_check:  # noqa: N801 - used like a function: method_check(base, "ta
                     return verdict
         return Verdict(True, f"Your `{shown}` gives the right values and gradients.")
 
+    def missing_kinds(self, obj: object) -> list[str]:
+        """The kinds of graph a right method `obj` never meets in these graphs (an exercise
+        whose check lacks one is refused when it is made): "upstream gradient ≠ 1",
+        "computed operand", "reused operand", and for a method of two nodes "two different
+        operands"."""
+        kinds = self.coverage(obj)
+        need = ["upstream gradient ≠ 1", "computed operand", "reused operand"]
+        if "a node as second operand" in kinds:
+            need.insert(0, "two different operands")
+        return [k for k in need if k not in kinds]
+
     def coverage(self, obj: object) -> set[str]:
-        """The kinds of graph the checks put a right method `obj` through: "two different
-        operands", "upstream gradient ≠ 1", "computed operand", "reused operand" (a test
-        asserts each exercise's graphs have them all)."""
+        """The kinds of graph the checks put a right method `obj` through: "a node as second
+        operand", "two different operands", "upstream gradient ≠ 1", "computed operand",
+        "reused operand"."""
         cls = self._class_for(obj)
         method = getattr(cls, self.method) if isinstance(obj, type) else obj
         kinds: set[str] = set()
@@ -391,6 +402,8 @@ class method_check:  # noqa: N801 - used like a function: method_check(base, "ta
                         uses[id(p)] = uses.get(id(p), 0) + 1
                 for node, args, made in calls:
                     operands = [node, *(a for a in args if is_graph(a))]
+                    if len(operands) > 1:
+                        kinds.add("a node as second operand")
                     if any(o.data != node.data for o in operands[1:]):
                         kinds.add("two different operands")
                     if made.grad != 1:

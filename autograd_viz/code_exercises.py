@@ -215,6 +215,14 @@ class CodeExercise:
             raise CodeExerciseError(
                 f"the model answer for {self.name!r} fails its check: {verdict}"
             )
+        missing = getattr(self._check, "missing_kinds", None)
+        lacking = missing(answer) if callable(missing) else []
+        if lacking:
+            raise CodeExerciseError(
+                f"the check of {self.name!r} never gives the method {', '.join(lacking)}: a "
+                "wrong rule can pass it. Add graphs, e.g. on(lambda x, y: (x + 1) * y * 3, "
+                "x=0.5, y=-1.5) and on(lambda t: t * t + t, t=3.0)"
+            )
 
     def try_answers(
         self,

@@ -244,6 +244,7 @@ def test_the_watch_sees_recursion_and_calls_not_words():
 def test_each_method_exercise_checks_every_kind_of_graph(notebook, task, kinds):
     exercise, _ = _exercise(notebook, task)
     every = {
+        "a node as second operand",
         "two different operands",
         "upstream gradient ≠ 1",
         "computed operand",
@@ -257,7 +258,12 @@ def test_coverage_finds_what_the_old_single_graph_of_nine_left_out():
     exercise, ns = _exercise("09", "mul_task")
     old = method_check(ns["Tiny"], "__mul__", lambda t: t * t + t, lambda v: v * v + v, [3.0])
     model = exercise._run_source(exercise.model_answer, "model answer", None)
-    assert old.coverage(model) == {"reused operand"}
+    assert old.coverage(model) == {"reused operand", "a node as second operand"}
+    assert old.missing_kinds(model) == [
+        "two different operands",
+        "upstream gradient ≠ 1",
+        "computed operand",
+    ]
 
 
 @pytest.mark.parametrize("module", ["_watch", "code_checks", "code_exercises"])
