@@ -5,7 +5,8 @@ engine's own `topological_order()`, multiply two Duals with the class's own `*` 
 answered by running it under a profiler hook (`sys.setprofile`), never by reading its text:
 a comment, a docstring or a string that mentions a name changes nothing, and a helper or
 an alias that makes the call is still seen. Only Python functions are seen (a builtin has
-no code object); that is all these questions need.
+no code object); that is all these questions need. `touched_grads` words what a function
+that only had to build a graph did to the gradients (ran `backward()` itself, set `.grad`).
 
 >>> def visit(n):
 ...     return 0 if n == 0 else visit(n - 1)
@@ -18,13 +19,16 @@ no code object); that is all these questions need.
 from __future__ import annotations
 
 import contextlib
+import numbers
 import os
 import sys
 import sysconfig
 import types
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
-__all__ = ["Watch", "watching"]
+from autograd_viz._numbers import format_number
+
+__all__ = ["LEAVE_GRADS", "Watch", "touched_grads", "watching"]
 
 _PACKAGE = os.path.dirname(os.path.abspath(__file__)) + os.sep
 _LIBRARIES = tuple(
@@ -96,3 +100,25 @@ def watching() -> Iterator[Watch]:
         yield watch
     finally:
         sys.setprofile(previous)
+
+
+LEAVE_GRADS = (
+    "build the graph and return it; backward() is the caller's to run, once, when the whole "
+    "graph is built (gradients add up: a second run counts everything twice)."
+)
+
+
+def touched_grads(seen: Watch, backward: object, nodes: Iterable[object]) -> str:
+    """What the learner's code did to the gradients while it only had to build a graph:
+    '' for nothing, else the words for it ('calls backward() itself')."""
+    if seen.called(backward):
+        return "calls backward() itself, so the gradients are counted before the caller's run"
+    for node in nodes:
+        grad = getattr(node, "grad", 0)
+        if isinstance(grad, numbers.Real) and grad != 0:
+            shown = format_number(grad)
+            return (
+                f"changes .grad while building the graph (a node holds grad = {shown} before "
+                "any backward pass: a `_backward` run by hand, or .grad set)"
+            )
+    return ""

@@ -41,7 +41,8 @@ from dataclasses import dataclass
 import ipywidgets as widgets
 
 from autograd_viz._verdict import CodeExerciseError, Verdict, not_callable, raised
-from autograd_viz.code_checks import function_check, method_check, on
+from autograd_viz.class_checks import method_check, on
+from autograd_viz.code_checks import function_check
 from autograd_viz.engines.run import shallow_stack
 from autograd_viz.grading import verdict_html
 from autograd_viz.teacher import register

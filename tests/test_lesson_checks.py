@@ -266,7 +266,7 @@ def test_coverage_finds_what_the_old_single_graph_of_nine_left_out():
     ]
 
 
-@pytest.mark.parametrize("module", ["_watch", "code_checks", "code_exercises"])
+@pytest.mark.parametrize("module", ["_watch", "class_checks", "code_checks", "code_exercises"])
 def test_the_examples_in_the_docstrings_run(module):
     import doctest
     import importlib
