@@ -448,6 +448,10 @@ BY_HAND_BACKWARD = {  # 10: (dL/da, dL/db, dL/dc) of L = (a·b + c)², by hand
             "def my_backward(a, b, c):\n    e = a * b + c\n    return 2 * e * a, 2 * e * b, 2 * e",
             "backward() gives -24",
         ),
+        "the local derivatives without the chain": (
+            "def my_backward(a, b, c):\n    return b, a, 1",
+            "backward() gives -24",
+        ),
         "the engine": (
             """def my_backward(a, b, c):
     va, vb, vc = Value(a), Value(b), Value(c)
@@ -496,6 +500,13 @@ CROSS_ENTROPY_GRAD = {  # 12: p − y
     exps = [math.exp(zk) for zk in z]
     return [e / sum(exps) - (k == c) for k, e in enumerate(exps)]""",
             "subtract the largest score",
+        ),
+        "only the correct class's entry": (
+            """def cross_entropy_grad(z, c):
+    top = max(z)
+    exps = [math.exp(zk - top) for zk in z]
+    return [e / sum(exps) - 1 if k == c else 0.0 for k, e in enumerate(exps)]""",
+            "your entry 1 is 0",
         ),
         "the class off by one": (
             """def cross_entropy_grad(z, c):
