@@ -16,6 +16,7 @@ from autograd_viz.code_exercises import (
     Verdict,
     function_check,
     method_check,
+    on,
 )
 from autograd_viz.exercises import reveal_all, teacher_mode
 
@@ -213,7 +214,13 @@ class Tiny:
 
 
 TANH = method_check(
-    Tiny, "tanh", lambda x: (x * 2.0).tanh(), lambda x: math.tanh(2 * x), [0.3, -0.4]
+    Tiny,
+    "tanh",
+    graphs=[
+        on(lambda x: (x * 2.0).tanh(), lambda x: math.tanh(2 * x), x=0.3),
+        on(lambda x: (x * 2.0).tanh(), lambda x: math.tanh(2 * x), x=-0.4),
+        on(lambda x: x.tanh() * x * 3.0, lambda x: 3 * x * math.tanh(x), x=0.5),  # reused, ×3
+    ],
 )
 TANH_MODEL = """def tanh(self):
     t = math.tanh(self.data)
@@ -513,3 +520,9 @@ def _recurse(x):
 def test_nasty_learner_code_is_a_wrong_answer_never_a_crash(learner, says):
     verdict = sigmoid_exercise().check(learner)
     assert not verdict.ok and says in verdict.message
+
+
+def test_an_exercise_whose_graphs_cannot_catch_a_wrong_rule_is_refused_when_made():
+    weak = method_check(Tiny, "tanh", lambda x: x.tanh(), math.tanh, [0.5])  # out.grad is 1
+    with pytest.raises(CodeExerciseError, match="upstream gradient ≠ 1, computed operand"):
+        CodeExercise("Write tanh.", weak, name="tanh", model_answer=TANH_MODEL)
