@@ -45,7 +45,7 @@ from autograd_viz.class_checks import method_check, on
 from autograd_viz.code_checks import function_check
 from autograd_viz.engines.run import shallow_stack
 from autograd_viz.grading import verdict_html
-from autograd_viz.teacher import register
+from autograd_viz.teacher import answer_box, register
 from autograd_viz.viz.palette import var
 
 __all__ = [
@@ -345,14 +345,15 @@ class CodeExercise:
 
     def static_html(self) -> str:
         """The task where no kernel can check it: the question, then the hint and a model
-        answer, each closed until clicked."""
+        answer, each closed until clicked (the answer only where the teacher's lock is open:
+        `autograd_viz.teacher.answer_box`)."""
         hint = html.escape(self.hint, quote=False)
         hint_html = f"<details><summary>Hint</summary>{hint}</details>" if self.hint else ""
         return (
             f'<div class="avz-exercise" style="border: 1px solid {var("muted")}; '
             f'padding: 4px 10px; margin: 6px 0">'
             f"<p>{html.escape(self.question, quote=False)}</p>{hint_html}"
-            f"<details><summary>Show a model answer</summary>{self._answer_html()}</details></div>"
+            f"{answer_box('Show a model answer', self._answer_html())}</div>"
         )
 
     def __repr__(self) -> str:

@@ -452,6 +452,7 @@ def test_teacher_mode_at_creation_shows_the_answer_at_once():
 
 def test_without_a_widget_manager_it_is_html_with_the_answer_closed(monkeypatch):
     monkeypatch.setenv("AUTOGRAD_VIZ_WIDGETS", "0")
+    monkeypatch.setenv("AUTOGRAD_VIZ_TEACHER", "1")  # the answer is on the page for the teacher
     bundle = CodeExercise("Write my_sigmoid <b>", SIGMOID, name="my_sigmoid", hint="e^(-x)",
                           model_answer=SIGMOID_MODEL)._repr_mimebundle_()  # fmt: skip
     page = bundle["text/html"]
@@ -459,6 +460,14 @@ def test_without_a_widget_manager_it_is_html_with_the_answer_closed(monkeypatch)
     assert "<details><summary>Show a model answer</summary>" in page
     assert "return 1 / (1 + (-x).exp())" in page and "<summary>Hint</summary>e^(-x)" in page
     assert bundle["text/plain"].startswith("Code exercise (my_sigmoid)")
+
+
+def test_without_a_widget_manager_a_students_page_holds_no_model_answer(monkeypatch):
+    monkeypatch.setenv("AUTOGRAD_VIZ_WIDGETS", "0")
+    monkeypatch.delenv("AUTOGRAD_VIZ_TEACHER", raising=False)
+    page = sigmoid_exercise()._repr_mimebundle_()["text/html"]
+    assert "The answer is locked" in page
+    assert "Show a model answer" not in page and "(-x).exp()" not in page
 
 
 def test_with_a_widget_manager_it_is_a_widget(monkeypatch):
