@@ -5,6 +5,7 @@ synced both ways, KaTeX typesetting the equation, and no request leaving the mac
 from __future__ import annotations
 
 import json
+import time
 
 import nbformat
 import pytest
@@ -79,6 +80,14 @@ class Kernel:
         """Run `print(json.dumps(expression))` in the kernel; its value."""
         return json.loads(self.run(f"import json; print(json.dumps({expression}))").strip())
 
+    def settled_value(self, expression: str, expected: object, ceiling_s: float = 60) -> object:
+        """The expression's value once it equals `expected` (the widget tells the kernel after
+        the frame, so it may take a moment), or its last value when the ceiling is reached."""
+        deadline = time.monotonic() + ceiling_s
+        while (got := self.value(expression)) != expected and time.monotonic() < deadline:
+            time.sleep(0.2)
+        return got
+
 
 def test_next_keys_phase_and_the_kernel_drive_the_player_in_jupyterlab(jupyterlab, page):
     nbformat.write(demo_notebook(), jupyterlab.root / "player_demo.ipynb")
@@ -98,8 +107,7 @@ def test_next_keys_phase_and_the_kernel_drive_the_player_in_jupyterlab(jupyterla
     p.locator(f"{PLAYER} button.avz-next").click()  # in the browser, no kernel needed
     second = wait_for_step(p, 2, PLAYER)
     assert "2 + 3 = 5" in second.equation and second.active != first.active
-    p.wait_for_timeout(300)
-    assert kernel.value("player.step") == 2  # ... and the kernel hears of it
+    assert kernel.settled_value("player.step", 2) == 2  # ... and the kernel hears of it
 
     kernel.run("player.step = 3")  # from the kernel: the view moves
     third = wait_for_step(p, 3, PLAYER)
@@ -124,12 +132,10 @@ def test_next_keys_phase_and_the_kernel_drive_the_player_in_jupyterlab(jupyterla
     back = wait_for_step(p, 1, PLAYER)
     assert "backward pass · the seed" in back.caption and "∂z/∂z = 1" in back.equation
     assert back.active_value()[1:] == (BLUE, VERMILION)  # the seed: z's own gradient
-    p.wait_for_timeout(300)
-    assert kernel.value("[player.phase, player.step, player.n_frames]") == [
-        "backward",
-        1,
-        int(back.caption.split(" of ")[1].split()[0]),
-    ]
+    expected = ["backward", 1, int(back.caption.split(" of ")[1].split()[0])]
+    assert kernel.settled_value("[player.phase, player.step, player.n_frames]", expected) == (
+        expected
+    )
     kernel.run("player.phase = 'forward'")
     fwd = wait_for_step(p, 1, PLAYER)
     p.locator(f"{PLAYER}[data-phase='forward']").wait_for()

@@ -90,8 +90,10 @@ def test_player_and_exercise_work_in_notebook_7(notebook7, chromium, tmp_path: P
 
         player.locator("button.avz-next").click()  # in the browser, no kernel round trip
         page.locator(".avz-player[data-step='2']").wait_for()
-        page.wait_for_timeout(300)
-        assert _run_in_new_cell(page, "print(player.step)").strip() == "2"
+        for _ in range(100):  # the widget tells the kernel after the frame: a moment later
+            if (step := _run_in_new_cell(page, "print(player.step)").strip()) == "2":
+                break
+        assert step == "2"
         _run_in_new_cell(page, "player.step = 3")  # the kernel moves the view
         page.locator(".avz-player[data-step='3']").wait_for()
         player.locator(".avz-graph").first.click()  # focus: then a remote's keys step it
@@ -101,8 +103,11 @@ def test_player_and_exercise_work_in_notebook_7(notebook7, chromium, tmp_path: P
         assert _step(player) == 3
         player.locator("button.avz-phase[data-phase='forward']").click()
         page.locator(".avz-player[data-phase='forward'][data-step='1']").wait_for()
-        page.wait_for_timeout(300)
-        assert _run_in_new_cell(page, "print(player.phase, player.n_frames)").strip() == "forward 3"
+        for _ in range(100):
+            said = _run_in_new_cell(page, "print(player.phase, player.n_frames)").strip()
+            if said == "forward 3":
+                break
+        assert said == "forward 3"
 
         box = page.locator(".jp-OutputArea-output input[placeholder='your answer']").first
         box.fill("2+3")
