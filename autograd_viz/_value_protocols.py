@@ -217,12 +217,12 @@ _listed: dict[int, object] = {}
 
 
 def _fields(v) -> tuple:
-    return type(v), v.data, v._op, v._backward, v._a, v._b, v._arg
+    return type(v), v.data, v._op, v._rule, v._a, v._b, v._arg
 
 
 def _rebuild(cls, data, op, rule, a, b, arg, state=None):
     v = cls.__new__(cls)
-    v.data, v._op, v._backward, v._a, v._b, v._arg = data, op, rule, a, b, arg
+    v.data, v._op, v._rule, v._a, v._b, v._arg = data, op, rule, a, b, arg
     v.grad, v._label, v.tag = state or (0.0, "", None)
     return v
 

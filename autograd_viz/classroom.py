@@ -16,12 +16,13 @@ once; one learner's files from two sessions (a kernel restarted) count as one le
 The teacher's key unlocks `autograd_viz.exercises.teacher_mode(key=...)` where the
 environment variable `AUTOGRAD_VIZ_TEACHER=1` cannot be set (the browser edition, a
 classroom computer). `python -m autograd_viz.classroom --make-key notebooks/` asks for a key
-and writes its salted hash (PBKDF2-SHA256) to `notebooks/teacher_key.txt`, next to the
-notebooks; the key itself is written nowhere. `AUTOGRAD_VIZ_TEACHER_KEY` set to that hash
-line works too. This module uses only the standard library.
+(of at least 15 characters) and writes its salted hash (PBKDF2-SHA256, 600,000 iterations) to
+`notebooks/teacher_key.txt`, next to the notebooks; the key itself is written nowhere.
+`AUTOGRAD_VIZ_TEACHER_KEY` set to that hash line works too. This module uses only the
+standard library.
 
->>> line = hash_teacher_key("correct horse", salt=b"0123456789abcdef", iterations=1000)
->>> key_matches("correct horse", line), key_matches("Correct horse", line)
+>>> line = hash_teacher_key("correct horse battery", salt=b"0123456789abcdef", iterations=1000)
+>>> key_matches("correct horse battery", line), key_matches("Correct horse battery", line)
 (True, False)
 """
 
@@ -49,6 +50,7 @@ from autograd_viz.answers import FORMAT, SUFFIX
 __all__ = [
     "KEY_ENV",
     "KEY_FILE",
+    "MIN_KEY_LENGTH",
     "NoAnswersError",
     "QuestionRow",
     "SkippedAnswersWarning",
@@ -65,7 +67,8 @@ __all__ = [
 
 KEY_FILE = "teacher_key.txt"  # looked for in the current directory: the notebook's folder
 KEY_ENV = "AUTOGRAD_VIZ_TEACHER_KEY"
-_ITERATIONS = 100_000
+_ITERATIONS = 600_000  # OWASP's advice for PBKDF2-HMAC-SHA256 (Password Storage Cheat Sheet)
+MIN_KEY_LENGTH = 15  # NIST SP 800-63B-4: a password that is the only factor, 15 characters
 _SCHEME = "pbkdf2_sha256"
 
 
@@ -327,10 +330,17 @@ def hash_teacher_key(key: str, *, salt: bytes | None = None, iterations: int = _
     """The line to store for a teacher's key: `pbkdf2_sha256$iterations$salt$hash` (hex).
 
     Why: the notebooks' folder (or the browser edition's site) can carry the line; the key it
-    was made from cannot be read back from it.
+    was made from cannot be read back from it. Lines made with fewer iterations (100,000
+    before) still check: the count is read from the line.
     """
     if not isinstance(key, str) or not key.strip():
         raise TeacherKeyError("a teacher's key must be non-empty text, e.g. a short sentence")
+    if len(key.strip()) < MIN_KEY_LENGTH:
+        raise TeacherKeyError(
+            f"a teacher's key needs at least {MIN_KEY_LENGTH} characters (this one has "
+            f"{len(key.strip())}): its hash ships with the notebooks, where anyone can try "
+            "guesses at it. Use a short sentence, e.g. 'seven owls read backprop'."
+        )
     salt = secrets.token_bytes(16) if salt is None else salt
     digest = _pbkdf2(key.encode("utf-8"), salt, iterations)
     return f"{_SCHEME}${iterations}${salt.hex()}${digest.hex()}"

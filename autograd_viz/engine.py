@@ -13,7 +13,8 @@ backward rule. Two choices differ from micrograd, and both are about speed:
   (a static method taking the output node), instead of a new closure per node.
   Nodes are then two small objects (the Value and its parents tuple) with no
   reference cycles, so Python's cyclic garbage collector has little to walk and
-  a dropped graph is freed at once by reference counting.
+  a dropped graph is freed at once by reference counting. The lecture's names
+  still work: `v._prev` is the parents, and `v._backward()` runs the node's rule.
 * Graph walks use an explicit stack, so a chain of a million operations needs
   no recursion.
 
@@ -77,26 +78,26 @@ class Value(ValueProtocols):
     (3.0, 8.0)
     """
 
-    __slots__ = ("data", "grad", "_label", "tag", "_op", "_backward", "_a", "_b", "_arg")
+    __slots__ = ("data", "grad", "_label", "tag", "_op", "_rule", "_a", "_b", "_arg")
 
     def __init__(
         self,
         data: Number,
         _op: str = "",
-        _backward: Callable[[Value], None] | None = None,
+        _rule: Callable[[Value], None] | None = None,
         _a: Value | None = None,
         _b: Value | None = None,
         *,
         label: str = "",
     ) -> None:
-        if _op and _backward is None:  # Value(2.0, "x"): a label passed by position
+        if _op and _rule is None:  # Value(2.0, "x"): a label passed by position
             raise TypeError(f"pass the label by name: Value({data!r}, label={_op!r})")
         self.data = data if type(data) is float else as_float(data)
         self.grad = 0.0
         self._label = label if type(label) is str else as_label(label)
         self.tag = None  # free for tools: nn records the neuron that made a value
         self._op = _op
-        self._backward = _backward  # the operation's local rule, shared by all its nodes
+        self._rule = _rule  # the operation's local backward rule, shared by all its nodes
         # The operands, in order: every operation has one or two. Two slots rather
         # than a tuple keep a node to one object for the garbage collector to walk.
         self._a = _a
@@ -109,6 +110,17 @@ class Value(ValueProtocols):
         if self._b is not None:
             return (self._a, self._b)
         return () if self._a is None else (self._a,)
+
+    @property
+    def _prev(self) -> tuple[Value, ...]:
+        """The parents under the lecture's name (`for child in v._prev`), read-only."""
+        return self.parents
+
+    def _backward(self) -> None:
+        """Send this node's gradient to its parents, as the lecture's `o._backward()`
+        does: its operation's shared rule. A leaf has no parents, so it does nothing."""
+        if self._rule is not None:
+            self._rule(self)
 
     @property
     def label(self) -> str:
@@ -332,7 +344,7 @@ class Value(ValueProtocols):
             self.grad += 1.0
         for node in reversed(order):
             if node._a is not None:
-                node._backward(node)
+                node._rule(node)
 
     def zero_grad(self) -> None:
         """Set `grad` to 0 on this value and everything it depends on."""

@@ -14,8 +14,8 @@ A teacher can reveal every answer in the notebook at once (`autograd_viz.teacher
 here): start Jupyter with the environment variable `AUTOGRAD_VIZ_TEACHER=1` (exercises then
 appear already revealed, and `teacher_mode()` is a switch that shows and hides them), or unlock
 `teacher_mode()` with the teacher's key (`autograd_viz.classroom`); without either, the switch
-says what it needs and reveals nothing. `reveal_all()` does it from code. Checks need a running
-kernel.
+says what it needs and reveals nothing. `reveal_all()` does it from code, behind the same lock
+(as is the click-to-open answer of a page without widgets). Checks need a running kernel.
 
 Once a notebook calls `autograd_viz.answers.record_answers(...)`, every attempt is appended to
 the learner's answers file (what is written: `autograd_viz.answers`); nothing is recorded before.
@@ -47,7 +47,14 @@ from autograd_viz.grading import (
     read_answer,
     verdict_html,
 )
-from autograd_viz.teacher import TEACHER_ENV, hide_all, register, reveal_all, teacher_mode
+from autograd_viz.teacher import (
+    TEACHER_ENV,
+    answer_box,
+    hide_all,
+    register,
+    reveal_all,
+    teacher_mode,
+)
 from autograd_viz.viz.palette import var
 
 __all__ = [
@@ -220,7 +227,8 @@ class Exercise:
 
     def static_html(self) -> str:
         """The exercise where no kernel can check it (Colab, a static page, a slide deck):
-        the question, then the hint and the answer, each closed until clicked."""
+        the question, then the hint and the answer, each closed until clicked (the answer
+        only where the teacher's lock is open: `autograd_viz.teacher.answer_box`)."""
         more = f" — {self.explanation}" if self.explanation else ""
         answer = html.escape(f"{format_answer(self.answer)}{more}", quote=False)
         hint = html.escape(self.hint, quote=False)
@@ -229,7 +237,7 @@ class Exercise:
             f'<div class="avz-exercise" style="border: 1px solid {var("muted")}; '
             f'padding: 4px 10px; margin: 6px 0">'
             f"<p>{html.escape(self.question, quote=False)}</p>{hint_html}"
-            f"<details><summary>Show the answer</summary><b>Answer:</b> {answer}</details></div>"
+            f"{answer_box('Show the answer', f'<b>Answer:</b> {answer}')}</div>"
         )
 
     def __repr__(self) -> str:

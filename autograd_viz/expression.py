@@ -141,9 +141,13 @@ class Expression:
     names: tuple[str, ...]
     most: int
 
-    def code(self) -> str:
-        """The expression as Python over Values (`(w * x + b).tanh()`), for a notebook."""
-        return _code(self.tree, 0)
+    def code(self, folded: Mapping[int, float] | None = None) -> str:
+        """The expression as Python over Values (`(w * x + b).tanh()`), for a notebook.
+
+        `folded` (node id -> number) writes a part made of numbers only as the one float the
+        playground computed for it, so Python's exact integers never compute something else.
+        """
+        return _code(self.tree, 0, folded or {})
 
 
 # ---- reading ------------------------------------------------------------------------------
@@ -466,6 +470,13 @@ def build(text: str, inputs: Mapping[str, object], *, label: str = "z") -> Value
     0.707107
     """
     expression = parse_expression(text)
+    if label in expression.names:  # ∂z/∂z would mean two things at once
+        raise ExpressionError(
+            f"{label!r} is the output's name: the gradients are written ∂{label}/∂(input), so an "
+            f"input called {label} would give ∂{label}/∂{label} two meanings. Call this input "
+            "another name",
+            text, _first(expression.tree, label),
+        )  # fmt: skip
     values = parse_inputs(expression.names, inputs)
     leaves = {name: Value(v, label=name) for name, v in values.items()}
     root = _evaluate(expression, leaves)
@@ -487,6 +498,11 @@ def build(text: str, inputs: Mapping[str, object], *, label: str = "z") -> Value
 
 def _evaluate(expression: Expression, leaves: dict[str, Value]) -> Value | float:
     """The tree's value, computed bottom-up without recursion (numbers fold into numbers)."""
+    return _results(expression, leaves)[id(expression.tree)]
+
+
+def _results(expression: Expression, leaves: dict[str, Value]) -> dict[int, Value | float]:
+    """Every node's value by `id(node)`: a Value, or a float where only numbers met."""
     text = expression.text
     results: dict[int, Value | float] = {}
     stack: list[tuple[Node, bool]] = [(expression.tree, False)]
@@ -512,7 +528,7 @@ def _evaluate(expression: Expression, leaves: dict[str, Value]) -> Value | float
                 raise ExpressionError(
                     f"at column {node.column}, {_op_name(node)}: {err}", text, node.column
                 ) from None
-    return results[id(expression.tree)]
+    return results
 
 
 def _op_name(node: Node) -> str:
@@ -561,27 +577,46 @@ def _apply(node: Node, results: dict[int, Value | float], text: str) -> Value | 
 _PRECEDENCE = {"+": 1, "-": 1, "*": 2, "/": 2, "u": 3, "**": 4}
 
 
-def _code(node: Node, outer: int) -> str:
-    """Python for `node`, parenthesised where the surrounding precedence `outer` needs it."""
+def _code(node: Node, outer: int, folded: Mapping[int, float]) -> str:
+    """Python for `node`, parenthesised where the surrounding precedence `outer` needs it;
+    a part in `folded` is written as its number."""
+    if id(node) in folded:
+        return _literal(folded[id(node)], outer)
     if isinstance(node, Num):
-        return repr(node.value) if not node.value.is_integer() else str(int(node.value))
+        return _literal(node.value, outer)
     if isinstance(node, Name):
         return node.name
     if isinstance(node, Call):
-        inner = _code(node.argument, 5)
+        inner = _code(node.argument, 5, folded)
         if _constant(node.argument):  # tanh(2): a number the drawing shows, not an input
-            inner = f"Constant({_code(node.argument, 0)})"
+            inner = f"Constant({_code(node.argument, 0, folded)})"
         return f"{inner}.{node.function}()"
     if isinstance(node, Unary):
         mine = _PRECEDENCE["u"]
-        out = f"{node.op}{_code(node.operand, mine)}"
+        out = f"{node.op}{_code(node.operand, mine, folded)}"
     else:
         mine = _PRECEDENCE[node.op]
         if node.op == "**":  # right to left: the left side needs brackets at the same level
-            out = f"{_code(node.left, mine + 1)} ** {_code(node.right, mine - 1)}"
+            out = f"{_code(node.left, mine + 1, folded)} ** {_code(node.right, mine - 1, folded)}"
         else:
-            out = f"{_code(node.left, mine)} {node.op} {_code(node.right, mine + 1)}"
+            out = (
+                f"{_code(node.left, mine, folded)} {node.op} {_code(node.right, mine + 1, folded)}"
+            )
     return f"({out})" if mine < outer else out
+
+
+def _literal(value: float, outer: int) -> str:
+    """A float as Python that gives it back (whole numbers short: 2, not 2.0; ±inf and nan
+    as `math.inf`, `math.nan`); a negative one bracketed where a sign would be."""
+    if math.isnan(value):
+        text = "math.nan"
+    elif math.isinf(value):
+        text = "math.inf" if value > 0 else "-math.inf"
+    elif value == 0 or not value.is_integer() or abs(value) >= 2**53:
+        text = repr(value)  # -0.0 keeps its sign; 1e+16, not seventeen digits
+    else:
+        text = str(int(value))  # exact: a whole float below 2**53 is an int and back
+    return f"({text})" if text.startswith("-") and _PRECEDENCE["u"] < outer else text
 
 
 def _constant(node: Node) -> bool:
@@ -610,9 +645,14 @@ def notebook_for(text: str, inputs: Mapping[str, object], *, phase: str = "both"
     expression = parse_expression(text)
     values = parse_inputs(expression.names, inputs)
     build(text, values)  # refuses what the playground would refuse, before writing anything
-    code = expression.code()
+    # parts made of numbers only are written as the floats the page computed for them:
+    # Python's exact integers would make 1e16 + 1 - 1e16 one, not zero, and overflow
+    # where the page's floats give inf
+    results = _results(expression, {n: Value(v, label=n) for n, v in values.items()})
+    code = expression.code({k: v for k, v in results.items() if not isinstance(v, Value)})
     assign = "\n".join(f'{n} = Value({values[n]!r}, label="{n}")' for n in expression.names)
     constant = "\nfrom autograd_viz.engine import Constant" if "Constant(" in code else ""
+    constant += "\nimport math" if "math." in code else ""
     shown = ", ".join(f"{n} = {values[n]:g}" for n in expression.names)
     sources = [
         f"# Backpropagation through `{code}`\n\n"

@@ -380,4 +380,4 @@ def _read(v: Any) -> tuple[str, float, float, str, float | None, str | None, boo
     trainable = getattr(type(v), "trainable", False) is True  # nn.Parameter says so
     label = clean_label(str(v.label)) if v.label else ""  # one cleaning for every viewer
     return (label, v.data, v.grad, v.op, v.exponent, tag, trainable,
-            v._backward)  # fmt: skip
+            v._rule)  # fmt: skip

@@ -5,7 +5,9 @@ says exactly what the notebooks say: the expression is read by `autograd_viz.exp
 (an allow-list, never `eval`), drawn by `Value.draw`, stepped through by the kit's
 kernel-free inline player (`autograd_viz.viz.inline`), derived by `autograd_viz.trace` and
 quizzed by `autograd_viz.viz.quiz`. The page's JavaScript only places what comes back and
-keeps the state in the URL (`#e=(x%2By)*y&x=2&y=3&mode=steps&step=7`).
+keeps the state in the URL (`#e=(x%2By)*y&x=2&y=3&mode=steps&step=7`). The link's `step`
+counts from 1, as the player's caption does ("step 7 of 9"); links written before it did
+(from 0) open one step earlier than they used to, and `step=0` opens step 1 as it did.
 
 Every function takes and returns plain dicts of strings and numbers (JSON-able), so the page
 never holds a Python object.
@@ -94,7 +96,8 @@ def view(params: Mapping[str, str]) -> dict[str, Any]:
 
     Returns `params` (the link written back canonically: the expression, its inputs in
     order of appearance, the settings), `names`, and per mode: `svg` (draw), `player` (the
-    inline player's HTML) and `steps` (steps), `lines` (derivation), or `error` (an
+    inline player's HTML), `steps` and `step` (the step to show, counted from 1 as the
+    player's caption counts) (steps), `lines` (derivation), or `error` (an
     ExpressionError as a dict: message, what, field, column, text) if the text is refused.
     """
     text = str(params.get("e", ""))
@@ -120,10 +123,11 @@ def view(params: Mapping[str, str]) -> dict[str, Any]:
         out["steps"] = player.n_frames
         out["player"] = player._repr_html_()  # the kit's own kernel-free player, as in a notebook
         try:
-            step = int(params.get("step", "0"))
+            step = int(params.get("step", "1"))
         except ValueError:
-            step = 0
-        out["step"] = max(0, min(player.n_frames - 1, step))
+            step = 1
+        # counted from 1, as the page shows it ("step 7 of 9"): a teacher writes that number
+        out["step"] = max(1, min(player.n_frames, step))
         out["params"]["step"] = str(out["step"])
     elif mode == "derivation":
         from autograd_viz.trace import trace

@@ -8,11 +8,14 @@ switch knows nothing about what it reveals.
 
 On the teacher's machine (the environment variable `AUTOGRAD_VIZ_TEACHER=1` when Jupyter
 starts) exercises appear revealed and `teacher_mode()` is a switch that shows and hides them;
-elsewhere the switch needs the teacher's key (`autograd_viz.classroom`) and, without it,
-says what it needs and reveals nothing. `reveal_all()` and `hide_all()` do it from code.
-`autograd_viz.exercises` re-exports `teacher_mode`, `reveal_all`, `hide_all` and
-`TEACHER_ENV`, where the notebooks import them.
+elsewhere the lock holds until the teacher's key (`autograd_viz.classroom`) is given. Every
+way the kit reveals answers goes through it: the switch, `reveal_all()` (which raises
+`TeacherLockedError` while locked) and the click-to-open answer of a page without widgets
+(`answer_box`). What it cannot hide is what the learner's own kernel holds: the exercise
+cell's code and the exercise object (`ex.answer`, `ex.reveal()`). `autograd_viz.exercises`
+re-exports `teacher_mode`, `reveal_all`, `hide_all` and `TEACHER_ENV`.
 
+>>> import os; os.environ["AUTOGRAD_VIZ_TEACHER"] = "1"  # the teacher's machine
 >>> class Card:
 ...     revealed = False
 ...     def reveal(self): self.revealed = True
@@ -21,6 +24,7 @@ says what it needs and reveals nothing. `reveal_all()` and `hide_all()` do it fr
 True
 >>> _ = hide_all(); card.revealed
 False
+>>> del os.environ["AUTOGRAD_VIZ_TEACHER"]
 """
 
 from __future__ import annotations
@@ -36,11 +40,15 @@ __all__ = [
     "TEACHER_ENV",
     "Registry",
     "Revealable",
+    "TeacherLockedError",
+    "answer_box",
+    "answers_unlocked",
     "hide_all",
     "register",
     "registry",
     "reveal_all",
     "teacher_mode",
+    "unlocked_env",
 ]
 
 TEACHER_ENV = "AUTOGRAD_VIZ_TEACHER"
@@ -49,6 +57,10 @@ TEACHER_ENV = "AUTOGRAD_VIZ_TEACHER"
 def _teacher_machine() -> bool:
     """True where the environment says this is the teacher's machine (read at each call)."""
     return os.environ.get(TEACHER_ENV, "").strip().lower() in {"1", "true", "yes", "on"}
+
+
+class TeacherLockedError(PermissionError):
+    """Answers were asked for where the lock holds: not the teacher's machine, no key given."""
 
 
 class Revealable(Protocol):
@@ -95,8 +107,33 @@ def register(item: Revealable) -> None:
         item.reveal()
 
 
-def reveal_all() -> int:
-    """Reveal the answer of every exercise created in this kernel; return how many."""
+def answers_unlocked() -> bool:
+    """True where the kit may show answers: the teacher's machine, or the key given here.
+
+    Why: the one test every reveal path asks (the switch, `reveal_all()`, `answer_box`),
+    so no path shows what the locked switch hides.
+    """
+    return _teacher_machine() or registry.unlocked or registry.teacher
+
+
+def unlocked_env() -> dict[str, str]:
+    """What a kernel started from this one (an export's) needs to carry the lock's state:
+    `AUTOGRAD_VIZ_TEACHER=1` where the answers are unlocked here, else nothing."""
+    return {TEACHER_ENV: "1"} if answers_unlocked() else {}
+
+
+def reveal_all(key: str | None = None) -> int:
+    """Reveal the answer of every exercise created in this kernel; return how many.
+
+    Only where the answers are unlocked (`answers_unlocked()`), or with the teacher's `key`;
+    elsewhere it raises `TeacherLockedError` and reveals nothing.
+    """
+    if not answers_unlocked():
+        refusal = _key_refusal(key) if key is not None else None
+        if key is None or refusal is not None:
+            raise TeacherLockedError(
+                f"reveal_all() is locked here: {_LOCKED_WHY}" + (f" {refusal}" if refusal else "")
+            )
     items = registry.live()
     for item in items:
         item.reveal()
@@ -111,14 +148,40 @@ def hide_all() -> int:
     return len(items)
 
 
+def answer_box(summary: str, answer_html: str) -> str:
+    """An answer to open with a click (`<details>`) on a page without widgets, where the
+    answers are unlocked (`answers_unlocked()`); elsewhere a note that the teacher has it.
+
+    Why: with no widget manager (`AUTOGRAD_VIZ_WIDGETS=0`, Colab, an export) an exercise is
+    plain HTML; an answer put there is on the page, so it must pass the lock like the switch.
+    `answer_html` must already be escaped.
+    """
+    if answers_unlocked():
+        return f"<details><summary>{summary}</summary>{answer_html}</details>"
+    return (
+        '<p class="avz-answer-locked"><i>The answer is locked: it opens on the teacher\'s '
+        "machine, or after the teacher's key is given to teacher_mode().</i></p>"
+    )
+
+
 class _NoSwitch:
-    """What `teacher_mode()` shows where widgets cannot render: each answer opens alone."""
+    """What `teacher_mode()` shows where widgets cannot render: each answer opens alone
+    where the answers are unlocked; elsewhere, what unlocks them (and why a key failed)."""
+
+    def __init__(self, refusal: str | None = None) -> None:
+        self.refusal = refusal
 
     def _repr_html_(self) -> str:
         return f'<p class="avz-teacher-note">{html.escape(repr(self))}</p>'
 
     def __repr__(self) -> str:
-        return "Teacher: each answer opens under its question (Show the answer)."
+        if answers_unlocked():
+            return (
+                "Teacher: each answer opens under its question (Show the answer); run an "
+                "exercise's cell again to add it to an exercise shown while locked."
+            )
+        more = f" {self.refusal}" if self.refusal else ""
+        return f"Teacher: locked, nothing is revealed; {_LOCKED_WHY}{more}"
 
 
 _SWITCH_LABELS = {False: "Teacher: show all answers", True: "Teacher: hide all answers"}
@@ -146,16 +209,14 @@ def teacher_mode(key: str | None = None) -> widgets.DOMWidget | _NoSwitch:
     """
     from autograd_viz.viz.inline import widgets_render
 
+    refusal = None
+    if key is not None and not (_teacher_machine() or registry.unlocked):
+        refusal = _key_refusal(key)
     if not widgets_render():
-        return _NoSwitch()
+        return _NoSwitch(refusal)
     if _teacher_machine() or registry.unlocked:
         return _switch()
-    if key is not None:
-        refusal = _key_refusal(key)
-        if refusal is None:
-            return _switch()
-        return _TeacherLock(refusal)
-    return _TeacherLock()
+    return _TeacherLock(refusal)
 
 
 def _key_refusal(key: object) -> str | None:
@@ -168,6 +229,10 @@ def _key_refusal(key: object) -> str | None:
     return refusal
 
 
+_LOCKED_WHY = (
+    f"answers open only on the teacher's machine (Jupyter started with {TEACHER_ENV}=1) or "
+    'after the teacher\'s key is given (teacher_mode(key="...") or reveal_all(key="...")).'
+)
 _LOCKED = (
     "Teacher switch: locked, nothing is revealed. It works on the teacher's machine only: "
     f"start Jupyter with {TEACHER_ENV}=1, or give the teacher's key (type it below, or run "

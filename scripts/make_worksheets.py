@@ -29,7 +29,9 @@ def examples() -> dict[str, Value]:
     chain.label = "L"
 
     x, y = Value(2.0, label="x"), Value(3.0, label="y")
-    z = (x + y) * y
+    s = x + y
+    s.label = "s"  # notebook 03 names the sum s
+    z = s * y
     z.label = "z"
 
     a2, b2, c2 = Value(2.0, label="a"), Value(-3.0, label="b"), Value(10.0, label="c")

@@ -33,7 +33,15 @@ CHROMIUM_ARGS = [
 
 # Markers by where a test lives (registered in pyproject.toml): the quick run's -m leaves them out.
 _MARKS_BY_FOLDER = {"browser": ("browser",), "smoke": ("browser", "slow"), "lite": ("lite", "slow")}
-_SLOW_FILES = {"test_notebook_rerun.py", "test_binder.py", "test_notebooks.py"}
+# whole files that start kernels or tools (a notebook run each): the quick run leaves them out
+_SLOW_FILES = {
+    "test_notebook_rerun.py",
+    "test_binder.py",
+    "test_notebooks.py",
+    "test_notebook_html.py",
+    "test_slides.py",
+    "test_notebook_pytorch_optional.py",
+}
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -53,6 +61,45 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(mark)
 
 
+# ---------------------------------------------------------------- two workers, a file to each
+# scripts/test.sh runs pytest-xdist (`-n auto`). A file's tests go to one worker, so a module's
+# server, browser and notebook kernel start once, and nbval's cells of one notebook run in order in
+# one kernel. The longest parametrized tests (a notebook or a deck each, minutes in all) are dealt
+# out to two units instead, so both workers share them; each unit starts its own server and browser
+# once. (tests/lite/conftest.py builds the JupyterLite site once for all workers.)
+_SPREAD = {
+    "test_every_cell_gives_the_same_text_when_run_again",  # tests/test_notebook_rerun.py
+    "test_other_decks_fit_the_projector",  # tests/smoke/test_slideshow.py
+    "test_notebook_runs_in_the_browser_offline",  # tests/lite/test_lite_site.py
+}
+
+
+@pytest.hookimpl(optionalhook=True)  # a hook of pytest-xdist's
+def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object:
+    from xdist.scheduler import LoadScopeScheduling
+
+    class ByFile(LoadScopeScheduling):
+        """xdist's scope scheduling, with a file (or a half of a _SPREAD test) as the scope."""
+
+        def __init__(self, config: pytest.Config, log: object) -> None:
+            super().__init__(config, log)
+            self._units: dict[str, str] = {}
+            self._dealt: dict[str, int] = {}
+
+        def _split_scope(self, nodeid: str) -> str:
+            if nodeid not in self._units:
+                path, _, rest = nodeid.partition("::")
+                function = rest.split("[", 1)[0]
+                unit = path
+                if function in _SPREAD:
+                    self._dealt[function] = self._dealt.get(function, -1) + 1
+                    unit = f"{path}::{function}[{self._dealt[function] % 2}]"
+                self._units[nodeid] = unit
+            return self._units[nodeid]
+
+    return ByFile(config, log)
+
+
 @pytest.fixture(scope="module")
 def chromium() -> Iterator[object]:
     """A headless Chromium (a Playwright Browser), shared by the tests of one module."""
@@ -64,3 +111,27 @@ def chromium() -> Iterator[object]:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         yield browser
         browser.close()
+
+
+# ---------------------------------------------------------------- where the time goes
+# Each file's time (setup, call and teardown of its tests, fixtures included) is printed at the
+# end of every run beside pytest's --durations, so CI's log shows which module a slowdown is in.
+_FILE_SECONDS: dict[str, float] = {}
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    path = report.nodeid.split("::", 1)[0]
+    _FILE_SECONDS[path] = _FILE_SECONDS.get(path, 0.0) + report.duration
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> None:
+    if not _FILE_SECONDS:
+        return
+    terminalreporter.section("time per file (setup + call + teardown)")
+    ranked = sorted(_FILE_SECONDS.items(), key=lambda item: -item[1])
+    for path, seconds in ranked[:30]:
+        terminalreporter.write_line(f"{seconds:8.1f} s  {path}")
+    rest = ranked[30:]
+    if rest:
+        terminalreporter.write_line(f"{sum(s for _, s in rest):8.1f} s  {len(rest)} other files")
+    terminalreporter.write_line(f"{sum(_FILE_SECONDS.values()):8.1f} s  in all")

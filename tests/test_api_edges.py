@@ -189,6 +189,7 @@ def test_a_layers_list_of_outputs_is_explained_with_what_to_draw_instead():
     assert autograd_viz.draw(out[0]).svg().startswith("<svg")  # following the advice
 
 
+@pytest.mark.slow
 def test_an_animation_too_large_to_save_offers_only_what_fits_and_the_offer_works():
     import re
 
@@ -292,6 +293,7 @@ def test_a_quiz_on_a_big_micrograd_graph_is_refused_before_it_is_read(monkeypatc
         autograd_viz.quiz(_chain(micrograd.Value, 5_000))
 
 
+@pytest.mark.slow
 def test_the_too_many_frames_advice_offers_no_phase_that_is_then_too_large_to_save():
     from autograd_viz import MLP
     from autograd_viz.viz.player import AnimationTooLargeError

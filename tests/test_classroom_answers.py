@@ -278,13 +278,13 @@ def test_the_teachers_machine_reveals_as_before(monkeypatch):
 
 
 def test_the_teachers_key_unlocks_the_switch_and_a_wrong_key_does_not(tmp_path):
-    write_teacher_key("open sesame", tmp_path)  # tmp_path is the notebook's folder here
-    assert "open sesame" not in (tmp_path / "teacher_key.txt").read_text()
+    write_teacher_key("open sesame, little owl", tmp_path)  # tmp_path is the notebook's folder here
+    assert "open sesame, little owl" not in (tmp_path / "teacher_key.txt").read_text()
     ex = Exercise("2 + 3 = ?", answer=5)
-    wrong = teacher_mode(key="open sesam")
+    wrong = teacher_mode(key="open sesame, little ow")
     assert not isinstance(wrong, widgets.ToggleButton)
     assert "That is not the teacher's key." in wrong.note.value and not ex.revealed
-    switch = teacher_mode(key="open sesame")
+    switch = teacher_mode(key="open sesame, little owl")
     assert isinstance(switch, widgets.ToggleButton)
     switch.value = True
     assert ex.revealed
@@ -292,10 +292,12 @@ def test_the_teachers_key_unlocks_the_switch_and_a_wrong_key_does_not(tmp_path):
 
 
 def test_the_key_typed_into_the_locked_box_turns_it_into_the_switch(monkeypatch):
-    monkeypatch.setenv(classroom.KEY_ENV, hash_teacher_key("pi", iterations=1000))
+    monkeypatch.setenv(
+        classroom.KEY_ENV, hash_teacher_key("pi is three point one four", iterations=1000)
+    )
     ex = Exercise("2 + 3 = ?", answer=5)
     lock = teacher_mode()
-    lock.key.value = "pi"
+    lock.key.value = "pi is three point one four"
     lock.button.click()
     assert lock.key.value == ""  # the key is not kept in the widget
     (switch,) = lock.children
@@ -311,11 +313,12 @@ def test_a_broken_key_file_is_named(tmp_path):
 
 
 def test_the_plain_python_key_hash_is_pbkdf2(monkeypatch):
-    line = hash_teacher_key("k", salt=b"salt", iterations=2000)
-    assert line.split("$")[3] == hashlib.pbkdf2_hmac("sha256", b"k", b"salt", 2000).hex()
+    key = "a key of some length"
+    line = hash_teacher_key(key, salt=b"salt", iterations=2000)
+    assert line.split("$")[3] == hashlib.pbkdf2_hmac("sha256", key.encode(), b"salt", 2000).hex()
     monkeypatch.delattr(hashlib, "pbkdf2_hmac")  # as where hashlib lacks it (Pyodide)
-    assert key_matches("k", line) and not key_matches("K", line)
-    assert hash_teacher_key("k", salt=b"salt", iterations=2000) == line
+    assert key_matches(key, line) and not key_matches(key.upper(), line)
+    assert hash_teacher_key(key, salt=b"salt", iterations=2000) == line
 
 
 def test_the_table_text_clips_a_long_question(class_folder):

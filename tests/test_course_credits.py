@@ -91,3 +91,11 @@ def test_the_check_finds_a_missing_section_and_too_few_sources():
         ["## Further reading\n- d2l.ai's autograd chapter", "## Exercises\nDeZero"]
     )
     assert sources_named(one) == ["d2l.ai automatic differentiation"]  # stops at the next heading
+
+
+def test_01_credits_its_expression_swell_example():
+    """01's logistic-map example of expression swell is Baydin et al.'s (2018 survey, Table 1);
+    the course credited it only in 14."""
+    text = " ".join(" ".join(_markdown(NOTEBOOKS / "01_why_derivatives.ipynb")).split())
+    assert "Baydin" in text and "Automatic Differentiation in Machine Learning" in text
+    assert "Baydin" in further_reading(_markdown(NOTEBOOKS / "01_why_derivatives.ipynb"))

@@ -200,6 +200,7 @@ def test_importing_value_loads_no_drawing_libraries():
 # ---- deep graphs: no recursion ------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_million_step_chain_backpropagates_at_default_recursion_limit():
     assert sys.getrecursionlimit() <= 10_000
     x = Value(1.0, label="x")

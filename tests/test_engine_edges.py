@@ -277,6 +277,7 @@ def test_deep_chain_copies_without_recursion(how):
     _assert_same_graph(z, z2)
 
 
+@pytest.mark.slow
 def test_million_step_chain_pickles_and_deep_copies_at_default_recursion_limit():
     x = Value(1.0, label="x")
     v = x

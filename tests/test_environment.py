@@ -26,6 +26,8 @@ PIP_TO_CONDA = {
 # Needed by CI only, not by anyone running or checking the notebooks, so not in environment.yml.
 CI_ONLY = {
     "ruff": "lint, run by scripts/test.sh",
+    "pytest-xdist": "scripts/test.sh runs the suite on one worker per core",
+    "pytest-timeout": "a hung test fails after its ceiling instead of eating CI's limit",
     "pypdf": "reads a worksheet's PDF text back (tests/test_worksheet.py)",
     "playwright": "drives Chromium in the browser tests",
     "jupyter-repo2docker": "checks the Binder build plan",

@@ -150,7 +150,8 @@ def _descendants(box):
         yield from _descendants(child)
 
 
-def test_reveal_all_and_hide_all_reach_every_exercise():
+def test_reveal_all_and_hide_all_reach_every_exercise(monkeypatch):
+    monkeypatch.setenv("AUTOGRAD_VIZ_TEACHER", "1")  # reveal_all() works on the teacher's machine
     first, second = Exercise("1 + 1?", answer=2), Exercise("2 + 2?", answer=4)
     assert reveal_all() >= 2
     assert first.revealed and second.revealed
@@ -402,8 +403,9 @@ def test_a_word_answer_typed_after_a_direction_mark_is_the_word():
     assert Exercise("Which order?", answer="reverse").submit("\u200freverse\u200e")
 
 
-def test_numpy_numbers_are_answers_like_any_other():
+def test_numpy_numbers_are_answers_like_any_other(monkeypatch):
     np = pytest.importorskip("numpy")
+    monkeypatch.setenv("AUTOGRAD_VIZ_TEACHER", "1")  # the widget-free answer: the teacher's
     assert Exercise("q", answer=np.int64(3)).submit("3")
     assert Exercise("q", answer=[np.float32(0.5), "a half"]).submit("1/2")
     assert Exercise("q", answer=np.int64(3)).static_html().count("<b>Answer:</b> 3<") == 1
@@ -474,7 +476,9 @@ def test_an_answer_key_judges_as_the_exercise_does():
         grading.AnswerKey(1, tol=True)
 
 
-def test_anything_with_reveal_and_hide_goes_under_the_teacher_switch():
+def test_anything_with_reveal_and_hide_goes_under_the_teacher_switch(monkeypatch):
+    monkeypatch.setenv("AUTOGRAD_VIZ_TEACHER", "1")  # reveal_all() works on the teacher's machine
+
     class Card:
         revealed = False
 

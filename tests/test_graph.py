@@ -61,6 +61,7 @@ def test_with_grads_copies_instead_of_writing():
     assert h.nodes[1:] == g.nodes[1:]
 
 
+@pytest.mark.slow
 def test_a_million_step_chain_is_read_without_recursion():
     x = Value(1.0, label="x")
     y = x
@@ -178,7 +179,6 @@ def _looped() -> Value:
 def test_a_cycle_written_into_our_value_is_a_graph_error_at_once(viewer):
     import copy
     import pickle
-    import time
 
     from autograd_viz import quiz
     from autograd_viz.graph import CycleError
@@ -194,10 +194,8 @@ def test_a_cycle_written_into_our_value_is_a_graph_error_at_once(viewer):
         "pickle": pickle.dumps,
     }[viewer]
     z = _looped()
-    start = time.perf_counter()
     with pytest.raises(CycleError, match=r"one of its own operands.*Build the expression again"):
-        call(z)
-    assert time.perf_counter() - start < 2
+        call(z)  # a walk that did not notice the cycle would never return (pytest's timeout)
     assert issubclass(CycleError, GraphError)  # what docs/errors.md promises
 
 

@@ -94,7 +94,10 @@ def test_inline_player_rejects_a_height_that_is_not_css_pixels(height):
         InlinePlayer(_blog_z(), height=height)
 
 
-def test_without_widgets_an_exercise_shows_its_question_and_an_answer_to_open(no_widgets):
+def test_without_widgets_an_exercise_shows_its_question_and_an_answer_to_open(
+    no_widgets, monkeypatch
+):
+    monkeypatch.setenv("AUTOGRAD_VIZ_TEACHER", "1")  # the answer is on the page for the teacher
     ex = Exercise("With x = 2 and y = 3, what is x + y?", answer=5, hint="Add them.")
     bundle = ex._repr_mimebundle_()
     assert set(bundle) == {"text/plain", "text/html"}
@@ -111,7 +114,8 @@ def test_with_widgets_the_answer_stays_out_of_the_page(monkeypatch):
     assert "text/html" not in bundle
 
 
-def test_without_widgets_the_teacher_switch_says_answers_open_one_by_one(no_widgets):
+def test_without_widgets_the_teacher_switch_says_answers_open_one_by_one(no_widgets, monkeypatch):
+    monkeypatch.setenv("AUTOGRAD_VIZ_TEACHER", "1")
     note = teacher_mode()
     assert "each answer opens under its question" in note._repr_html_()
 
@@ -127,7 +131,8 @@ def test_teacher_switch_label_says_what_a_click_will_do(monkeypatch):
     assert switch.description == "Teacher: show all answers"
 
 
-def test_without_widgets_a_quiz_is_a_graph_to_fill_in_on_paper(no_widgets):
+def test_without_widgets_a_quiz_is_a_graph_to_fill_in_on_paper(no_widgets, monkeypatch):
+    monkeypatch.setenv("AUTOGRAD_VIZ_TEACHER", "1")  # the answers are on the page for the teacher
     page = Quiz(_blog_z())._repr_mimebundle_()["text/html"]
     assert "<svg" in page and "Show the answers" in page
     assert "<li>∂z/∂y = 8</li>" in page and "<li>∂z/∂x = 3</li>" in page

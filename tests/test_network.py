@@ -104,6 +104,7 @@ def test_animate_by_neuron_refuses_another_collapse_and_an_unknown_by():
         loss.animate(by="layer")
 
 
+@pytest.mark.slow
 def test_the_size_guards_advice_works_when_followed():
     """Issue 10 item 7: MLP(2, [16, 16, 1]) was refused with advice (collapse='neuron') that
     left the frame count unchanged. Every option the message offers must now succeed. (Since

@@ -213,3 +213,28 @@ def test_a_cell_reading_a_name_a_later_cell_rebinds_fails_when_run_after_the_end
     assert "--- again ---\n[stdout] 2" in problems[0]
     assert "code cell 2" in problems[1] and AFTER_THE_END in problems[1]
     assert "AssertionError: x is not the first example: run the cell above first" in problems[1]
+
+
+def test_11_running_the_layer_cell_again_leaves_the_gradient_checks_true(monkeypatch):
+    """Notebook 11: a learner who re-runs the cell that builds a layer from numbers
+    (`layer_with`) after the backward cell, then runs the cells that read the layer's gradients,
+    must see them pass. That cell used to rebind `layer` to a fresh layer with zero gradients,
+    and the later checks failed with bare AssertionErrors."""
+    monkeypatch.delenv("AUTOGRAD_VIZ_TEACHER", raising=False)
+    nb = nbformat.read(NOTEBOOKS / "11_from_scalars_to_matrices.ipynb", as_version=4)
+    client = NotebookClient(
+        nb, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(NOTEBOOKS)}}
+    )
+    code = [(i, c) for i, c in enumerate(nb.cells) if c.cell_type == "code"]
+    builds = [(i, c) for i, c in code if "def layer_with" in c.source]
+    reads = [(i, c) for i, c in code if "layer.neurons" in c.source and i > builds[0][0] + 2]
+    assert len(builds) == 1 and len(reads) >= 2, "the cells this test re-runs have moved"
+    with client.setup_kernel():
+        for i, c in code:
+            if "linear_backward(" in c.source:
+                break  # the exercise and below are not part of this walk
+            assert not _run(client, c, i).startswith("[error]"), _first_line(c.source)
+        _run(client, builds[0][1], builds[0][0])
+        for i, c in reads:
+            out = _run(client, c, i)
+            assert not out.startswith("[error]"), f"cell {i} ({_first_line(c.source)!r}): {out}"

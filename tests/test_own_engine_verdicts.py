@@ -8,7 +8,6 @@ import html
 import signal
 import sys
 import threading
-import time
 from typing import ClassVar
 
 import own_engines as oe
@@ -228,10 +227,8 @@ def _grads_of(root):
 def test_a_backward_that_never_returns_is_stopped_with_where_it_was(call, where):
     z = oe.sum_times_y(LoopsForever)
     before = _grads_of(z)
-    started = time.monotonic()
     with pytest.raises(BackwardTimeoutError) as caught:
-        call(z)
-    assert time.monotonic() - started < 3  # 0.3 s, not forever
+        call(z)  # stopped, not forever (a hang fails on pytest's timeout)
     message = str(caught.value)
     assert message.startswith("your backward() did not return within 0.3 s (timeout=0.3)")
     assert "it was still running in `backward` (test_own_engine_verdicts.py, line" in message

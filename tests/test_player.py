@@ -306,6 +306,7 @@ def test_a_network_on_one_input_has_too_many_frames_and_says_what_to_do():
         Player(net([1.0, -2.0, 0.5]), max_frames=400)
 
 
+@pytest.mark.slow
 def test_a_2000_step_animation_fits_under_the_limits():
     loss = (MLP(3, [16, 16, 1], seed=0)([1.0, 1.0, 1.0]) - 1.0) ** 2
     player = Player(loss, collapse="neuron", by="operation")  # every operation, one layout
@@ -314,6 +315,7 @@ def test_a_2000_step_animation_fits_under_the_limits():
     player.close()
 
 
+@pytest.mark.slow
 def test_the_mlp_neuron_animation_saves_at_most_2_5_mb():
     loss = (MLP(2, [16, 16, 1], seed=0)([1.0, -1.0]) - 1.0) ** 2
     player = loss.animate(by="neuron", widgets=True)
@@ -346,6 +348,7 @@ def test_a_failed_phase_switch_keeps_the_frames_on_show():
 # ---- saved widget state --------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_executed_notebook_saves_one_model_with_the_table_and_no_drawing_per_step(tmp_path):
     nb = nbformat.v4.new_notebook()
     nb.cells = [
@@ -465,6 +468,7 @@ def test_the_shipped_module_parses_as_an_es_module(tmp_path):
         assert done.returncode == 0, (name, done.stderr)
 
 
+@pytest.mark.slow
 def test_a_players_nodes_explain_their_gradient_on_a_classroom_sized_graph_only():
     from autograd_viz.viz.steptable import ASK_MAX_NODES
 

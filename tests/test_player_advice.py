@@ -50,6 +50,7 @@ _CASES = {
 }  # fmt: skip
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", list(_CASES))
 def test_every_offer_of_the_too_large_message_works_when_followed(case):
     sizes, options = _CASES[case]

@@ -139,7 +139,8 @@ def test_following_the_size_advice_quizzes_a_network_with_a_blank_on_every_weigh
     } and small.left == 8
 
 
-def test_the_teacher_switch_reveals_and_hides_quiz_answers():
+def test_the_teacher_switch_reveals_and_hides_quiz_answers(monkeypatch):
+    monkeypatch.setenv("AUTOGRAD_VIZ_TEACHER", "1")  # reveal_all() works on the teacher's machine
     q = quiz(sum_times_y())
     reveal_all()
     assert "grad 8" in q.picture.value and "revealed" in q.progress.value

@@ -514,6 +514,7 @@ def test_one_sample_mlp_16_16_1_collapses_to_neurons_by_itself():
     assert sum(1 for line in d.source.splitlines() if 'class="neuron' in line) == 33
 
 
+@pytest.mark.slow
 def test_collapsed_graph_still_too_large_is_refused():
     m = MLP(2, [16, 16, 1], seed=1)
     samples = [m([float(i), 1.0]) for i in range(20)]  # 20 x 33 neuron boxes
@@ -697,6 +698,7 @@ def _shown(label: str) -> list[str]:
     return [line.replace("\xa0", " ") for line in text.split("\n") if line]
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None)
 @given(_graphs())
 def test_any_graph_renders_every_value_literally_with_its_ids(root):

@@ -487,6 +487,7 @@ def _same(a: float, b: float) -> bool:
     return a == b or (math.isnan(a) and math.isnan(b))
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(expressions(), st.sampled_from(["blog", "adjoint"]))
 def test_final_gradients_equal_the_engine_exactly(root, notation):
@@ -524,6 +525,7 @@ def test_every_value_and_gradient_is_revealed_once_and_never_changes(root):
     )
 
 
+@pytest.mark.slow
 def test_a_long_chain_traces_without_recursion_or_quadratic_memory():
     x = Value(0.5, label="x")
     y = x

@@ -41,6 +41,7 @@ def test_a_bad_sample_index_is_refused():
         draw_network(MLP(2, [1], seed=0), XS, YS, sample=4)
 
 
+@pytest.mark.slow
 def test_the_view_counts_steps_and_redraws_on_schedule():
     model = MLP(2, [4, 4, 1], seed=26)
     view = TrainingView(model, XS, YS, steps=4, every=2, show=False)

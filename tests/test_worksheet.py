@@ -189,3 +189,38 @@ def test_committed_worksheets_are_what_the_script_makes_today(stem):
             assert _squash(line.replace(BLANK, "")) in _squash(text), (stem, tail, line)
     guide = (ROOT / "docs" / "teachers_guide.md").read_text(encoding="utf-8")
     assert f"worksheets/{stem}_worksheet.pdf" in guide and f"worksheets/{stem}_key.pdf" in guide
+
+
+def _numbers(text: str) -> set[str]:
+    """The numbers written in a piece of a line (4, 0.5, 4² counts as 4)."""
+    return set(re.findall(r"(?<![\w.])\d[\d.]*", text))
+
+
+@pytest.mark.parametrize("stem", sorted(_make_worksheets().examples()))
+def test_a_worksheet_gives_no_worked_out_number_away(stem):
+    """A learner's sheet keeps a line's name and its formula and blanks everything worked out:
+    after the formula no part may hold a number (02's '∂L/∂a = ∂L/∂c · ∂c/∂a = 2 · b' gave
+    ∂L/∂c away, 10's '8 · b' gave ∂L/∂d, its title 'L = e² = 4²' gave e), and a formula's
+    numbers are the expression's own constants and exponents (the 2 of d · 2, of 2e)."""
+    root = _make_worksheets().examples()[stem]
+    sheet = worksheet(root)
+    order = root.topological_order()
+    own = {format(v.data, "g") for v in order if v.op == "" and not v.label}  # constants
+    own |= {format(v.exponent, "g") for v in order if v.exponent is not None}
+    for text in (sheet.title.split(": ", 1)[1], *sheet.lines):
+        parts = text.replace(f" = {BLANK}", "").split(" = ")
+        assert _numbers(" ".join(parts[:2])) <= own, (stem, text)
+        for part in parts[2:]:
+            assert not _numbers(part), (stem, text, part)
+
+
+def test_worksheet_lines_name_what_they_compute_as_the_notebooks_do():
+    """10's second line reads 'e = d + c' (the e was taken for a number and blanked), and 03's
+    sum is s, as the notebook names it, not (x + y)."""
+    sheets = {stem: worksheet(root) for stem, root in _make_worksheets().examples().items()}
+    assert sheets["10_longer_backward_pass"].lines[1] == f"e = d + c = {BLANK}"
+    assert sheets["10_longer_backward_pass"].title == "Worksheet: L = e²"
+    backprop = sheets["03_backprop_by_hand"]
+    assert backprop.lines[0] == f"s = x + y = {BLANK}"
+    assert any(line.startswith("∂z/∂x = ∂z/∂s · ∂s/∂x") for line in backprop.lines)
+    assert not any("(x + y)" in line for line in backprop.lines[1:])

@@ -8,7 +8,8 @@ whole without the network:
 * the notebook runs once, top to bottom, in a fresh kernel with `AUTOGRAD_VIZ_WIDGETS=0`
   (as `save_slides` does), so each `animate()` gives the widget-free player (the standalone
   page in an `<iframe srcdoc>`: it steps with its buttons and keys, no kernel) and each
-  exercise and quiz its widget-free HTML (the question, an answer to open). A widget that has
+  exercise and quiz its widget-free HTML (the question, an answer to open where the teacher's
+  lock is open in the exporting kernel: `autograd_viz.teacher.unlocked_env`). A widget that has
   no widget-free form is replaced by a line saying to open the notebook with a kernel;
 * nbconvert's JupyterLab template lays the cells out, with no RequireJS, no widget-manager
   script, no MathJax and no Mermaid loader; the markdown's maths is typeset in the page by
@@ -129,6 +130,7 @@ def _execute(nb: Any, path: Path, timeout: float | None) -> None:
     from nbclient import NotebookClient
     from nbclient.exceptions import CellExecutionError, CellTimeoutError
 
+    from autograd_viz.teacher import unlocked_env
     from autograd_viz.viz.inline import WIDGETS_ENV
 
     client = NotebookClient(
@@ -136,7 +138,7 @@ def _execute(nb: Any, path: Path, timeout: float | None) -> None:
         resources={"metadata": {"path": str(path.resolve().parent)}},
     )  # fmt: skip
     try:
-        client.execute(env={**os.environ, WIDGETS_ENV: "0"})
+        client.execute(env={**os.environ, WIDGETS_ENV: "0", **unlocked_env()})
     except CellTimeoutError:
         limit = f"{timeout:g}" if timeout is not None else "None"
         raise NotebookHTMLError(

@@ -50,7 +50,7 @@ from autograd_viz.grading import ANSWER_HELP, AnswerParseError, agrees, parse_nu
 from autograd_viz.graph import Graph
 from autograd_viz.naming import expression_names
 from autograd_viz.ops import describe
-from autograd_viz.teacher import register
+from autograd_viz.teacher import answer_box, register
 from autograd_viz.trace import Step, node_names, trace
 from autograd_viz.viz.frames import Frames
 from autograd_viz.viz.static import static_text
@@ -306,8 +306,8 @@ class Quiz(widgets.VBox):
         )
         return (
             '<div class="avz-quiz"><p>Fill in the graph on paper: every "?" asked below is a '
-            f"blank.</p>{self.picture.value}<details><summary>Show the answers</summary>"
-            f"<ol>{answers}</ol></details></div>"
+            f"blank.</p>{self.picture.value}{answer_box('Show the answers', f'<ol>{answers}</ol>')}"
+            "</div>"
         )
 
     # ---- building ------------------------------------------------------------

@@ -7,7 +7,8 @@ keeps them alive without widgets:
 
 * the notebook runs once, top to bottom, in a fresh kernel with `AUTOGRAD_VIZ_WIDGETS=0`,
   so each `animate()` gives the widget-free player (the standalone page, inline) and each
-  exercise its question with an answer to reveal;
+  exercise its question with an answer to reveal — where the teacher's lock is open in the
+  kernel that exports (`autograd_viz.teacher.unlocked_env`); elsewhere the answer is locked;
 * the cells become slides by their Slide Type (the same metadata RISE reads: slide,
   subslide, fragment, skip, notes); code cells whose input is hidden stay hidden;
 * reveal.js, KaTeX (for the markdown's maths) and their fonts come from copies in this
@@ -149,6 +150,7 @@ def _execute(nb: Any, path: Path, timeout: float) -> None:
     from nbclient import NotebookClient
     from nbclient.exceptions import CellExecutionError, CellTimeoutError
 
+    from autograd_viz.teacher import unlocked_env
     from autograd_viz.viz.inline import WIDGETS_ENV
 
     client = NotebookClient(
@@ -156,7 +158,7 @@ def _execute(nb: Any, path: Path, timeout: float) -> None:
         resources={"metadata": {"path": str(path.resolve().parent)}},
     )  # fmt: skip
     try:
-        client.execute(env={**os.environ, WIDGETS_ENV: "0"})
+        client.execute(env={**os.environ, WIDGETS_ENV: "0", **unlocked_env()})
     except CellTimeoutError:
         raise SlidesError(
             f"{path.name}: {_timed_out(nb)} ran longer than timeout={timeout:g} seconds while "

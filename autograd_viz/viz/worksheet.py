@@ -44,8 +44,10 @@ _LINE_MAX = 30.0  # most: lines further apart stop reading as one derivation
 _MIN_GRAPH = 110.0  # a graph squeezed below this is unreadable on paper
 _FONT = "DejaVu Sans, Arial, Helvetica, sans-serif"
 _INK, _PAPER = COLORS["print-ink"], COLORS["print-paper"]  # black on white: prints anywhere
-# a run of numbers and arithmetic only: a step's substituted numbers or its result
-_NUMERIC = re.compile(r"[\s\d.,+\-−·×*/^()e∞inf]*")
+# a number as a derivation writes it: 4, −3, 0.25, 1e-05, 4² (a power of a number), ∞
+_NUMBER = re.compile(r"\d[\d.,]*(?:e[+\-−]?\d+)?[⁰¹²³⁴⁵⁶⁷⁸⁹⁻]*|∞|inf|nan")
+# what separates the words of one part of a line: spaces, operators, brackets
+_SEPARATORS = re.compile(r"[\s+\-−·×*/^()]+")
 
 
 @dataclass(frozen=True)
@@ -246,12 +248,21 @@ def save_worksheet(root: object, path: str | Path, **options: Any) -> Path:
 
 
 def _line(step: Step, key: bool) -> str:
-    """The step's text; on a worksheet its symbolic parts with the numbers left blank."""
+    """The step's text; on a worksheet its symbolic parts with every number worked out left
+    blank. A line reads name = formula = substituted numbers = result ("e = d + c = −6 + 10 =
+    4", "∂L/∂a = ∂L/∂d · ∂d/∂a = 8 · b = ..."): the name and the formula stay (a formula may
+    hold the expression's own constants, as in d · 2); any later part with a number in it
+    (8 · b holds ∂L/∂d, 4² holds e) is an answer, and goes."""
     if key:
         return step.text
-    parts = step.text.split(" = ")
-    symbolic = [p for p in parts if not _NUMERIC.fullmatch(p)]
-    return " = ".join([*symbolic, BLANK])
+    name, *rest = step.text.split(" = ")
+    kept = [name]
+    for n, part in enumerate(rest[:-1]):
+        words = [w for w in _SEPARATORS.split(part) if w]
+        numbers = [w for w in words if _NUMBER.fullmatch(w)]
+        if not numbers or (n == 0 and len(numbers) < len(words)):
+            kept.append(part)
+    return " = ".join([*kept, BLANK])
 
 
 def _html_line(line: str) -> str:

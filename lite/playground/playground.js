@@ -4,7 +4,8 @@
 // kit's allow-list reader, draws it, builds the kit's kernel-free player, derivation and quiz.
 // This module only loads Pyodide and the kit (in parallel), places what Python returns (SVG
 // and the player made by the kit; every other text as text, never as markup), and keeps the
-// state in the URL: #e=(x%20%2B%20y)%20*%20y&x=2&y=3&mode=steps&step=7.
+// state in the URL: #e=(x%20%2B%20y)%20*%20y&x=2&y=3&mode=steps&step=7 (step counted from 1,
+// as the player's caption counts: "step 7 of 9").
 
 const tag = document.querySelector("script[data-files]");
 const PYODIDE = new URL("../static/pyodide/", import.meta.url).href;
@@ -333,7 +334,7 @@ async function showView(v) {
     view.replaceChildren(holder);
     await loaded;
     playerFrame = frame;
-    goToStep(v.step);
+    goToStep(v.step - 1); // the link counts from 1, as the caption; the player from 0
     watchPlayer(frame);
   } else if (v.mode === "quiz") {
     await showQuiz(v);
@@ -346,6 +347,9 @@ async function render(params, how) {
   mark("firstView"); // Python has drawn it (the layout and the SVG); not yet on the page
   fillUi(v.params, v.error ? null : v.names);
   showError(v.error);
+  if (v.error && $("loading")) { // a refused first link: Python is ready, nothing to draw yet
+    $("view").replaceChildren(note("Nothing drawn yet: fix the expression above."));
+  }
   if (!v.error) {
     if (v.mode === "quiz") {
       if (!quizLoaded) $("view").replaceChildren(note("Loading the quiz (ipywidgets)…"));
@@ -386,8 +390,8 @@ async function update(params, how) {
       try {
         if (state && job.params.mode === "steps" && playerFrame
             && keyOf(job.params) === shownKey) { // the same player: only the step changes
-          goToStep(Number(job.params.step ?? 0));
-          state = { ...state, step: String(currentStep()) };
+          goToStep(Number(job.params.step ?? 1) - 1);
+          state = { ...state, step: String(currentStep() + 1) };
           window.avzPlayground.state = state;
           remember(state, job.how);
         } else {
@@ -446,7 +450,7 @@ function watchPlayer(frame) {
   const doc = frame.contentDocument;
   const moved = (how) => {
     if (frame !== playerFrame || !state) return;
-    const step = String(currentStep());
+    const step = String(currentStep() + 1); // as the caption counts: "step 1 of 9" first
     if (step !== state.step) {
       state = { ...state, step };
       window.avzPlayground.state = state;

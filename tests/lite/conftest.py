@@ -1,12 +1,15 @@
 """The JupyterLite tests: Chromium is the shared `chromium` fixture of tests/conftest.py.
 
-The site is built once a session (`built`, by scripts/lite.sh as the README says) and served
-once (`site`), for every module that opens it; the playground's tests reuse that build when
+The site is built once a session (`built`, by scripts/lite.sh as the README says; under
+pytest-xdist the first worker to need it builds it and the others wait for it) and served once
+per worker (`site`), for every module that opens it; the playground's tests reuse that build when
 the session makes it anyway, else build the playground alone (seconds).
 """
 
 from __future__ import annotations
 
+import fcntl
+import os
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -38,8 +41,18 @@ def _build(out: Path, *flags: str, timeout: int) -> Path:
 
 @pytest.fixture(scope="session")
 def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The site, built by scripts/lite.sh as the README says (into a temporary folder), once."""
-    return _build(tmp_path_factory.mktemp("lite") / "site", timeout=1500)
+    """The site, built by scripts/lite.sh as the README says (into a temporary folder), once a
+    run: pytest-xdist's workers share their run's temporary folder, and a lock on it makes the
+    first worker build while the others wait, then read the same site."""
+    base = tmp_path_factory.getbasetemp()
+    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    out, done = shared / "lite-site", shared / "lite-site.built"
+    with (shared / "lite-site.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        if not done.exists():
+            _build(out, timeout=1500)
+            done.touch()
+    return out
 
 
 @pytest.fixture(scope="session")

@@ -10,7 +10,8 @@ their boxes), a rendered widget wherever it has a widget, never a widget's text 
 numpy and matplotlib exist for Pyodide only on its CDN, which the deployed site uses and this
 test cannot reach: the statements that need them (and those that need what they made) are
 commented out in the browser before the run, each with the reason, and listed in a warning.
-The time from opening the page to the first drawing, cold, is printed and held to a budget.
+How long the first drawing takes on a cold start is measured by benchmarks/lite_cold_start.py,
+not here: a test asserts what the learner sees, not how fast.
 """
 
 from __future__ import annotations
@@ -40,7 +41,6 @@ CDN_NAMES = {"numpy", "np", "matplotlib", "plt"}
 # Our own classes that draw with matplotlib (imported lazily, so the cell's imports don't show it).
 CDN_CLASSES = {"TrainingView"}
 CDN_REASON = "needs numpy/matplotlib, which Pyodide serves from its CDN (offline test)"
-COLD_START_BUDGET_S = 20  # open the page -> the first drawing appears (Binder: minutes)
 RUN_ALL_TIMEOUT_S = 240
 
 
@@ -397,23 +397,13 @@ def _cold_start(chromium: object, site: str) -> tuple[float, bool, list[str]]:
         browser.close()
 
 
-def test_first_drawing_appears_within_budget_on_a_cold_start(chromium, site):
-    """A learner's first visit: nothing cached, open the start notebook, Run All. A second cold
-    start is measured only if the first was over budget (a busy machine), and both reported."""
-    times = []
-    for _ in range(2):
-        seconds, saved, foreign = _cold_start(chromium, site)
-        times.append(seconds)
-        assert saved, "the start notebook's saved drawing does not show before it is run"
-        assert not foreign, f"requests left 127.0.0.1: {foreign}"
-        if seconds < COLD_START_BUDGET_S:
-            break
-    measured = ", ".join(f"{t:.1f} s" for t in times)
-    print(f"\n[lite] cold start, page opened -> first drawing: {measured}")
-    assert min(times) < COLD_START_BUDGET_S, (
-        f"the first drawing took {min(times):.1f} s from opening the page (budget "
-        f"{COLD_START_BUDGET_S} s)"
-    )
+def test_a_cold_start_shows_the_saved_drawing_then_draws_a_new_one_offline(chromium, site):
+    """A learner's first visit: nothing cached, open the start notebook, Run All. The saved
+    drawing shows before the kernel is up, a new drawing replaces it, and nothing is fetched
+    from outside 127.0.0.1. (How long that takes: benchmarks/lite_cold_start.py.)"""
+    _seconds, saved, foreign = _cold_start(chromium, site)
+    assert saved, "the start notebook's saved drawing does not show before it is run"
+    assert not foreign, f"requests left 127.0.0.1: {foreign}"
 
 
 @pytest.fixture(scope="module")

@@ -132,7 +132,7 @@ def _kit_player(text: str, values: dict[str, str], phase: str = "both") -> objec
 
 def test_a_link_with_plus_reads_as_plus_and_is_written_back_canonically(page: Page) -> None:
     assert page.state() == {"e": "(x+y)*y", "x": "2", "y": "3", "mode": "steps",
-                            "phase": "both", "notation": "blog", "step": "0"}  # fmt: skip
+                            "phase": "both", "notation": "blog", "step": "1"}  # fmt: skip
     assert page.hash_params()["e"] == "(x+y)*y"
     assert page.page.input_value("#expr") == "(x+y)*y"
     assert [page.page.input_value(f"#inputs input[name={n}]") for n in "xy"] == ["2", "3"]
@@ -145,11 +145,12 @@ def test_stepping_shows_the_kits_captions_and_equations_and_goes_into_the_link(p
     for k in range(1, 4):
         frame.locator(".avz-next").click()
         page.page.wait_for_function(
-            "(k) => window.avzPlayground.state.step === String(k)", arg=k, timeout=10_000
-        )
+            "(k) => window.avzPlayground.state.step === String(k + 1)", arg=k, timeout=10_000
+        )  # the link counts as the caption does: frame k is "step k+1 of ..."
         assert frame.locator(".avz-caption").text_content() == kit.frames.caption(k).text
         assert frame.locator(".avz-eq").get_attribute("data-text") == kit.frames.steps[k].text
-    assert page.hash_params()["step"] == "3"
+    assert page.hash_params()["step"] == "4"
+    assert frame.locator(".avz-caption").text_content().startswith("step 4 of ")
 
 
 def test_typing_an_expression_redraws_it_with_new_inputs(page: Page) -> None:
@@ -316,9 +317,10 @@ def test_a_shared_link_reloads_into_the_same_graph_and_step(chromium: object, si
         p.open("#e=(x%2By)*y&x=2&y=3&mode=steps&step=7")
         kit = _kit_player("(x+y)*y", {"x": "2", "y": "3"})
         # both visits restore the build's snapshot of Python just started (python.snapshot)
-        for visit in range(2):
-            assert p.player_step() == 7 and p.state()["step"] == "7"
-            assert p.frame().locator(".avz-caption").text_content() == kit.frames.caption(7).text
+        for visit in range(2):  # step=7 is the step the page shows as 7: frame 6
+            assert p.player_step() == 6 and p.state()["step"] == "7"
+            caption = p.frame().locator(".avz-caption").text_content()
+            assert caption == kit.frames.caption(6).text and caption.startswith("step 7 of ")
             assert p.page.input_value("#expr") == "(x+y)*y"
             assert p.page.evaluate("window.avzPlayground.times.fromSnapshot === true")
             if visit == 0:
@@ -326,6 +328,26 @@ def test_a_shared_link_reloads_into_the_same_graph_and_step(chromium: object, si
                 p.page.wait_for_function(READY, timeout=120_000)
     finally:
         p.close()
+
+
+def test_a_refused_first_link_leaves_no_loading_line(chromium: object, site: str) -> None:
+    """Opened on a refused link, the page says what is wrong and no longer says Python is
+    still loading (the 'Python is ready; loading autograd_viz and Graphviz…' line)."""
+    p = Page(chromium, site)
+    try:
+        p.open("#e=" + quote("9**9**9"))
+        assert "the exponent of '**' at column 2" in p.page.text_content("#error-what")
+        assert p.page.query_selector("#loading") is None
+        assert "loading" not in p.page.text_content("#view").lower()
+        assert p.page.text_content("#view") == "Nothing drawn yet: fix the expression above."
+    finally:
+        p.close()
+
+
+def test_an_input_named_like_the_output_is_refused(page: Page) -> None:
+    page.go("#e=z*x&z=2&x=3&mode=derivation")
+    assert page.page.is_visible("#error")
+    assert "'z' is the output's name" in page.page.text_content("#error-what")
 
 
 # What a cold first drawing needs: each is requested before Python starts (issue 21's 6 s)

@@ -7,12 +7,15 @@ notebook in the JupyterLab our setup installs (real server, headless Chromium at
 1280×720), runs it, presses the deck button on the notebook toolbar and moves through the
 slides with → as a presenter would.
 
-Every notebook with slide metadata is walked from its first slide to its last with PageDown (as a
-presenter's remote sends; the kit's JupyterLab settings in jupyter-config/ bind it, and PageUp,
-to the deck's next/previous view, which jupyterlab-slideshow itself binds only to the arrows and
-Space). Each view is measured at 1280×720 and, resizing the window, at 1920×1080: every view's
-cells lie inside the screen (the per-view figures are printed), and on every player's slide
-PageDown steps the player to its last step before the deck moves on.
+Every notebook with slide metadata is measured view by view at 1280×720 and 1920×1080: the
+test makes each presented cell the deck's active cell through JupyterLab's own notebook model
+(the page runs with `expose_app_in_browser`), which is what the deck's keys do, and steps every
+player on a view through all of its steps with its own slider; every view's cells must lie
+inside the screen (the tallest view per size is printed). Notebook 03's deck is also walked from
+its first slide to its last with PageDown (what a presenter's remote sends; the kit's JupyterLab
+settings in jupyter-config/ bind it, and PageUp, to the deck's next/previous view, which
+jupyterlab-slideshow itself binds only to the arrows and Space): the remote reaches every
+presented cell and steps every player to its last step before the deck moves on.
 
 A cell whose slide type is the literal "-" is on no slide in this deck (tests/test_notebooks.py
 keeps that value out of the notebooks); here the code cells must be on screen.
@@ -30,6 +33,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from test_lab_smoke import (
     LabServer,
     _run_all,
@@ -68,8 +72,10 @@ def lab_on_copies(tmp_path_factory) -> Iterator[LabServer]:
     for notebook in {DECK, *OTHER_DECKS}:
         shutil.copy(ROOT / "notebooks" / notebook, root / notebook)
     jupyter = Path(sys.executable).with_name("jupyter")
+    # window.jupyterapp: the measure goes to each view through the notebook's own model
+    expose = "--LabApp.expose_app_in_browser=True"
     server = start_lab(
-        [str(jupyter), "lab", "--allow-root", f"--ServerApp.root_dir={root}"],
+        [str(jupyter), "lab", "--allow-root", expose, f"--ServerApp.root_dir={root}"],
         root,
         tmp_path_factory.mktemp("lab-home"),
     )
@@ -150,10 +156,9 @@ def _advance_until(page, selector: str, limit: int = 80, remote: bool = False):
         if found.count():
             return found.first
         if remote:
-            page.locator(".jp-Deck-Remote .jp-deck-mod-direction-forward").click()
+            _moved(page, page.locator(".jp-Deck-Remote .jp-deck-mod-direction-forward").click)
         else:
-            page.keyboard.press("ArrowRight")
-        page.wait_for_timeout(150)
+            _press(page, "ArrowRight")
     how = "clicks on the remote's forward button" if remote else "presses of →"
     raise AssertionError(f"no slide of {DECK} shows {selector} within {limit} {how}")
 
@@ -206,6 +211,26 @@ def _caption_if_on_screen(page) -> str | None:
     )
 
 
+def _press(page, key: str) -> bool:
+    """Press `key` and wait for the deck's view to change and settle (a move lands in steps);
+    False if nothing changed within a ceiling only a stuck deck reaches."""
+    return _moved(page, lambda: page.keyboard.press(key))
+
+
+def _moved(page, act) -> bool:
+    """Do `act` and wait for the deck's view to change and settle; False if it did not change."""
+    before = page.evaluate(_MEASURE_LIVE)["state"]
+    act()
+    try:
+        page.wait_for_function(
+            f"(before) => ({_MEASURE_LIVE})().state !== before", arg=before, timeout=15_000
+        )
+    except PlaywrightTimeoutError:
+        return False
+    _settled(page)
+    return True
+
+
 def test_the_remote_steps_the_player_then_changes_slides(deck, tmp_path):
     """PageDown (what a presenter's remote sends; the deck itself binds only arrows and Space)
     steps the on-screen player to its last step with no click, then moves the deck on;
@@ -231,13 +256,11 @@ def test_the_remote_steps_the_player_then_changes_slides(deck, tmp_path):
     while (caption := _caption_if_on_screen(page)) is not None:
         assert caption.startswith(f"step {n} of {n}"), "stepped past the last step"
         assert presses < 5, "PageDown after the last step did not change slides"
-        page.keyboard.press("PageDown")
+        _press(page, "PageDown")
         presses += 1
-        page.wait_for_timeout(300)
     print(f"\nPageDown: {n - k} steps, then {presses} presses to leave the player's slide")
     for _ in range(5):  # the deck's back skips the slide's fragments at once
-        page.keyboard.press("PageUp")
-        page.wait_for_timeout(700)  # a press may move on once more (a view showing nothing new)
+        _press(page, "PageUp")
         caption = _caption_if_on_screen(page)
         if caption is not None:
             break
@@ -254,8 +277,7 @@ def test_the_remote_steps_the_player_then_changes_slides(deck, tmp_path):
     page.locator(f"{_ON_SCREEN} .avz-player button.avz-next").first.click()
     page.locator(f"{_ON_SCREEN} .avz-player[data-step='{n}']").first.wait_for(timeout=30_000)
     for _ in range(6):
-        page.keyboard.press("PageDown")
-        page.wait_for_timeout(400)
+        _press(page, "PageDown")
         if not _player_on_screen(page):
             break
     assert not _player_on_screen(page), "after a click on the player, PageDown is trapped"
@@ -448,9 +470,85 @@ def _walk(page, name: str, sizes: tuple[dict, ...] = (PROJECTOR, FULL_HD)) -> di
     return {size: views for size, views in over.items() if views}
 
 
-def test_every_slide_of_the_deck_fits_the_projector(deck):
+# Every view of a deck at the current window size, with no key press: each presented cell made
+# the deck's active cell through the notebook's model (what the deck's own keys do), measured once
+# its layout has stayed the same for two frames; every player on a view stepped through all of its
+# steps with its own slider (the first time its slide is on screen), each step measured.
+_MEASURE_EVERY_VIEW = (
+    """async (indices) => {
+  const measure = """
+    + _MEASURE_LIVE
+    + """;
+  const nb = window.jupyterapp.shell.currentWidget.content;
+  const frame = () => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+  const settled = async () => {
+    let last = null;
+    for (let k = 0; k < 200; k++) {
+      await frame();
+      const s = measure();
+      const key = JSON.stringify([s.state, s.top, s.bottom, s.scroll, s.heights]);
+      if (key === last) return s;
+      last = key;
+    }
+    return {...measure(), unsettled: true};
+  };
+  const onScreen = (cell) => cell.node.classList.contains('jp-deck-mod-onscreen');
+  const views = [], stepped = new Set();
+  for (const i of indices) {
+    nb.activeCellIndex = i;
+    for (let k = 0; k < 200 && !(nb.activeCell && onScreen(nb.activeCell)); k++) await frame();
+    views.push(await settled());
+    for (const cell of nb.widgets.filter(onScreen)) {
+      const index = nb.widgets.indexOf(cell);
+      const slider = cell.node.querySelector('.avz-player .avz-slider');
+      if (!slider || stepped.has(index)) continue;
+      stepped.add(index);
+      for (let step = 1; step <= Number(slider.max); step++) {
+        slider.value = String(step);
+        slider.dispatchEvent(new Event('input', {bubbles: true}));
+        views.push(await settled());
+      }
+    }
+  }
+  return views;
+}"""
+)
+
+
+def _measure_every_view(page, name: str, sizes=(PROJECTOR, FULL_HD)) -> dict[str, list]:
+    """Every view of the presented deck `name` at each of `sizes`, measured as a presenter shows
+    it: every presented cell made the active cell in turn, every player stepped to each of its
+    steps. Prints each size's figures; returns the views that do not fit, per size."""
+    _no_old_deck_keys(page, name)
+    presented = _presented_cells(name)
+    over: dict[str, list] = {}
+    for size in sizes:
+        label = f"{size['width']}x{size['height']}"
+        page.set_viewport_size(size)
+        views = page.evaluate(_MEASURE_EVERY_VIEW, presented)
+        unsettled = [v["state"] for v in views if v.get("unsettled")]
+        assert not unsettled, f"{name} at {label}: views whose layout never settled: {unsettled}"
+        seen = {cell for v in views for cell in v["cells"]}
+        missed = sorted(set(presented) - seen)
+        assert not missed, f"{name}: cells {missed} were on no view of the deck"
+        overflow = [(v["cells"], v["what"], v["heights"], _excess(v)) for v in views
+                    if _excess(v) > 0]  # fmt: skip
+        tallest = max(v["bottom"] - v["top"] for v in views)
+        players = len({cell for v in views for cell, _ in v["players"]})
+        print(f"\n{len(views)} views of {name} at {label}: the tallest {tallest} px; "
+              f"{players} players; {len(overflow)} overflow: {overflow}")  # fmt: skip
+        if overflow:
+            over[label] = overflow
+    page.set_viewport_size(sizes[0])
+    return over
+
+
+def test_the_remote_walks_the_whole_deck_stepping_every_player(deck):
+    """Notebook 03's deck from its first slide to its last with PageDown alone, as a presenter's
+    remote sends it: every presented cell is reached, every player is stepped to its last step
+    before the deck leaves its slide, and every view fits the projector."""
     page, errors = deck
-    over = _walk(page, DECK)
+    over = _walk(page, DECK, sizes=(PROJECTOR,))
     assert not over, f"{DECK}: views that do not fit the projector: {over}"
     assert not errors, errors
 
@@ -458,9 +556,16 @@ def test_every_slide_of_the_deck_fits_the_projector(deck):
 @pytest.mark.parametrize("name", OTHER_DECKS, ids=lambda n: n[:2])
 def test_other_decks_fit_the_projector(lab_on_copies, chromium, name):
     with _present(lab_on_copies, chromium, name, widget=None) as (page, errors):
-        over = _walk(page, name)
+        over = _measure_every_view(page, name)
         assert not over, f"{name}: views that do not fit the projector: {over}"
         assert not errors, errors
+
+
+def test_every_view_of_the_deck_fits_the_projector(deck):
+    page, errors = deck
+    over = _measure_every_view(page, DECK)
+    assert not over, f"{DECK}: views that do not fit the projector: {over}"
+    assert not errors, errors
 
 
 def test_pagedown_changes_slides_without_a_player(lab_on_copies, chromium):
@@ -471,8 +576,7 @@ def test_pagedown_changes_slides_without_a_player(lab_on_copies, chromium):
 
         def after(key: str) -> list[int]:
             for _ in range(3):  # the first press may land on the skipped cell after the title
-                page.keyboard.press(key)
-                page.wait_for_timeout(700)
+                _press(page, key)
             return page.evaluate(_MEASURE_LIVE)["cells"]
 
         first = page.evaluate(_MEASURE_LIVE)["cells"]
