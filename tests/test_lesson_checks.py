@@ -57,7 +57,7 @@ EXERCISES = [
     ("09", "mul_task", "MUL"),
     ("10", "backward_task", "BY_HAND_BACKWARD"),
     ("12", "ce_task", "CROSS_ENTROPY_GRAD"),
-    ("14", "mul_task", "DUAL_MUL"),
+    ("14", "div_task", "DUAL_DIV"),
 ]
 
 
@@ -96,11 +96,11 @@ def test_the_model_answer_passes_after_the_class_cells_are_run_again(notebook, t
     assert verdict.ok, verdict
 
 
-def test_a_dual_mul_of_a_re_run_class_is_graded_on_that_class():
-    exercise, ns = _exercise("14", "mul_task")
+def test_a_dual_div_of_a_re_run_class_is_graded_on_that_class():
+    exercise, ns = _exercise("14", "div_task")
     _run_cells("14", CLASS_CELLS["14"], ns)
     exec(exercise.model_answer, ns)
-    assert exercise.check(ns["dual_mul"]).ok
+    assert exercise.check(ns["dual_div"]).ok
 
 
 def test_cross_entropy_grad_ignores_a_softmax_the_learner_rebinds():
@@ -143,10 +143,31 @@ def test_nine_refuses_the_four_wrong_products_it_once_passed(bug):
     assert not verdict.ok, verdict
 
 
-def test_fourteen_refuses_the_classes_own_product():
-    exercise, _ = _exercise("14", "mul_task")
-    verdict = exercise.check(_defined(exercise, "def dual_mul(a, b):\n    return a * b"))
-    assert not verdict.ok and "own `*`" in verdict.message
+def test_fourteen_asks_for_an_operation_its_dual_class_does_not_show():
+    """14 once asked for dual_mul, which its Dual class shows line for line (`__mul__`)."""
+    exercise, ns = _exercise("14", "div_task")
+    operator = {"dual_mul": "__mul__", "dual_div": "__truediv__"}[exercise.name]
+    assert operator not in vars(ns["Dual"])
+    cells = _cells("14")
+    before = cells[: next(i for i, s in enumerate(cells) if "div_task = CodeExercise(" in s)]
+    assert not any("b.val ** 2" in s or "b.val**2" in s for s in before)  # the rule is not shown
+
+
+@pytest.mark.parametrize(
+    ("bug", "words"),
+    [
+        ("b held still: a'/b", "leaves out b's derivative"),
+        ("the sign flipped: a·b' − a'·b", "sign is flipped"),
+        ("divided by b, not b²", "not by b"),
+        ("a measured slope", "measured slope"),
+    ],
+)
+def test_fourteen_names_the_slip_in_a_wrong_quotient_rule(bug, words):
+    exercise, _ = _exercise("14", "div_task")
+    verdict = exercise.check(_defined(exercise, lesson_answers.DUAL_DIV["wrong"][bug][0]))
+    assert not verdict.ok and words in verdict.message
+    # refused on the first pair, where both derivatives are nonzero
+    assert "dual_div(Dual(2, 1), Dual(3, 0.5))" in verdict.message
 
 
 def test_five_refuses_a_recursive_dfs_that_raises_the_recursion_limit_and_restores_it():
