@@ -12,6 +12,7 @@ import math
 import numbers
 from collections.abc import Callable
 
+from autograd_viz._checks import is_number
 from autograd_viz._verdict import Verdict, raised, show
 from autograd_viz._watch import _PACKAGE, Watch, watching
 from autograd_viz.engine import Value
@@ -232,6 +233,8 @@ class dual_div_check:  # noqa: N801 - used like a function: dual_div_check(Dual)
             inner = div(x, y)
         except Exception as err:
             return raised(name, err)
+        if not isinstance(inner, cls):
+            return Verdict(False, f"{name}(x, y) gave {inner!r}, not a {cls.__name__}.")
         verdict = self._one(cls, div, name, inner, x)  # a computed input: (x / y) / x
         if verdict is not None:
             return verdict
@@ -259,6 +262,10 @@ class dual_div_check:  # noqa: N801 - used like a function: dual_div_check(Dual)
             )
         if got is a or got is b:
             return Verdict(False, f"{call} returned one of its inputs, not a new {cls.__name__}.")
+        for part in ("val", "der"):
+            if not is_number(getattr(got, part, None)):
+                shown = repr(getattr(got, part, None))
+                return Verdict(False, f"{call} has {part} = {shown}, not a number.")
         if not math.isclose(got.val, want_val, rel_tol=1e-12, abs_tol=1e-12):
             return Verdict(False, f"{call} has value {got.val:g}; it should be {want_val:g}.")
         if math.isclose(got.der, want_der, rel_tol=1e-12, abs_tol=1e-12):

@@ -296,3 +296,10 @@ def test_the_examples_in_the_docstrings_run(module):
         importlib.import_module(f"autograd_viz.{module}"), extraglobs={"math": math}
     )
     assert result.attempted and not result.failed
+
+
+def test_fourteen_says_a_derivative_that_is_not_a_number_is_not_one():
+    exercise, _ = _exercise("14", "div_task")
+    code = "def dual_div(a, b):\n    return Dual(a.val / b.val, None)"
+    verdict = exercise.check(_defined(exercise, code))
+    assert not verdict.ok and "der = None, not a number" in verdict.message
