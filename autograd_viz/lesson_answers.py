@@ -14,7 +14,7 @@ __all__ = [
     "CENTRAL_DIFFERENCE",
     "CROSS_ENTROPY_GRAD",
     "DIV",
-    "DUAL_MUL",
+    "DUAL_DIV",
     "MUL",
     "NEURON",
     "SIGMOID",
@@ -533,44 +533,58 @@ def cross_entropy_grad(z, c):
     },
 }
 
-DUAL_MUL = {  # 14: the product of two dual numbers
+DUAL_DIV = {  # 14: the quotient of two dual numbers (the notebook shows + and *, not /)
     "wrong": {
-        "the class's own product: a * b": (
-            "def dual_mul(a, b):\n    return a * b",
-            "own `*`",
+        "derivatives divided": (
+            "def dual_div(a, b):\n    return Dual(a.val / b.val, a.der / b.der)",
+            "the quotient rule",
         ),
-        "the class's product, written b * a": (
-            "def dual_mul(a, b):\n    return b.__mul__(a)",
-            "own `*`",
+        "the sign flipped: a·b' − a'·b": (
+            "def dual_div(a, b):\n"
+            "    return Dual(a.val / b.val, (a.val * b.der - a.der * b.val) / b.val ** 2)",
+            "sign is flipped",
         ),
-        "derivatives multiplied": (
-            "def dual_mul(a, b):\n    return Dual(a.val * b.val, a.der * b.der)",
+        "divided by b, not b²": (
+            "def dual_div(a, b):\n"
+            "    return Dual(a.val / b.val, (a.der * b.val - a.val * b.der) / b.val)",
+            "not by b",
+        ),
+        "b held still: a'/b": (
+            "def dual_div(a, b):\n    return Dual(a.val / b.val, a.der / b.val)",
+            "leaves out b's derivative",
+        ),
+        "the product rule": (
+            "def dual_div(a, b):\n    return Dual(a.val / b.val, a.der * b.val + a.val * b.der)",
             "the product rule",
         ),
-        "one term of the rule": (
-            "def dual_mul(a, b):\n    return Dual(a.val * b.val, a.der * b.val)",
-            "the product rule",
-        ),
-        "each factor times its own derivative": (
-            "def dual_mul(a, b):\n    return Dual(a.val * b.val, a.der * a.val + b.der * b.val)",
-            "the product rule",
+        "a measured slope": (
+            """def dual_div(a, b):
+    h = 1e-7
+    nudged = (a.val + h * a.der) / (b.val + h * b.der)
+    return Dual(a.val / b.val, (nudged - a.val / b.val) / h)""",
+            "measured slope",
         ),
         "changes a in place": (
-            """def dual_mul(a, b):
-    a.der = a.der * b.val + a.val * b.der
-    a.val = a.val * b.val
+            """def dual_div(a, b):
+    a.der = (a.der * b.val - a.val * b.der) / b.val ** 2
+    a.val = a.val / b.val
     return a""",
             "changed its input",
         ),
     },
     "right": {
-        "the terms the other way round": (
-            "def dual_mul(a, b):\n    return Dual(a.val * b.val, a.val * b.der + b.val * a.der)"
+        "two terms: a'/b − a·b'/b²": (
+            "def dual_div(a, b):\n"
+            "    return Dual(a.val / b.val, a.der / b.val - a.val * b.der / b.val ** 2)"
+        ),
+        "times the reciprocal, with the class's own *": (
+            "def dual_div(a, b):\n"
+            "    return a * Dual(1 / b.val, -b.der / b.val ** 2)   # d(1/b) = −b'/b²"
         ),
         "type(a)(...)": (
-            "def dual_mul(a, b):\n"
-            "    value = a.val * b.val\n"
-            "    return type(a)(value, a.der * b.val + a.val * b.der)"
+            "def dual_div(a, b):\n"
+            "    value = a.val / b.val\n"
+            "    return type(a)(value, (a.der - value * b.der) / b.val)"
         ),
     },
 }

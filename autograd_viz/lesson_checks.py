@@ -25,7 +25,7 @@ from autograd_viz.number_checks import (
     by_hand_backward_check,
     central_difference_check,
     cross_entropy_grad_check,
-    dual_mul_check,
+    dual_div_check,
 )
 
 __all__ = [
@@ -35,7 +35,7 @@ __all__ = [
     "by_hand_backward_check",
     "central_difference_check",
     "cross_entropy_grad_check",
-    "dual_mul_check",
+    "dual_div_check",
     "neuron_check",
     "topological_order_check",
 ]

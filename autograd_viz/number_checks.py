@@ -1,9 +1,9 @@
 """The lessons' checks of code that computes with plain numbers, re-exported by lesson_checks.
 
 06's central difference, 10's backward pass by hand, 12's gradient of softmax with
-cross-entropy and 14's product of dual numbers: each on several inputs, asking what the
-code does by running it (an engine run inside 10, the class's own `*` inside 14), and with
-its own reference (12's softmax is its own, not a notebook's).
+cross-entropy and 14's quotient of dual numbers: each on several inputs, asking what the
+code does by running it (an engine run inside 10), and with its own reference (12's
+softmax is its own, not a notebook's).
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ import math
 import numbers
 from collections.abc import Callable
 
+from autograd_viz._checks import is_number
 from autograd_viz._verdict import Verdict, raised, show
 from autograd_viz._watch import _PACKAGE, Watch, watching
 from autograd_viz.engine import Value
@@ -20,7 +21,7 @@ __all__ = [
     "by_hand_backward_check",
     "central_difference_check",
     "cross_entropy_grad_check",
-    "dual_mul_check",
+    "dual_div_check",
 ]
 
 
@@ -193,14 +194,18 @@ def cross_entropy_grad_check(f: Callable, name: str = "cross_entropy_grad") -> V
     return Verdict(True, f"Your `{name}` gives backward()'s gradient on all five score vectors.")
 
 
-# ---- 14: the product of dual numbers -------------------------------------------------------------
+# ---- 14: the quotient of dual numbers ------------------------------------------------------------
+
+_QUOTIENTS = (((2.0, 1.0), (3.0, 0.5)), ((-1.5, 0.5), (0.5, 2.0)), ((0.25, -1.0), (-4.0, 3.0)),
+              ((3.0, 0.0), (2.0, 1.0)))  # fmt: skip
 
 
-class dual_mul_check:  # noqa: N801 - used like a function: dual_mul_check(Dual)
-    """Grade mul(a, b) for dual numbers (`.val`, `.der`): the product rule on three pairs, a
-    Dual times itself, and a product of a product; the inputs left unchanged; and without
-    the class's own `*` (the product rule the exercise asks for). The class is the one the
-    learner's code names now (a re-run class cell made a new one), else `base`."""
+class dual_div_check:  # noqa: N801 - used like a function: dual_div_check(Dual)
+    """Grade div(a, b) for dual numbers (`.val`, `.der`): the quotient rule, which the lesson
+    does not show, on four pairs (both derivatives nonzero first, then a constant numerator),
+    a Dual divided by itself, and a quotient of a quotient; exactly (a measured slope is
+    refused), with the inputs left unchanged. The class is the one the learner's code names
+    now (a re-run class cell made a new one), else `base`."""
 
     def __init__(self, base: type) -> None:
         self.base = base
@@ -209,52 +214,45 @@ class dual_mul_check:  # noqa: N801 - used like a function: dual_mul_check(Dual)
     def context(self) -> dict[str, object]:
         return {self.base.__name__: self.base}
 
-    def _class_for(self, mul: object) -> type:
-        now = getattr(mul, "__globals__", {}).get(self.base.__name__)
+    def _class_for(self, div: object) -> type:
+        now = getattr(div, "__globals__", {}).get(self.base.__name__)
         return now if isinstance(now, type) else self.base
 
-    def __call__(self, mul: Callable, name: str = "dual_mul") -> Verdict:
-        cls = self._class_for(mul)
-        pairs = [((2.0, 1.0), (3.0, 0.0)), ((-1.5, 0.5), (0.5, 2.0)), ((0.25, -1.0), (4.0, 3.0))]
-        for (a, da), (b, db) in pairs:
-            verdict = self._one(cls, mul, name, cls(a, da), cls(b, db))
+    def __call__(self, div: Callable, name: str = "dual_div") -> Verdict:
+        cls = self._class_for(div)
+        for (a, da), (b, db) in _QUOTIENTS:
+            verdict = self._one(cls, div, name, cls(a, da), cls(b, db))
             if verdict is not None:
                 return verdict
         same = cls(3.0, 1.0)
-        verdict = self._one(cls, mul, name, same, same)  # x·x: 2x, from one Dual used twice
+        verdict = self._one(cls, div, name, same, same)  # x / x = 1: derivative 0
         if verdict is not None:
             return verdict
         x, y = cls(1.5, 1.0), cls(-2.0, 0.5)
         try:
-            inner = mul(x, y)
+            inner = div(x, y)
         except Exception as err:
             return raised(name, err)
-        verdict = self._one(cls, mul, name, inner, x)  # a computed input: (x·y)·x
+        if not isinstance(inner, cls):
+            return Verdict(False, f"{name}(x, y) gave {inner!r}, not a {cls.__name__}.")
+        verdict = self._one(cls, div, name, inner, x)  # a computed input: (x / y) / x
         if verdict is not None:
             return verdict
-        return Verdict(True, f"Your `{name}` carries the product rule forward.")
+        return Verdict(True, f"Your `{name}` carries the quotient rule forward.")
 
-    def _one(self, cls: type, mul: Callable, name: str, a: object, b: object) -> Verdict | None:
+    def _one(self, cls: type, div: Callable, name: str, a: object, b: object) -> Verdict | None:
         call = f"{name}({cls.__name__}({a.val:g}, {a.der:g}), {cls.__name__}({b.val:g}, {b.der:g}))"
         before = (a.val, a.der, b.val, b.der)
-        want_val, want_der = a.val * b.val, a.der * b.val + a.val * b.der
+        want_val = a.val / b.val
+        want_der = (a.der * b.val - a.val * b.der) / b.val**2
         try:
-            with watching() as seen:
-                got = mul(a, b)
+            got = div(a, b)
         except Exception as err:
             return raised(name, err, call)
-        if seen.called(getattr(cls, "__mul__", None), getattr(cls, "__rmul__", None)):
-            return Verdict(
-                False,
-                f"{call} uses {cls.__name__}'s own `*`, the product rule this exercise asks you to "
-                "write.",
-                "build the result from a.val, a.der, b.val and b.der, which are plain numbers: "
-                f"{cls.__name__}(value, derivative).",
-            )
         if (a.val, a.der, b.val, b.der) != before:
             return Verdict(
                 False,
-                f"{call} changed its input: a product makes a new {cls.__name__} and leaves a "
+                f"{call} changed its input: a quotient makes a new {cls.__name__} and leaves a "
                 "and b as they were.",
                 f"return {cls.__name__}(..., ...) instead of setting a.val or a.der.",
             )
@@ -264,12 +262,37 @@ class dual_mul_check:  # noqa: N801 - used like a function: dual_mul_check(Dual)
             )
         if got is a or got is b:
             return Verdict(False, f"{call} returned one of its inputs, not a new {cls.__name__}.")
+        for part in ("val", "der"):
+            if not is_number(getattr(got, part, None)):
+                shown = repr(getattr(got, part, None))
+                return Verdict(False, f"{call} has {part} = {shown}, not a number.")
         if not math.isclose(got.val, want_val, rel_tol=1e-12, abs_tol=1e-12):
             return Verdict(False, f"{call} has value {got.val:g}; it should be {want_val:g}.")
-        if not math.isclose(got.der, want_der, rel_tol=1e-12, abs_tol=1e-12):
-            return Verdict(
-                False,
-                f"{call} has derivative {got.der:g}; the product rule a'·b + a·b' gives "
-                f"{want_der:g}.",
-            )
-        return None
+        if math.isclose(got.der, want_der, rel_tol=1e-12, abs_tol=1e-12):
+            return None
+        return Verdict(
+            False,
+            f"{call} has derivative {show(got.der)}; the quotient rule (a'·b − a·b')/b² gives "
+            f"{show(want_der)}.{_why_quotient(got.der, want_der, a, b)}",
+        )
+
+
+def _why_quotient(got: float, want: float, a: object, b: object) -> str:
+    """The typical slip behind a wrong derivative of a / b, if it is one."""
+
+    def near(x: float, rel: float = 1e-9) -> bool:
+        return math.isclose(got, x, rel_tol=rel, abs_tol=1e-12)
+
+    if want and near(-want):
+        return " The sign is flipped: a's derivative comes first, a'·b − a·b'."
+    if near(want * b.val):
+        return " Divide by b², not by b."
+    if b.der and near(a.der / b.val):
+        return " That leaves out b's derivative: when b moves, a / b moves too (−a·b'/b²)."
+    if near(a.der * b.val + a.val * b.der):
+        return " That is the product rule; a quotient subtracts, and divides by b²."
+    if near(want, rel=1e-4):
+        return (
+            " Close, but not exact: that is a measured slope; the ε algebra gives the exact number."
+        )
+    return ""

@@ -22,18 +22,9 @@ LESSONS = sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
 GLOSSARY = ROOT / "docs" / "glossary.md"
 GUIDE = ROOT / "docs" / "teachers_guide.md"
 README = ROOT / "README.md"
-# Files that must use the course's one term, "local derivative".
+# Files that must use the course's one term, "local derivative": every lesson and the pages.
 ONE_TERM_FILES = [
-    NOTEBOOKS / "00_start_here.ipynb",
-    NOTEBOOKS / "01_why_derivatives.ipynb",
-    NOTEBOOKS / "02_chain_rule.ipynb",
-    NOTEBOOKS / "03_backprop_by_hand.ipynb",
-    NOTEBOOKS / "04_value_class.ipynb",
-    NOTEBOOKS / "10_longer_backward_pass.ipynb",
-    NOTEBOOKS / "11_from_scalars_to_matrices.ipynb",
-    NOTEBOOKS / "12_softmax_and_cross_entropy.ipynb",
-    NOTEBOOKS / "13_vanishing_and_exploding_gradients.ipynb",
-    NOTEBOOKS / "14_forward_vs_reverse_mode.ipynb",
+    *LESSONS,
     README,
     GUIDE,
     GLOSSARY,

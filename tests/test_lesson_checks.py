@@ -148,13 +148,9 @@ def test_fourteen_asks_for_an_operation_its_dual_class_does_not_show():
     exercise, ns = _exercise("14", "div_task")
     operator = {"dual_mul": "__mul__", "dual_div": "__truediv__"}[exercise.name]
     assert operator not in vars(ns["Dual"])
-    shown = "\n".join(_cells("14")[: _cells("14").index(exercise_cell("14", "div_task"))])
-    assert "/ b.val ** 2" not in shown and "b.val**2" not in shown
-
-
-def exercise_cell(notebook: str, task: str) -> str:
-    (cell,) = [s for s in _cells(notebook) if f"{task} = CodeExercise(" in s]
-    return cell
+    cells = _cells("14")
+    before = cells[: next(i for i, s in enumerate(cells) if "div_task = CodeExercise(" in s)]
+    assert not any("b.val ** 2" in s or "b.val**2" in s for s in before)  # the rule is not shown
 
 
 @pytest.mark.parametrize(
@@ -163,13 +159,14 @@ def exercise_cell(notebook: str, task: str) -> str:
         ("b held still: a'/b", "leaves out b's derivative"),
         ("the sign flipped: a·b' − a'·b", "sign is flipped"),
         ("divided by b, not b²", "not by b"),
+        ("a measured slope", "measured slope"),
     ],
 )
 def test_fourteen_names_the_slip_in_a_wrong_quotient_rule(bug, words):
     exercise, _ = _exercise("14", "div_task")
     verdict = exercise.check(_defined(exercise, lesson_answers.DUAL_DIV["wrong"][bug][0]))
     assert not verdict.ok and words in verdict.message
-    # each slip is refused on the first pair, where both derivatives are nonzero
+    # refused on the first pair, where both derivatives are nonzero
     assert "dual_div(Dual(2, 1), Dual(3, 0.5))" in verdict.message
 
 
@@ -299,3 +296,10 @@ def test_the_examples_in_the_docstrings_run(module):
         importlib.import_module(f"autograd_viz.{module}"), extraglobs={"math": math}
     )
     assert result.attempted and not result.failed
+
+
+def test_fourteen_says_a_derivative_that_is_not_a_number_is_not_one():
+    exercise, _ = _exercise("14", "div_task")
+    code = "def dual_div(a, b):\n    return Dual(a.val / b.val, None)"
+    verdict = exercise.check(_defined(exercise, code))
+    assert not verdict.ok and "der = None, not a number" in verdict.message
