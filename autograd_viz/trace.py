@@ -463,7 +463,8 @@ class _Backward:
         if self.theirs is not None and not _close_grad(self.theirs[p], self.grad[p]):
             theirs = num(self.theirs[p], self.digits)
             name = self.names[p]
-            text = f"your backward() leaves {name.text}.grad = {theirs.text}"
+            shown = f"({name.text})" if " " in name.text else name.text
+            text = f"your backward() leaves {shown}.grad = {theirs.text}"
             latex = (rf"\quad\left(\text{{your backward() leaves the grad of }}{name.latex}"
                      rf"\text{{ at }}{theirs.latex}\right)")  # fmt: skip
             return Eq(f"{eq.text}   ({text})", eq.latex + latex, eq.prec)

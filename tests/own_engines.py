@@ -490,6 +490,18 @@ class MicroGPTValue:
                 child.grad += local_grad * v.grad
 
 
+def nodes_of_micro(root):
+    """Every node of a microgpt graph, each once."""
+    seen, stack, out = set(), [root], []
+    while stack:
+        v = stack.pop()
+        if id(v) not in seen:
+            seen.add(id(v))
+            out.append(v)
+            stack.extend(v._children)
+    return out
+
+
 class MicroGPTSwappedMul(MicroGPTValue):
     """microgpt's `__mul__` storing each operand its own value as local grad (swapped)."""
 

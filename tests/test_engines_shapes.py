@@ -114,6 +114,42 @@ def test_a_check_that_could_check_nothing_is_no_all_clear():
     assert "op(a, b) = op(2, 3) = 7" in derivation(out, "forward")
 
 
+class _LocalsAndDefault:
+    """Stored local gradients, and the blog's do-nothing `_backward` from `__init__`."""
+
+    def __init__(self, data, children=(), local_grads=()):
+        self.data, self.grad, self._children, self._local_grads = data, 0.0, children, local_grads
+        self._backward = lambda: None
+
+    def __mul__(self, other):
+        return _LocalsAndDefault(self.data * other.data, (self, other), (other.data, self.data))
+
+    backward = oe.MicroGPTValue.backward
+
+
+def test_stored_local_grads_count_when_the_backward_closure_is_the_do_nothing_default():
+    x, y = _LocalsAndDefault(2.0), _LocalsAndDefault(3.0)
+    z = x * y
+    assert "∂(a · b)/∂a = b = 3\n∂(a · b)/∂b = a = 2" in derivation(z, "backward")
+    assert check_engine(z).ok
+
+
+def test_a_never_seeded_microgpt_graph_names_an_expression_grad_in_parentheses():
+    class NoSeed(oe.MicroGPTValue):
+        __slots__ = ()
+
+        def backward(self):
+            self.grad = 0  # the loop below, without `self.grad = 1`
+            oe.MicroGPTValue.backward(self)
+            for v in oe.nodes_of_micro(self):
+                v.grad = 0
+
+    *_, out = _micro(NoSeed)
+    text = derivation(out, "backward")
+    assert "(your backward() leaves (a · b + b).grad = 0)" in text
+    assert check_engine(out).first_wrong.phase == "seed"
+
+
 # ---- 2. no `_op`; operands under `children` -----------------------------------------------------
 
 

@@ -261,13 +261,14 @@ def check_graph(
             findings.append((position, verdict.finding))
             row["detail"] = row["detail"] or verdict.finding.message
     failed = dict(run.errors)
+    stores = [local is not None for local in graph.local_grads] or [False] * len(graph)
     for i in range(len(graph) - 1, -1, -1):  # in the order a backward pass meets them
         rule = getattr(graph.nodes[i], "_backward", None)
         if i in failed:
             method = method_name(graph.nodes[i], canonical_op(graph.ops[i], len(graph.operands[i])))
             message = f"your `{method or graph.ops[i]}`'s `_backward` raised {failed[i]}"
             findings.append((-1, Finding(i, names[i], method, message)))
-        elif graph.operands[i] and i not in seen and callable(rule):
+        elif graph.operands[i] and i not in seen and callable(rule) and not stores[i]:
             findings.append((len(run.calls), _never_ran(names, i)))
 
     for i, local in enumerate(graph.local_grads):  # microgpt: stored local grads, no closures
@@ -431,6 +432,11 @@ def _check_local(
     return _Verdict(WRONG, how, finding, right)
 
 
+def _dot_grad(name: str) -> str:
+    """`y.grad`, or `(a · b).grad` for a value named by its expression."""
+    return f"({name}).grad" if " " in name else f"{name}.grad"
+
+
 def _seed_finding(graph: ForeignGraph, names: tuple[str, ...], run: BackwardRun) -> Finding | None:
     """Their backward() must leave the output's own gradient at 1 (∂z/∂z): else nothing, or
     the wrong amount, flows back from it."""
@@ -442,13 +448,13 @@ def _seed_finding(graph: ForeignGraph, names: tuple[str, ...], run: BackwardRun)
         return None
     if got == 0:
         message = (
-            f"after your backward(), {names[r]}.grad is 0: it never seeds the output's "
+            f"after your backward(), {_dot_grad(names[r])} is 0: it never seeds the output's "
             "gradient with 1, so every rule multiplies by 0 and every gradient stays 0"
         )
         hint = "set `self.grad = 1.0` in backward() before the loop that runs each node's rule"
     else:
         message = (
-            f"after your backward(), {names[r]}.grad is {format_number(got)}, not 1 "
+            f"after your backward(), {_dot_grad(names[r])} is {format_number(got)}, not 1 "
             f"(∂{names[r]}/∂{names[r]} = 1)"
         )
         hint = "set `self.grad = 1.0` in backward() once, before the loop, and never add to it"
@@ -478,7 +484,7 @@ def _their_sums(graph: ForeignGraph, names: tuple[str, ...], run: BackwardRun) -
             continue
         got = format_number(run.grads[p])
         message = (
-            f"your backward() left {names[p]}.grad = {got}; the local gradients stored in "
+            f"your backward() left {_dot_grad(names[p])} = {got}; the local gradients stored in "
             f"the graph give {format_number(given[p])}"
         )
         if len(shares[p]) > 1:

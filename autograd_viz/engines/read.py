@@ -452,10 +452,13 @@ def _topological(root: object, ordered: dict[int, list[object]]) -> list[object]
 
 def _local_grads(node: object, n_operands: int) -> tuple[float, ...] | None:
     """The local derivatives a microgpt-style node stores, one per operand position; None
-    for a node with a `_backward` of its own (its closure is what runs), a leaf, or a
-    node that stores none (or not one number per operand)."""
-    if not n_operands or callable(getattr(node, "_backward", None)):
-        return None
+    for a node with a `_backward` of its own (its closure is what runs; the do-nothing one
+    `__init__` sets does not count), a leaf, or a node that stores none (or not one number
+    per operand)."""
+    rule = getattr(node, "_backward", None)
+    qualname = getattr(getattr(rule, "__func__", rule), "__qualname__", "")
+    if not n_operands or (callable(rule) and ".__init__.<locals>." not in f".{qualname}"):
+        return None  # a closure of its own is what runs (the do-nothing default is none)
     found = _attr(node, LOCAL_NAMES)
     if found is None or not isinstance(found[1], (list, tuple)) or len(found[1]) != n_operands:
         return None
