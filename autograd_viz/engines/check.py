@@ -26,6 +26,15 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from autograd_viz._numbers import format_number
+from autograd_viz.engines.findings import (
+    MISSING,
+    RIGHT,
+    UNCHECKED,
+    WRONG,
+    Finding,
+    RuleCheck,
+    _close,
+)
 from autograd_viz.engines.ops import (
     canonical_op,
     method_name,
@@ -33,6 +42,7 @@ from autograd_viz.engines.ops import (
     rule_name,
     table_partials,
 )
+from autograd_viz.engines.probe import probe_methods, probe_reflected
 from autograd_viz.engines.read import ForeignGraph
 from autograd_viz.engines.run import (
     DEFAULT_TIMEOUT,
@@ -44,9 +54,9 @@ from autograd_viz.engines.run import (
 if TYPE_CHECKING:
     from autograd_viz.engines.replay import ForwardProblem
 
-__all__ = ["EngineReport", "Finding", "RuleCheck", "check_graph"]
+__all__ = ["MISSING", "RIGHT", "UNCHECKED", "WRONG", "EngineReport", "Finding", "RuleCheck",
+           "check_graph"]  # fmt: skip
 
-RIGHT, WRONG, UNCHECKED, MISSING = "right", "wrong", "unchecked", "missing"
 _SOURCES = ("op table", "central differences")
 _UNKNOWN = "nothing: an operation the kit does not know, and its method could not be re-run"
 _AT_ZERO = "gradient 0"
@@ -54,45 +64,6 @@ _ONLY_AT_ZERO = "nothing: its rule only ran with out.grad = 0, which sends 0 wha
 
 
 # ---- the report ---------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Finding:
-    """One place where the learner's backward pass goes wrong.
-
-    `node` is the index (in the drawing's topological order) of the node whose rule (or
-    whose place in the order) is wrong, `name` its name, `method` the learner's method,
-    `operand`/`sent`/`right` what was sent to which operand and what the rule gives;
-    `message` says it in one sentence, `hint` guesses the bug. `phase` is "forward" for a
-    value that does not follow from its operation (then `sent` is the value, `right` what
-    the operation gives), "backward" for a gradient.
-    """
-
-    node: int | None
-    name: str
-    method: str
-    message: str
-    hint: str = ""
-    operand: int | None = None
-    sent: float | None = None
-    right: float | None = None
-    phase: str = "backward"
-
-    def __str__(self) -> str:
-        return f"{self.message} — {self.hint}" if self.hint else self.message
-
-
-@dataclass(frozen=True)
-class RuleCheck:
-    """One of the learner's operations (a method), and whether its backward rule is right,
-    wrong or unchecked; `how` says what it was checked against."""
-
-    method: str
-    op: str
-    status: str
-    how: str
-    nodes: tuple[int, ...] = ()
-    detail: str = ""
 
 
 @dataclass(frozen=True)
@@ -173,12 +144,6 @@ class EngineReport:
         import html
 
         return f"<pre>{html.escape(str(self))}</pre>"
-
-
-def _close(a: float, b: float, tol: float) -> bool:
-    if math.isnan(a) or math.isnan(b):
-        return math.isnan(a) and math.isnan(b)
-    return math.isclose(a, b, rel_tol=tol, abs_tol=tol * 1e-3)
 
 
 def check_graph(
@@ -307,8 +272,6 @@ def check_graph(
     missing: list[Finding] = []
     method_rules: list[RuleCheck] = []
     if probe:  # their class tried on fresh values: check_engine only
-        from autograd_viz.engines.probe import probe_methods, probe_reflected
-
         method_rules, method_findings = probe_methods(graph, timeout)
         probe_rules, probe_findings, missing = probe_reflected(graph, timeout)
         rules += probe_rules

@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 
 from autograd_viz._numbers import format_number
-from autograd_viz.engines.check import (
+from autograd_viz.engines.findings import (
     MISSING,
     RIGHT,
     UNCHECKED,
