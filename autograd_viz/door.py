@@ -112,9 +112,11 @@ def _count(
 def check_engine(root: object, *, timeout: float = DEFAULT_TIMEOUT) -> EngineReport:
     """Check a micrograd-style engine's backward rules on the graph ending at `root`: each
     rule right, wrong or unchecked, and the first node whose gradient goes wrong
-    (`autograd_viz.engines.check`). The graph is opened once and their backward() runs once,
-    for at most `timeout` seconds (`BackwardTimeoutError` says where it was still running);
-    the graph is left as it was.
+    (`autograd_viz.engines.check`). The graph is opened once and their backward() runs once
+    on it, for at most `timeout` seconds (`BackwardTimeoutError` says where it was still
+    running); the graph is left as it was. Then each method of their class is tried on fresh
+    values, with a value used twice (`autograd_viz.engines.probe`): the only place the kit
+    runs their methods.
 
     >>> from micrograd.engine import Value  # doctest: +SKIP
     >>> x, y = Value(2.0), Value(3.0)  # doctest: +SKIP
