@@ -214,8 +214,9 @@ def identify(
     derivatives are the node's stored `local` grads (a microgpt-style node); else the one
     operation that gives `out` at all (its stored local grads, if wrong, are then judged
     against that operation's by the check). A power `x ** n` is told by its closure's
-    number, or by n = local · x / out. Where two operations fit equally, None: the kit
-    does not guess."""
+    number, or by n = local · x / out where no operation of the table fits (relu(x) = x
+    is a relu, not x ** 1). Where two operations fit equally, None: the kit does not
+    guess."""
     owner = method_name(node, None)
     if owner:
         name = canonical_op(owner, len(args))
@@ -232,7 +233,7 @@ def identify(
         by_value.append(r.key)
         if local is not None and _fits(table_partials(r.key, args, None, out), local):
             by_both.append(r.key)
-    if local is not None and len(args) == 1 and len(local) == 1 and out != 0:
+    if not by_both and local is not None and len(args) == 1 and len(local) == 1 and out != 0:
         n = local[0] * args[0] / out  # x ** n has local n · x ** (n - 1) = n · out / x
         if math.isfinite(n):
             n = float(round(n)) if abs(n - round(n)) < 1e-9 else n
