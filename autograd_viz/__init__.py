@@ -57,7 +57,9 @@ def animate(root: object, **options):
 def check_engine(root: object, *, timeout: float = 5.0):
     """Check your own engine's backward rules on the graph ending at `root`: each rule right,
     wrong or unchecked, and the first node whose gradient goes wrong (see
-    `autograd_viz.engines.check`); your backward() runs once, for at most `timeout` seconds."""
+    `autograd_viz.engines.check`); your backward() runs once on your graph, for at most
+    `timeout` seconds, and each method of your class is also tried on fresh values (`x * x`,
+    `2 - x`: `autograd_viz.engines.probe`). A report that could check nothing says so."""
     from autograd_viz.door import check_engine as _check
 
     return _check(root, timeout=timeout)

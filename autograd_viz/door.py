@@ -53,6 +53,7 @@ def open_graph(
     timeout: float = DEFAULT_TIMEOUT,
     error: type[Exception] | None = TypeError,
     needs: str = "a Value",
+    probe: bool = False,
 ) -> Graph:
     """The snapshot of the graph ending at `root`, opened once for the public call `caller`.
 
@@ -65,6 +66,8 @@ def open_graph(
     graph of at most `check_up_to` values; their backward() may run `timeout` seconds.
     What is not a graph raises `error` naming `caller` and what the kit looks for (None:
     the reader's own `NotAGraphError`, with a hint for a tensor, a number, a list).
+    `probe`: the check also tries each method of their class on fresh values
+    (`check_engine` only: a picture runs nothing of theirs but their backward(), once).
     """
     if isinstance(root, Graph):
         return root
@@ -79,7 +82,7 @@ def open_graph(
     if check is None:
         check = any(n.grad != 0 for n in graph.nodes)
     if check and (check_up_to is None or len(graph) <= check_up_to):
-        return graph.checked()
+        return graph.checked(probe=probe)
     return graph
 
 
@@ -109,9 +112,11 @@ def _count(
 def check_engine(root: object, *, timeout: float = DEFAULT_TIMEOUT) -> EngineReport:
     """Check a micrograd-style engine's backward rules on the graph ending at `root`: each
     rule right, wrong or unchecked, and the first node whose gradient goes wrong
-    (`autograd_viz.engines.check`). The graph is opened once and their backward() runs once,
-    for at most `timeout` seconds (`BackwardTimeoutError` says where it was still running);
-    the graph is left as it was.
+    (`autograd_viz.engines.check`). The graph is opened once and their backward() runs once
+    on it, for at most `timeout` seconds (`BackwardTimeoutError` says where it was still
+    running); the graph is left as it was. Then each method of their class is tried on fresh
+    values, with a value used twice (`autograd_viz.engines.probe`): the only place the kit
+    runs their methods.
 
     >>> from micrograd.engine import Value  # doctest: +SKIP
     >>> x, y = Value(2.0), Value(3.0)  # doctest: +SKIP
@@ -124,7 +129,9 @@ def check_engine(root: object, *, timeout: float = DEFAULT_TIMEOUT) -> EngineRep
             "against sympy. Pass a value built with your class (micrograd-style: data, grad, "
             "_prev, _op, _backward)."
         )
-    graph = open_graph(root, caller="check_engine()", check=True, timeout=timeout, error=None)
+    graph = open_graph(
+        root, caller="check_engine()", check=True, timeout=timeout, error=None, probe=True
+    )
     if not isinstance(graph, ForeignSnapshot) or graph.report is None:  # a Graph passed in
         raise GraphError(
             "check_engine needs the output of your own engine's expression (a node of your "

@@ -49,7 +49,7 @@ __all__ = [
 ]
 
 # Where another engine's node keeps its operands (micrograd: `_prev`), in the order tried.
-OPERAND_NAMES = ("_prev", "_children", "parents", "_parents", "prev")
+OPERAND_NAMES = ("_prev", "_children", "children", "parents", "_parents", "prev")
 
 # What the kit looks for, said once: every "not a graph" message ends with it.
 LOOKS_FOR = (

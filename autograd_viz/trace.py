@@ -31,6 +31,7 @@ module is the walk: which line comes when, and what it reveals.
 
 from __future__ import annotations
 
+import math
 import re
 import unicodedata
 from collections.abc import Iterator, Mapping
@@ -334,11 +335,18 @@ class _Backward:
         self.flags = getattr(graph, "flags", {})
         # leaves whose .grad holds more than this pass gives (backward() twice, no zero_grad)
         self.held = {i: g for i, g, _ in graph.accumulated()}
+        # a learner's engine, checked: what *their* backward() gives, where it differs
+        self.theirs = getattr(graph, "engine_grads", None)
+        self.seed_flag = getattr(graph, "seed_flag", None)
 
     def lines(self) -> tuple[list[_Line], list[float]]:
         r, top = self.r, self.top
         seed = [_bar(top), partial(top, top)] if self.adjoint else [partial(top, top)]
-        out = [_Line("backward", "seed", (r,), (), r, chain([*seed, Eq("1", "1")]), (), (r,))]
+        eq, said = chain([*seed, Eq("1", "1")]), ""
+        if self.seed_flag:  # their backward() never seeds the output: say so where it belongs
+            said, hint = self.seed_flag
+            eq = Eq(f"{eq.text}   ✗ {said}" + (f" — {hint}" if hint else ""), eq.latex)
+        out = [_Line("backward", "seed", (r,), (), r, eq, (), (r,), said)]
         self.grad[r] = 1.0
         # a learner's engine (autograd_viz.engines): the order their backward() ran in
         theirs = getattr(self.graph, "backward_order", None)
@@ -452,6 +460,14 @@ class _Backward:
     def _held(self, p: int, eq: Eq) -> Eq:
         """The line completing p's gradient, with a note where p's `.grad` holds more than
         this one pass gives: `(x.grad holds 6: backward() ran again without zero_grad())`."""
+        if self.theirs is not None and not _close_grad(self.theirs[p], self.grad[p]):
+            theirs = num(self.theirs[p], self.digits)
+            name = self.names[p]
+            shown = f"({name.text})" if " " in name.text else name.text
+            text = f"your backward() leaves {shown}.grad = {theirs.text}"
+            latex = (rf"\quad\left(\text{{your backward() leaves the grad of }}{name.latex}"
+                     rf"\text{{ at }}{theirs.latex}\right)")  # fmt: skip
+            return Eq(f"{eq.text}   ({text})", eq.latex + latex, eq.prec)
         if p not in self.held:
             return eq
         held = num(self.held[p], self.digits)
@@ -480,6 +496,10 @@ class _Backward:
         consumers = tuple(dict.fromkeys(c for c, _, _ in received))
         edges = tuple(f"v{p}-op{c}-{k}" for c, k, _ in received)
         return _Line("backward", "accumulate", (p, *consumers), edges, p, eq, (), (p,))
+
+
+def _close_grad(a: float, b: float) -> bool:
+    return a == b or (a != a and b != b) or math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12)
 
 
 def _bar(name: Eq, via: tuple[Eq, Eq] | None = None) -> Eq:

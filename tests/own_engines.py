@@ -413,3 +413,225 @@ def nodes(root):
             out.append(v)
             stack.extend(getattr(v, "_prev", getattr(v, "parents", ())))
     return out
+
+
+# ---- engines of other shapes ------------------------------------------------------------------
+
+
+class MicroGPTValue:
+    """Karpathy's microgpt Value (2026): each node stores its local gradients instead of a
+    closure (`_local_grads`); no `_op`, no `_backward`, no label; backward() does
+    `child.grad += local_grad * v.grad` in reverse topological order."""
+
+    __slots__ = ("data", "grad", "_children", "_local_grads")
+
+    def __init__(self, data, children=(), local_grads=()):
+        self.data = data
+        self.grad = 0
+        self._children = children
+        self._local_grads = local_grads
+
+    def __add__(self, other):
+        other = other if isinstance(other, MicroGPTValue) else type(self)(other)
+        return type(self)(self.data + other.data, (self, other), (1, 1))
+
+    def __mul__(self, other):
+        other = other if isinstance(other, MicroGPTValue) else type(self)(other)
+        return type(self)(self.data * other.data, (self, other), (other.data, self.data))
+
+    def __pow__(self, other):
+        return type(self)(self.data**other, (self,), (other * self.data ** (other - 1),))
+
+    def log(self):
+        return type(self)(math.log(self.data), (self,), (1 / self.data,))
+
+    def exp(self):
+        return type(self)(math.exp(self.data), (self,), (math.exp(self.data),))
+
+    def relu(self):
+        return type(self)(max(0, self.data), (self,), (float(self.data > 0),))
+
+    def __neg__(self):
+        return self * -1
+
+    def __radd__(self, other):
+        return self + other
+
+    def __sub__(self, other):
+        return self + (-other)
+
+    def __rsub__(self, other):
+        return other + (-self)
+
+    def __rmul__(self, other):
+        return self * other
+
+    def __truediv__(self, other):
+        return self * other**-1
+
+    def __rtruediv__(self, other):
+        return other * self**-1
+
+    def backward(self):
+        topo = []
+        visited = set()
+
+        def build_topo(v):
+            if v not in visited:
+                visited.add(v)
+                for child in v._children:
+                    build_topo(child)
+                topo.append(v)
+
+        build_topo(self)
+        self.grad = 1
+        for v in reversed(topo):
+            for child, local_grad in zip(v._children, v._local_grads):
+                child.grad += local_grad * v.grad
+
+
+def nodes_of_micro(root):
+    """Every node of a microgpt graph, each once."""
+    seen, stack, out = set(), [root], []
+    while stack:
+        v = stack.pop()
+        if id(v) not in seen:
+            seen.add(id(v))
+            out.append(v)
+            stack.extend(v._children)
+    return out
+
+
+class MicroGPTSwappedMul(MicroGPTValue):
+    """microgpt's `__mul__` storing each operand its own value as local grad (swapped)."""
+
+    __slots__ = ()
+
+    def __mul__(self, other):
+        other = other if isinstance(other, MicroGPTValue) else type(self)(other)
+        return type(self)(self.data * other.data, (self, other), (self.data, other.data))
+
+
+class MicroGPTAssigns(MicroGPTValue):
+    """microgpt's backward() with `=` where `+=` belongs: a value used twice keeps one share."""
+
+    __slots__ = ()
+
+    def backward(self):
+        topo, visited = [], set()
+
+        def build_topo(v):
+            if v not in visited:
+                visited.add(v)
+                for child in v._children:
+                    build_topo(child)
+                topo.append(v)
+
+        build_topo(self)
+        self.grad = 1
+        for v in reversed(topo):
+            for child, local_grad in zip(v._children, v._local_grads):
+                child.grad = local_grad * v.grad
+
+
+class NoOpValue(BlogValue):
+    """The blog's Value that never stores its operation: `_prev` and closures, no `_op`."""
+
+    def __init__(self, data, _children=(), _op="", label=""):
+        self.data = data
+        self.grad = 0.0
+        self._backward = lambda: None
+        self._prev = set(_children)
+        self.label = label
+
+
+class ChildrenValue:
+    """Operands in order in a tuple called `children`, the operation in `op`."""
+
+    def __init__(self, data, children=(), op="", label=""):
+        self.data, self.grad, self.children, self.op, self.label = data, 0.0, children, op, label
+        self._backward = lambda: None
+
+    def __add__(self, other):
+        out = ChildrenValue(self.data + other.data, (self, other), "+")
+
+        def _backward():
+            self.grad += out.grad
+            other.grad += out.grad
+
+        out._backward = _backward
+        return out
+
+    def __mul__(self, other):
+        out = ChildrenValue(self.data * other.data, (self, other), "*")
+
+        def _backward():
+            self.grad += other.data * out.grad
+            other.grad += self.data * out.grad
+
+        out._backward = _backward
+        return out
+
+    def backward(self):
+        topo, visited = [], set()
+
+        def build_topo(v):
+            if v not in visited:
+                visited.add(v)
+                for child in v.children:
+                    build_topo(child)
+                topo.append(v)
+
+        build_topo(self)
+        self.grad = 1.0
+        for node in reversed(topo):
+            node._backward()
+
+
+class AssignInMul(BlogValue):
+    """`=` instead of `+=` in `__mul__`'s rule: right on any graph where no value is reused."""
+
+    def __mul__(self, other):
+        other = self._wrap(other)
+        out = type(self)(self.data * other.data, (self, other), "*")
+
+        def _backward():
+            self.grad = other.data * out.grad
+            other.grad = self.data * out.grad
+
+        out._backward = _backward
+        return out
+
+
+class NeverSeeds(BlogValue):
+    """backward() without `self.grad = 1.0`: every gradient stays 0."""
+
+    def backward(self):
+        topo, visited = [], set()
+
+        def build_topo(v):
+            if v not in visited:
+                visited.add(v)
+                for child in v._prev:
+                    build_topo(child)
+                topo.append(v)
+
+        build_topo(self)
+        for node in reversed(topo):
+            node._backward()
+
+
+class MulTimesOutData(BlogValue):
+    """`__mul__`'s rule sends `self` `other.data * out.data` (the output's value, not its
+    gradient); `other` gets the right share."""
+
+    def __mul__(self, other):
+        other = self._wrap(other)
+        out = type(self)(self.data * other.data, (self, other), "*")
+
+        def _backward():
+            self.grad += other.data * out.data
+            other.grad += self.data * out.grad
+
+        out._backward = _backward
+        return out

@@ -102,7 +102,7 @@ def test_non_graphs_get_an_error_naming_the_attributes_looked_for(make, kind, ex
     text = str(err.value)
     assert text.startswith(kind)
     assert "`data` and `grad`" in text
-    assert "`_prev`, `_children`, `parents`, `_parents`, `prev`" in text
+    assert "`_prev`, `_children`, `children`, `parents`, `_parents`, `prev`" in text
     assert extra in text
 
 

@@ -221,7 +221,7 @@ def test_drawing_needs_no_widgets_and_import_stays_light():
 def test_drawing_a_non_graph_names_the_attributes_looked_for():
     import autograd_viz
 
-    with pytest.raises(NotAGraphError, match="`_prev`, `_children`, `parents`"):
+    with pytest.raises(NotAGraphError, match="`_prev`, `_children`, `children`, `parents`"):
         autograd_viz.draw({"data": 1.0})
 
 

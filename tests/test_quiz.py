@@ -192,7 +192,7 @@ def test_a_quiz_on_a_learners_engine_grades_the_right_derivative_not_their_bug(r
     assert q.submit("∂z/∂x", "2") is False  # their bug: was "✔ Right"
     assert (
         "✘ Not quite: 2 is what your engine's backward() gives for ∂z/∂x, but it is not the "
-        "right derivative. A rule in your engine is wrong: check_engine(z) names it."
+        "right derivative. Your engine goes wrong on this graph: check_engine(z) names where."
     ) in q.feedback.value
     assert "∂z/∂x = y = 3" in q.feedback.value  # the hint and the grade now agree
     assert q.submit("∂z/∂x", "3") is True  # the right derivative: was "Not quite"

@@ -9,12 +9,14 @@ where the operation is one it knows (the op table), and by central differences o
 learner's own forward method where it can re-run it (`autograd_viz.engines.ops`). The
 report lists each operation's rule as right, wrong or unchecked, names the first node
 where the gradient goes wrong in a sentence a learner can act on ("your `__mul__` sent 5
-to y; the product rule gives 3"), guesses the classic bug behind it, and probes `2 + x`,
-`2 * x`, `2 - x`, `2 / x`, so a missing `__rmul__` or `__rsub__` is named too — as
-missing, not wrong, with a one-line fix that was tried on the class. Before any rule is
-judged, each value is checked against its operation: a forward bug ("your `__add__` gave
-z = −1, but x + y = 2 + 3 = 5") is reported as one, and the rule is judged against the
-operation the node computes or was meant to.
+to y; the product rule gives 3") and guesses the bug behind it where the numbers say so.
+A node that stores its local gradients (microgpt) has them compared instead, and the
+gradients their backward() leaves with what those give; an output never seeded with 1 is
+named. For `check_engine` alone, their class is also tried on fresh values
+(`autograd_viz.engines.probe`). Before any rule is judged, each value is checked against
+its operation: a forward bug ("your `__add__` gave z = −1, but x + y = 2 + 3 = 5") is
+reported as one, and the rule is judged against the operation the node computes or was
+meant to. A report that could check nothing says so: it is no all-clear.
 """
 
 from __future__ import annotations
@@ -24,6 +26,15 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from autograd_viz._numbers import format_number
+from autograd_viz.engines.findings import (
+    MISSING,
+    RIGHT,
+    UNCHECKED,
+    WRONG,
+    Finding,
+    RuleCheck,
+    _close,
+)
 from autograd_viz.engines.ops import (
     canonical_op,
     method_name,
@@ -31,69 +42,28 @@ from autograd_viz.engines.ops import (
     rule_name,
     table_partials,
 )
-from autograd_viz.engines.read import ForeignGraph, NotAGraphError, is_graph, read_graph
+from autograd_viz.engines.probe import probe_methods, probe_reflected
+from autograd_viz.engines.read import ForeignGraph
 from autograd_viz.engines.run import (
     DEFAULT_TIMEOUT,
     BackwardRun,
     Call,
-    _kit_order,
-    _timed_out,
-    _TimeUp,
     run_backward,
-    shallow_stack,
-    time_limit,
 )
 
 if TYPE_CHECKING:
     from autograd_viz.engines.replay import ForwardProblem
 
-__all__ = ["EngineReport", "Finding", "RuleCheck", "check_graph"]
+__all__ = ["MISSING", "RIGHT", "UNCHECKED", "WRONG", "EngineReport", "Finding", "RuleCheck",
+           "check_graph"]  # fmt: skip
 
-RIGHT, WRONG, UNCHECKED, MISSING = "right", "wrong", "unchecked", "missing"
 _SOURCES = ("op table", "central differences")
 _UNKNOWN = "nothing: an operation the kit does not know, and its method could not be re-run"
+_AT_ZERO = "gradient 0"
+_ONLY_AT_ZERO = "nothing: its rule only ran with out.grad = 0, which sends 0 whatever the rule"
 
 
 # ---- the report ---------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Finding:
-    """One place where the learner's backward pass goes wrong.
-
-    `node` is the index (in the drawing's topological order) of the node whose rule (or
-    whose place in the order) is wrong, `name` its name, `method` the learner's method,
-    `operand`/`sent`/`right` what was sent to which operand and what the rule gives;
-    `message` says it in one sentence, `hint` guesses the bug. `phase` is "forward" for a
-    value that does not follow from its operation (then `sent` is the value, `right` what
-    the operation gives), "backward" for a gradient.
-    """
-
-    node: int | None
-    name: str
-    method: str
-    message: str
-    hint: str = ""
-    operand: int | None = None
-    sent: float | None = None
-    right: float | None = None
-    phase: str = "backward"
-
-    def __str__(self) -> str:
-        return f"{self.message} — {self.hint}" if self.hint else self.message
-
-
-@dataclass(frozen=True)
-class RuleCheck:
-    """One of the learner's operations (a method), and whether its backward rule is right,
-    wrong or unchecked; `how` says what it was checked against."""
-
-    method: str
-    op: str
-    status: str
-    how: str
-    nodes: tuple[int, ...] = ()
-    detail: str = ""
 
 
 @dataclass(frozen=True)
@@ -111,10 +81,21 @@ class EngineReport:
     names: tuple[str, ...] = field(repr=False)
     right_sent: tuple[dict[int, float] | None, ...] = field(repr=False)
     missing: tuple[Finding, ...] = ()
+    probes: tuple[RuleCheck, ...] = ()  # each method tried on fresh values (check_engine)
+
+    @property
+    def checked_any(self) -> bool:
+        """Whether any rule was checked at all (a report that checked nothing is no
+        all-clear)."""
+        return any(r.status in (RIGHT, WRONG) for r in (*self.rules, *self.probes))
 
     @property
     def ok(self) -> bool:
-        return not self.findings and all(r.status != WRONG for r in self.rules)
+        return (
+            self.checked_any
+            and not self.findings
+            and all(r.status != WRONG for r in (*self.rules, *self.probes))
+        )
 
     def __bool__(self) -> bool:
         return self.ok
@@ -131,13 +112,28 @@ class EngineReport:
             lines.append(f"{r.method:<{width}}  {r.status:<9}  {r.how}".rstrip())
             if r.detail:
                 lines.append(f"{'':<{width}}    {r.detail}")
+        if self.probes:
+            lines.append("each method on fresh values (x = 1.5, y = −2.5), seeded with 1:")
+            width_ = max(len(r.op) for r in self.probes)
+            for r in self.probes:
+                shown = f"  {r.method:<{width}}  {r.op:<{width_}}  {r.status}"
+                if r.status == UNCHECKED:
+                    shown += f"  ({r.how})"
+                lines.append(shown.rstrip())
+                if r.detail:
+                    lines.append(f"{'':<{width}}      {r.detail}")
         note = f" ({self.run.note})" if self.run.note else ""
         lines.append(f"backward order: {self.run.order}{note}")
         if self.findings:
             lines.append("first wrong: " + str(self.findings[0]))
             lines += [f"  also: {f}" for f in self.findings[1:]]
-        else:
+        elif self.checked_any:
             lines.append("every checked rule gives the right gradients")
+        else:
+            lines.append(
+                "nothing could be checked: no rule above was compared with a right derivative, "
+                "so this is no all-clear"
+            )
         lines += [f"missing: {f}" for f in self.missing]
         return "\n".join(lines)
 
@@ -150,12 +146,6 @@ class EngineReport:
         return f"<pre>{html.escape(str(self))}</pre>"
 
 
-def _close(a: float, b: float, tol: float) -> bool:
-    if math.isnan(a) or math.isnan(b):
-        return math.isnan(a) and math.isnan(b)
-    return math.isclose(a, b, rel_tol=tol, abs_tol=tol * 1e-3)
-
-
 def check_graph(
     graph: ForeignGraph,
     names: tuple[str, ...],
@@ -163,6 +153,7 @@ def check_graph(
     *,
     run: BackwardRun | None = None,
     timeout: float = DEFAULT_TIMEOUT,
+    probe: bool = False,
 ) -> EngineReport:
     """Check a micrograd-style engine's backward pass on a graph already read
     (`autograd_viz.engines.read.read_graph`); `autograd_viz.check_engine(root)` is the door.
@@ -171,10 +162,15 @@ def check_graph(
     made now: their order, their rules) with the right local derivatives, and names the
     first node that goes wrong. `names` are the values' names as the drawings write them
     (`autograd_viz.naming`), `forward` the values that do not follow from their operations
-    (both from the graph's snapshot, `autograd_viz.engines.replay`). Probes `2 + x`, `2 * x`,
-    `2 - x`, `2 / x` on fresh values of the class, so a missing `__rmul__` or `__rsub__` is
-    named too (with a one-line fix that was tried on the class). Their code runs for at most
-    `timeout` seconds (`BackwardTimeoutError` says where it was still running).
+    (both from the graph's snapshot, `autograd_viz.engines.replay`). A node that stores its
+    local gradients (microgpt) has them compared with the right ones, and the gradients
+    their backward() leaves with what those local gradients give; an output their
+    backward() never seeds with 1 is named. With `probe` (only `check_engine`: a picture
+    never runs their methods), each method of the class is also tried on fresh values, with
+    a value used twice (`x + x`, `x * x`), and `2 + x`, `2 * x`, `2 - x`, `2 / x`, so a bug
+    the drawn graph does not show and a missing `__rmul__` or `__rsub__` are named too (with
+    a one-line fix that was tried on the class). Their code runs for at most `timeout`
+    seconds (`BackwardTimeoutError` says where it was still running).
     """
     if run is None:
         run = run_backward(graph, timeout=timeout)
@@ -230,25 +226,58 @@ def check_graph(
             findings.append((position, verdict.finding))
             row["detail"] = row["detail"] or verdict.finding.message
     failed = dict(run.errors)
+    stores = [local is not None for local in graph.local_grads] or [False] * len(graph)
     for i in range(len(graph) - 1, -1, -1):  # in the order a backward pass meets them
         rule = getattr(graph.nodes[i], "_backward", None)
         if i in failed:
             method = method_name(graph.nodes[i], canonical_op(graph.ops[i], len(graph.operands[i])))
             message = f"your `{method or graph.ops[i]}`'s `_backward` raised {failed[i]}"
             findings.append((-1, Finding(i, names[i], method, message)))
-        elif graph.operands[i] and i not in seen and callable(rule):
+        elif graph.operands[i] and i not in seen and callable(rule) and not stores[i]:
             findings.append((len(run.calls), _never_ran(names, i)))
+
+    for i, local in enumerate(graph.local_grads):  # microgpt: stored local grads, no closures
+        if local is None:
+            continue
+        canonical = canonical_op(graph.ops[i], len(graph.operands[i]))
+        method = method_name(graph.nodes[i], canonical) or graph.ops[i]
+        key = (method or "?", graph.ops[i])
+        row = per_method.setdefault(key, {"status": set(), "how": set(), "nodes": [], "detail": ""})
+        row["nodes"].append(i)
+        op = wrong_value[i].rule_op if i in wrong_value else canonical
+        verdict = _check_local(graph, names, i, local, op, method, i not in wrong_value)
+        row["status"].add(verdict.status)
+        row["how"].update(h for h in verdict.how.split(", ") if h)
+        right_sent[i] = verdict.right
+        if verdict.finding is not None:
+            findings.append((-1, verdict.finding))
+            row["detail"] = row["detail"] or verdict.finding.message
+        elif verdict.status == UNCHECKED and not row["detail"]:
+            row["detail"] = f"{names[i]} stores no `_op` and fits no operation the kit knows"
+    seeded = _seed_finding(graph, names, run)
+    if seeded is not None:
+        findings.append((-2 * len(graph) - 2, seeded))  # before all: every grad follows it
+    elif any(local is not None for local in graph.local_grads):
+        kept = _their_sums(graph, names, run)
+        if kept is not None:
+            findings.append((len(run.calls) + 1, kept))
 
     rules = []
     for (method, op), row in per_method.items():
         status = WRONG if WRONG in row["status"] else RIGHT if RIGHT in row["status"] else UNCHECKED
-        how = ", ".join(h for h in _SOURCES if h in row["how"]) or _UNKNOWN
+        how = ", ".join(h for h in _SOURCES if h in row["how"])
+        how = how or (_ONLY_AT_ZERO if _AT_ZERO in row["how"] else _UNKNOWN)
         rules.append(RuleCheck(method, op, status, how, tuple(row["nodes"]), row["detail"]))
-    probe_rules, probe_findings, missing = _probe_reflected(graph, timeout)
-    rules += probe_rules
-    ordered = [f for _, f in sorted(findings, key=lambda pf: pf[0])] + probe_findings
+    ordered = [f for _, f in sorted(findings, key=lambda pf: pf[0])]
+    missing: list[Finding] = []
+    method_rules: list[RuleCheck] = []
+    if probe:  # their class tried on fresh values: check_engine only
+        method_rules, method_findings = probe_methods(graph, timeout)
+        probe_rules, probe_findings, missing = probe_reflected(graph, timeout)
+        rules += probe_rules
+        ordered += method_findings + probe_findings
     return EngineReport(tuple(rules), tuple(ordered), run, graph, names, tuple(right_sent),
-                        tuple(missing))  # fmt: skip
+                        tuple(missing), tuple(method_rules))  # fmt: skip
 
 
 @dataclass
@@ -287,6 +316,8 @@ def _check_call(
     right: dict[int, float] = {}
     for k, p in enumerate(positions):
         right[p] = right.get(p, 0.0) + partials[k] * g
+    if g == 0 and all(call.sent[p] == 0 for p in right):
+        return _Verdict(UNCHECKED, _AT_ZERO, None, right)  # 0 · anything: nothing learnt
     for p in dict.fromkeys(positions):
         sent, expected = call.sent[p], right[p]
         if _close(sent, expected, tol):
@@ -301,7 +332,7 @@ def _check_call(
             each = [partials[j] * g for j, q in enumerate(positions) if q == p]
             shares = " + ".join(format_number(x) for x in each)
             message += f" ({names[p]} is used {positions.count(p)} times: {shares})"
-        hint = _diagnose(call, p, positions, partials, g, canonical, args, tol)
+        hint = _diagnose(call, p, positions, partials, g, canonical, args, tol, graph.data[i])
         if _still_the_default(graph.nodes[i]):
             hint = (
                 "its `_backward` is still the do-nothing one from `__init__`: set "
@@ -312,7 +343,127 @@ def _check_call(
     return _Verdict(RIGHT, how, None, right)
 
 
-def _diagnose(call, p, positions, partials, g, canonical, args, tol) -> str:
+def _numbers(values) -> str:
+    return "(" + ", ".join(format_number(v) for v in values) + ")"
+
+
+def _check_local(
+    graph: ForeignGraph,
+    names: tuple[str, ...],
+    i: int,
+    local: tuple[float, ...],
+    canonical: str | None,
+    method: str,
+    value_follows: bool,
+) -> _Verdict:
+    """A microgpt-style node's stored local gradients against the right ones: the op
+    table's (or central differences on their method) for the operation it was made by."""
+    positions = graph.operands[i]
+    args = [graph.data[p] for p in positions]
+    exponent = graph.exponents[i]
+    partials = table_partials(canonical, args, exponent, graph.data[i] if value_follows else None)
+    how, tol, named = "op table", 1e-6, rule_name(canonical) if canonical else ""
+    if partials is None and value_follows and i not in graph.unnamed:
+        partials = numeric_partials(graph.nodes[i], method, args, exponent, graph.data[i])
+        how, tol, named = "central differences", 1e-4, "central differences"
+    if partials is None:
+        return _Verdict(UNCHECKED, "")
+    g = graph.grads[i]
+    right = {p: 0.0 for p in positions}
+    for k, p in enumerate(positions):
+        right[p] += partials[k] * g
+    wrong = [k for k in range(len(positions)) if not _close(local[k], partials[k], tol)]
+    if not wrong:
+        return _Verdict(RIGHT, how, None, right)
+    k = wrong[0]
+    p = positions[k]
+    verb = "give" if named == "central differences" else "gives"
+    shown = method or graph.ops[i] or "its method"
+    message = (
+        f"your `{shown}` stored the local gradients {_numbers(local)} in {names[i]}; "
+        f"{named} {verb} {_numbers(partials)}"
+    )
+    hint = ""
+    if (
+        len(positions) == 2
+        and not _close(partials[0], partials[1], tol)
+        and _close(local[0], partials[1], tol)
+        and _close(local[1], partials[0], tol)
+    ):
+        hint = "each operand got the other's local gradient: the two are swapped"
+    finding = Finding(i, names[i], shown, message, hint, p, local[k], partials[k])
+    return _Verdict(WRONG, how, finding, right)
+
+
+def _dot_grad(name: str) -> str:
+    """`y.grad`, or `(a · b).grad` for a value named by its expression."""
+    return f"({name}).grad" if " " in name else f"{name}.grad"
+
+
+def _seed_finding(graph: ForeignGraph, names: tuple[str, ...], run: BackwardRun) -> Finding | None:
+    """Their backward() must leave the output's own gradient at 1 (∂z/∂z): else nothing, or
+    the wrong amount, flows back from it."""
+    r = len(graph) - 1
+    if run.order != "your backward()" or not graph.operands[r]:
+        return None
+    got = run.grads[r]
+    if _close(got, 1.0, 1e-12):
+        return None
+    if got == 0:
+        message = (
+            f"after your backward(), {_dot_grad(names[r])} is 0: it never seeds the output's "
+            "gradient with 1, so every rule multiplies by 0 and every gradient stays 0"
+        )
+        hint = "set `self.grad = 1.0` in backward() before the loop that runs each node's rule"
+    else:
+        message = (
+            f"after your backward(), {_dot_grad(names[r])} is {format_number(got)}, not 1 "
+            f"(∂{names[r]}/∂{names[r]} = 1)"
+        )
+        hint = "set `self.grad = 1.0` in backward() once, before the loop, and never add to it"
+    return Finding(r, names[r], "backward", message, hint, None, got, 1.0, "seed")
+
+
+def _their_sums(graph: ForeignGraph, names: tuple[str, ...], run: BackwardRun) -> Finding | None:
+    """For an engine that stores local gradients: the first value (in the order a backward
+    pass meets them) whose gradient after their backward() is not what those stored local
+    gradients give when each share is added (`child.grad += local * v.grad`)."""
+    if run.order != "your backward()":
+        return None
+    given = [0.0] * len(graph)
+    given[-1] = 1.0
+    shares: list[list[float]] = [[] for _ in range(len(graph))]
+    for i in range(len(graph) - 1, -1, -1):
+        local = graph.local_grads[i]
+        if local is None:
+            if graph.operands[i]:
+                return None  # a closure of its own: the calls were checked one by one
+            continue
+        for p, slope in zip(graph.operands[i], local):
+            shares[p].append(slope * given[i])
+            given[p] += slope * given[i]
+    for p in range(len(graph) - 1, -1, -1):
+        if _close(run.grads[p], given[p], 1e-9):
+            continue
+        got = format_number(run.grads[p])
+        message = (
+            f"your backward() left {_dot_grad(names[p])} = {got}; the local gradients stored in "
+            f"the graph give {format_number(given[p])}"
+        )
+        if len(shares[p]) > 1:
+            message += (
+                f" ({names[p]} is used {len(shares[p])} times: "
+                + " + ".join(format_number(x) for x in shares[p])
+                + ")"
+            )
+        hint = ""
+        if len(shares[p]) > 1 and any(_close(run.grads[p], x, 1e-9) for x in shares[p]):
+            hint = "it replaced the gradient instead of adding to it: `=` where `+=` belongs"
+        return Finding(p, names[p], "backward", message, hint, None, run.grads[p], given[p])
+    return None
+
+
+def _diagnose(call, p, positions, partials, g, canonical, args, tol, out_data=None) -> str:
     """A guess at which classic bug produced a wrong contribution."""
     sent, before = call.sent[p], call.before[p]
     after = before + sent
@@ -323,12 +474,28 @@ def _diagnose(call, p, positions, partials, g, canonical, args, tol) -> str:
         return f"it left out the chain rule's factor out.grad (here {format_number(g)})"
     if canonical == "tanh" and _close(sent, (1 - args[0] ** 2) * g, tol):
         return "it used the input (1 − x²) where the rule needs the output t = tanh(x): 1 − t²"
+    own = sum(partials[k] for k, q in enumerate(positions) if q == p)
+    if out_data is not None and not _close(out_data, g, tol) and _close(sent, own * out_data, tol):
+        return (
+            f"it multiplied by the output's value out.data (here {format_number(out_data)}) "
+            "where the chain rule needs its gradient out.grad"
+        )
     if len(positions) == 2 and positions[0] != positions[1]:
         k = positions.index(p)
+        q = positions[1 - k]
         other = partials[1 - k] * g
-        if _close(sent, other, tol) and not _close(other, partials[k] * g, tol):
+        mine = partials[k] * g
+        if (  # only where both operands got each other's share: the numbers say so
+            _close(sent, other, tol)
+            and not _close(other, mine, tol)
+            and _close(call.sent.get(q, math.nan), mine, tol)
+        ):
             return "it sent what the other operand should get: operands swapped in the rule?"
-        if canonical == "*" and _close(sent, args[k] * g, tol):
+        if (
+            canonical == "*"
+            and _close(sent, args[k] * g, tol)
+            and not _close(args[k], args[1 - k], tol)
+        ):
             return "it multiplied by the operand's own value; the product rule uses the other one"
     return ""
 
@@ -369,174 +536,4 @@ def _never_ran(names, i) -> Finding:
         "backward",
         f"your backward() never ran {names[i]}'s `_backward`, so its operands got nothing from it",
         "the topological sort must reach every node the output depends on",
-    )
-
-
-# ---- reflected operations: `2 * x` needs __rmul__ ---------------------------------------------
-
-# method, expression, with a number on the left, with the number wrapped, float value, slope
-_PROBES = (
-    ("__radd__", "2 + x", lambda x: 2 + x, lambda two, x: two + x, lambda a: 2 + a, lambda a: 1.0),
-    ("__rmul__", "2 * x", lambda x: 2 * x, lambda two, x: two * x, lambda a: 2 * a, lambda a: 2.0),
-    ("__rsub__", "2 - x", lambda x: 2 - x, lambda two, x: two - x, lambda a: 2 - a, lambda a: -1.0),
-    ("__rtruediv__", "2 / x", lambda x: 2 / x, lambda two, x: two / x, lambda a: 2 / a,
-     lambda a: -2 / a**2),
-)  # fmt: skip
-# One-line fixes, most readable first; `C` is the class's name. Each is tried on the class
-# before it is offered: the blog's `other + (-self)` needs a `__neg__`, `self * -1 + other`
-# a `__mul__` that takes plain numbers, `C(other) + ...` only `__add__` and `__mul__`.
-_FIXES = {
-    "__radd__": ("self + other", "self + C(other)"),
-    "__rmul__": ("self * other", "self * C(other)"),
-    "__rsub__": ("other + (-self)", "C(other) - self", "self * -1 + other",
-                 "C(other) + self * C(-1.0)"),
-    "__rtruediv__": ("other * self**-1", "C(other) / self", "self**-1 * other",
-                     "C(other) * self**-1"),
-}  # fmt: skip
-
-
-def _probe_reflected(
-    graph: ForeignGraph, timeout: float = DEFAULT_TIMEOUT
-) -> tuple[list[RuleCheck], list[Finding], list[Finding]]:
-    """Try `2 + x`, `2 * x`, `2 - x`, `2 / x` on a fresh value of the learner's class.
-
-    A reflected method must exist, give the right value, and send x the gradient the
-    learner's own engine sends for the same expression with the 2 wrapped (`Value(2) * x`),
-    so a wrong `__mul__` is blamed on `__mul__`, not on the `__rmul__` that calls it. A
-    missing one is its own verdict (the third list), with a fix that works in the class.
-    Gradients come from their `_backward` rules in the kit's order: their backward() runs
-    once per check, on their graph only."""
-    cls = type(graph.nodes[-1])
-    rules: list[RuleCheck] = []
-    findings: list[Finding] = []
-    missing: list[Finding] = []
-    a = 1.5
-    try:
-        with time_limit(timeout), shallow_stack():
-            for method, text, build, wrapped, value, slope in _PROBES:
-                try:
-                    x = cls(a)
-                except Exception as err:
-                    how = f"nothing: {cls.__name__}({a}) raised {type(err).__name__}"
-                    rules.append(RuleCheck(method, text, UNCHECKED, how))
-                    continue
-                expected = _wrapped_slope(cls, wrapped, a)
-                expected = slope(a) if expected is None else expected
-                try:
-                    out = build(x)
-                except TypeError:
-                    fix = _working_fix(cls, method, build, value(a), expected, slope(a))
-                    forward = "__" + method[3:]  # __rsub__ -> __sub__
-                    has = "" if hasattr(cls, forward) else f"`{forward}` or "
-                    message = (
-                        f"`{text}` raises TypeError (your class has no {has}`{method}`): {fix}"
-                    )
-                    missing.append(Finding(None, "x", method, message))
-                    rules.append(RuleCheck(method, text, MISSING, "a probe", (), fix))
-                    continue
-                except Exception as err:
-                    detail = f"`{text}` raised {type(err).__name__}: {err}"
-                    findings.append(Finding(None, "x", method, detail))
-                    rules.append(RuleCheck(method, text, WRONG, "a probe", (), detail))
-                    continue
-                verdict = _probe_result(cls, text, x, out, value(a), expected)
-                if verdict is None:
-                    rules.append(RuleCheck(method, text, RIGHT, "a probe"))
-                else:
-                    fix = _working_fix(cls, method, build, value(a), expected, slope(a), own=True)
-                    findings.append(Finding(None, "x", method, verdict, fix))
-                    rules.append(RuleCheck(method, text, WRONG, "a probe", (), verdict))
-    except _TimeUp:
-        raise _timed_out("a `_backward` of yours (on `2 + x`, `2 * x`, ...)", timeout, "") from None
-    return rules, findings, missing
-
-
-def _kit_grad(out: object, x: object) -> float | None:
-    """The gradient x gets from their `_backward` rules, run in the kit's order (no call of
-    their backward()); None where their rules cannot run."""
-    try:
-        graph = read_graph(out)
-        errors: list[tuple[int, str]] = []
-        _kit_order(graph, errors)
-        return None if errors else float(x.grad)
-    except (NotAGraphError, Exception):
-        return None
-
-
-def _wrapped_slope(cls, wrapped, a: float) -> float | None:
-    """The gradient x gets from the learner's engine for the expression with the 2 wrapped."""
-    try:
-        x = cls(a)
-        return _kit_grad(wrapped(cls(2.0), x), x)
-    except Exception:  # no such operation: fall back to the true slope
-        return None
-
-
-def _probe_result(cls, text, x, out, value, slope) -> str | None:
-    if not is_graph(out):
-        return f"`{text}` gave a {type(out).__name__}, not a {cls.__name__}"
-    try:
-        data = float(out.data)
-    except (TypeError, ValueError):
-        return f"`{text}` gave data {out.data!r}, not a number"
-    if not math.isclose(data, value, rel_tol=1e-9):
-        return (
-            f"`{text}` at x = 1.5 gave {format_number(data)}; it should be {format_number(value)}"
-        )
-    grad = _kit_grad(out, x)
-    if grad is None:
-        return None  # the gradient check needs working rules; other rows cover them
-    if not math.isclose(grad, slope, rel_tol=1e-6, abs_tol=1e-12):
-        return (
-            f"`{text}` at x = 1.5 sent {format_number(grad)} to x; it should be "
-            f"{format_number(slope)}"
-        )
-    return None
-
-
-def _namespace(cls: type) -> dict:
-    """The globals a method pasted into `cls` would see: those of its own methods."""
-    for klass in cls.__mro__:
-        for attr in vars(klass).values():
-            found = getattr(getattr(attr, "__func__", attr), "__globals__", None)
-            if found is not None and klass is not object:
-                return found
-    return {}
-
-
-def _working_fix(cls, method, build, value, expected, slope, own=False) -> str:
-    """The advice for a missing (or wrong) reflected method: the first one-line fix that,
-    defined in the class's own namespace and put on a copy of the class, makes the probe
-    give the right value and gradient. Only a fix that was seen to work is offered."""
-    name = cls.__name__
-    namespace = _namespace(cls)
-    tried = []
-    for body in _FIXES[method]:
-        source = f"def {method}(self, other): return {body.replace('C(', f'{name}(')}"
-        tried.append(f"`{source}`")
-        local: dict = {}
-        try:
-            exec(source, namespace, local)  # our own one-line template, in their namespace
-            trial = type(name, (cls,), {method: local[method], "__module__": cls.__module__})
-            x = trial(1.5)
-            out = build(x)
-            if not math.isclose(float(out.data), value, rel_tol=1e-9):
-                tried[-1] += f" gives {format_number(float(out.data))}"
-                continue
-            grad = _kit_grad(out, x)
-        except Exception as err:
-            tried[-1] += f" raises {type(err).__name__}: {err}"
-            continue
-        if grad is not None and (
-            math.isclose(grad, expected, rel_tol=1e-6, abs_tol=1e-12)
-            or math.isclose(grad, slope, rel_tol=1e-6, abs_tol=1e-12)
-        ):
-            verb = "e.g." if own else "add"
-            return f"{verb} `{source}` to your class"
-        tried[-1] += " sends x the wrong gradient"
-    if own:
-        return ""  # the wrong value comes from elsewhere (a rule named above): no guess
-    return (
-        f"no one-line `{method}` works with its methods as they are ({len(tried)} tried); "
-        f"the blog's {tried[0]}"
     )

@@ -20,9 +20,9 @@ import re
 from autograd_viz.engine import Value
 from autograd_viz.ops import DERIVED, OPS, POWER_N, Op, row, rows
 
-__all__ = ["canonical_op", "engine_op", "method_name", "numeric_partials", "op_of_method",
-           "rerun", "rule_name", "table_partials", "table_value", "what_it_computes",
-           "written"]  # fmt: skip
+__all__ = ["canonical_op", "engine_op", "identify", "method_name", "numeric_partials",
+           "op_of_method", "rerun", "rule_name", "table_partials", "table_value",
+           "what_it_computes", "written"]  # fmt: skip
 
 
 def _row(canonical: str | None) -> Op | None:
@@ -197,3 +197,50 @@ def numeric_partials(
         return partials
     except Exception:  # their forward may refuse numbers, or fail near a kink: unchecked
         return None
+
+
+def _fits(got: list[float] | None, want: tuple[float, ...]) -> bool:
+    return got is not None and len(got) == len(want) and all(same(g, w) for g, w in zip(got, want))
+
+
+def identify(
+    node: object, args: list[float], out: float, local: tuple[float, ...] | None
+) -> str | None:
+    """The operation that made a node stored with no `_op`, spelt as the table keys it
+    ("*", "tanh", "**3"); None where nothing says which.
+
+    In order: the method its `_backward` closure was defined in (`Value.__mul__.<locals>`);
+    else the one operation of the table that gives `out` from `args` and whose local
+    derivatives are the node's stored `local` grads (a microgpt-style node); else the one
+    operation that gives `out` at all (its stored local grads, if wrong, are then judged
+    against that operation's by the check). A power `x ** n` is told by its closure's
+    number, or by n = local · x / out where no operation of the table fits (relu(x) = x
+    is a relu, not x ** 1). Where two operations fit equally, None: the kit does not
+    guess."""
+    owner = method_name(node, None)
+    if owner:
+        name = canonical_op(owner, len(args))
+        if name == POWER_N:
+            return "**"  # the reader takes the exponent from the closure (`_exponent`)
+        if name is not None:
+            return name
+    by_value, by_both = [], []
+    for r in rows():
+        if r.key == POWER_N or r.arity != len(args):
+            continue
+        if not _fits([v] if (v := table_value(r.key, args, None)) is not None else None, (out,)):
+            continue
+        by_value.append(r.key)
+        if local is not None and _fits(table_partials(r.key, args, None, out), local):
+            by_both.append(r.key)
+    if not by_both and local is not None and len(args) == 1 and len(local) == 1 and out != 0:
+        n = local[0] * args[0] / out  # x ** n has local n · x ** (n - 1) = n · out / x
+        if math.isfinite(n):
+            n = float(round(n)) if abs(n - round(n)) < 1e-9 else n
+            if _fits(table_partials(POWER_N, args, n, out), local):
+                by_both.append(f"**{n!r}")
+    if len(by_both) == 1:
+        return by_both[0]
+    if not by_both and len(by_value) == 1:
+        return by_value[0]
+    return None

@@ -35,10 +35,12 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from autograd_viz._text import clean_label
+from autograd_viz.engines.ops import identify, method_name
 from autograd_viz.errors import LOOKS_FOR, OPERAND_NAMES, NotAGraphError, NumberOutOfRangeError
 
 __all__ = [
     "LABEL_NAMES",
+    "LOCAL_NAMES",
     "LOOKS_FOR",
     "OPERAND_NAMES",
     "OP_NAMES",
@@ -52,6 +54,7 @@ __all__ = [
 
 OP_NAMES = ("_op", "op")
 LABEL_NAMES = ("label", "name")
+LOCAL_NAMES = ("_local_grads", "local_grads")  # microgpt: local gradients, not closures
 
 
 @dataclass(frozen=True)
@@ -62,6 +65,11 @@ class ForeignGraph:
     `operands[i]` are the indices of node i's operands in expression order (`a * a` lists
     `a` twice); `exponents[i]` is the number n of a `**n` node. `unordered` lists the
     nodes whose operand order could not be recovered and is shown sorted by content.
+    `local_grads[i]` are the local derivatives node i stores per operand position (a
+    microgpt-style node: `_local_grads`, no `_backward`), else None. `unnamed` lists the
+    operations stored with no `_op` that nothing identifies (their op is the name of the
+    method that made them, else "op"); `named`
+    those whose operation the kit identified (`autograd_viz.engines.ops.identify`).
     """
 
     nodes: tuple[object, ...]
@@ -73,6 +81,9 @@ class ForeignGraph:
     exponents: tuple[float | None, ...]
     unordered: tuple[int, ...]
     engine: str
+    local_grads: tuple[tuple[float, ...] | None, ...] = ()
+    unnamed: tuple[int, ...] = ()
+    named: tuple[int, ...] = ()
 
     def __len__(self) -> int:
         return len(self.nodes)
@@ -80,11 +91,31 @@ class ForeignGraph:
     @property
     def note(self) -> str:
         """A caption line when some operand order is a guess ('' when every order is known)."""
-        if not self.unordered:
-            return ""
-        n = len(self.unordered)
-        which = "operation" if n == 1 else "operations"
-        return f"operand order of {n} {which} unknown (operands kept in a set): shown sorted"
+        lines = []
+        if self.unordered:
+            n = len(self.unordered)
+            which = "operation" if n == 1 else "operations"
+            lines.append(
+                f"operand order of {n} {which} unknown (operands kept in a set): shown sorted"
+            )
+        if self.named:
+            n = len(self.named)
+            which = "operation stores" if n == 1 else "operations store"
+            lines.append(
+                f"{n} {which} no `_op`: named by the method that made it or by its numbers"
+            )
+        if self.unnamed:
+            n = len(self.unnamed)
+            which = (
+                "operation stores no `_op` and fits"
+                if n == 1
+                else ("operations store no `_op` and fit")
+            )
+            lines.append(
+                f"{n} {which} no operation the kit knows: written as a call of the method "
+                "that made it (or op(…)), derivatives by number; store the operation in `_op`"
+            )
+        return "\n".join(lines)
 
 
 # ---- what a node looks like -------------------------------------------------------------
@@ -335,6 +366,7 @@ def read_graph(
         stack.extend(raw[key])
 
     ops = {key: _op_text(node) for key, node in objects.items()}
+    local = {key: _local_grads(node, len(raw[key])) for key, node in objects.items()}
 
     # 2. operand order where a set lost it
     ordered: dict[int, list[object]] = {}
@@ -356,7 +388,22 @@ def read_graph(
     for key in objects:
         ordered.setdefault(key, raw[key])
 
-    # 3. topological order: depth-first, operands in order, an explicit stack
+    # 3. the operation of a node stored with no `_op`: identified, or said to be unknown
+    named: set[int] = set()
+    unnamed: set[int] = set()
+    for key, node in objects.items():
+        if ops[key].strip() or not ordered[key]:
+            continue
+        args = [data[id(p)] for p in ordered[key]]
+        found = identify(node, args, data[key], local[key])
+        if found is None:  # written as a call of the method that made it, else of "op"
+            ops[key] = method_name(node, None) or "op"
+            unnamed.add(key)
+        else:
+            ops[key] = found
+            named.add(key)
+
+    # 4. topological order: depth-first, operands in order, an explicit stack
     order = _topological(root, ordered)
     position = {id(node): i for i, node in enumerate(order)}
     operands = tuple(tuple(position[id(p)] for p in ordered[id(node)]) for node in order)
@@ -370,6 +417,9 @@ def read_graph(
         exponents=tuple(_exponent(node, ops[id(node)], len(ordered[id(node)])) for node in order),
         unordered=tuple(sorted(position[key] for key in guessed)),
         engine=f"{type(root).__module__}.{type(root).__qualname__}",
+        local_grads=tuple(local[id(node)] for node in order),
+        unnamed=tuple(sorted(position[key] for key in unnamed)),
+        named=tuple(sorted(position[key] for key in named)),
     )
 
 
@@ -398,6 +448,30 @@ def _topological(root: object, ordered: dict[int, list[object]]) -> list[object]
         stack += (node, marker)
         stack.extend(reversed(ordered[id(node)]))  # the first operand pops first
     return order
+
+
+def _local_grads(node: object, n_operands: int) -> tuple[float, ...] | None:
+    """The local derivatives a microgpt-style node stores, one per operand position; None
+    for a node with a `_backward` of its own (its closure is what runs; the do-nothing one
+    `__init__` sets does not count), a leaf, or a node that stores none (or not one number
+    per operand)."""
+    rule = getattr(node, "_backward", None)
+    qualname = getattr(getattr(rule, "__func__", rule), "__qualname__", "")
+    if not n_operands or (callable(rule) and ".__init__.<locals>." not in f".{qualname}"):
+        return None  # a closure of its own is what runs (the do-nothing default is none)
+    found = _attr(node, LOCAL_NAMES)
+    if found is None or not isinstance(found[1], (list, tuple)) or len(found[1]) != n_operands:
+        return None
+    out = []
+    for g in found[1]:
+        if isinstance(g, numbers.Real):
+            out.append(float(g))
+        else:
+            try:  # numpy scalars
+                out.append(float(g.item()))
+            except (AttributeError, TypeError, ValueError):
+                return None
+    return tuple(out)
 
 
 def _op_text(node: object) -> str:

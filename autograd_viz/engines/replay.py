@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 from autograd_viz._numbers import format_number
 from autograd_viz.engine import Value
-from autograd_viz.engines.check import check_graph
+from autograd_viz.engines.check import _seed_finding, check_graph
 from autograd_viz.engines.ops import (
     canonical_op,
     engine_op,
@@ -213,7 +213,12 @@ class _Replay:
         return uses
 
     def sent(self, i: int, grad: float) -> tuple[float, ...]:
-        """What node i's rule adds to each operand position at gradient `grad`."""
+        """What node i's rule adds to each operand position at gradient `grad`: for a
+        node that stores its local gradients (microgpt), those numbers times `grad`, read,
+        never run."""
+        local = self.graph.local_grads[i] if self.graph.local_grads else None
+        if local is not None:
+            return tuple(g * grad for g in local)
         calls = self.calls(i)
         if not calls:
             return tuple(0.0 for _ in self.graph.operands[i])
@@ -315,15 +320,19 @@ class ForeignSnapshot(Graph):
         plain = super().with_grads(grads)
         return dataclasses.replace(self, nodes=plain.nodes)
 
-    def checked(self) -> ForeignSnapshot:
+    def checked(self, *, probe: bool = False) -> ForeignSnapshot:
         """This snapshot with `check_engine`'s findings (a viewer asks once it knows the
-        graph is not too large to show, so a refusal never waits for a check)."""
+        graph is not too large to show, so a refusal never waits for a check). `probe`:
+        also try each method of their class on fresh values — `check_engine` only; a
+        picture runs their backward() once and nothing else of theirs."""
         if self.report is not None or self.source is None:
             return self
         timeout = self.replay.timeout if self.replay is not None else DEFAULT_TIMEOUT
         names = tuple(name.text for name in expression_names(self))
         ran = self.replay.recorded if self.replay is not None else None  # a run already made
-        report = check_graph(self.source, names, self.forward, run=ran, timeout=timeout)
+        report = check_graph(
+            self.source, names, self.forward, run=ran, timeout=timeout, probe=probe
+        )
         if self.replay is not None:
             self.replay.adopt(report.run)  # their backward() runs once: the check's run is replayed
         flags: dict[tuple[int, int | None], tuple[str, str]] = {}
@@ -336,6 +345,32 @@ class ForeignSnapshot(Graph):
     @property
     def first_wrong(self) -> Finding | None:
         return None if self.report is None else self.report.first_wrong
+
+    @property
+    def seed_flag(self) -> tuple[str, str] | None:
+        """(sentence, hint) where their backward() never seeds the output with 1, for the
+        derivation's seed line; None elsewhere. Asking runs their backward() if no run is
+        recorded yet (the one run every picture of the call replays)."""
+        if self.report is not None:
+            found = next((f for f in self.report.findings if f.phase == "seed"), None)
+        else:
+            run = self.backward_run()
+            if run is None or self.source is None:
+                return None
+            names = tuple(name.text for name in expression_names(self))
+            found = _seed_finding(self.source, names, run)
+        return None if found is None else (found.message, found.hint)
+
+    @property
+    def engine_grads(self) -> tuple[float, ...] | None:
+        """Every value's gradient after the one run of *their* backward() from fresh
+        gradients, for the derivation to say where it differs from the numbers it derives
+        (`y.grad` left at 0 while the rules give 8); None where their backward() could not
+        run. Asking runs it if no run is recorded yet."""
+        run = self.backward_run()
+        if run is None or run.order != "your backward()":
+            return None
+        return run.grads
 
     def backward_run(self) -> BackwardRun | None:
         """The one recorded run of their backward pass (the check's, the replay's, or one

@@ -18,6 +18,7 @@ backward() runs at most once per public call.
 from __future__ import annotations
 
 import contextlib
+import functools
 import numbers
 import os
 import signal
@@ -298,13 +299,18 @@ def _restore_rules(installed: list[tuple[object, bool, object]]) -> None:
 
 
 def _kit_order(graph: ForeignGraph, errors: list[tuple[int, str]]) -> list[Call]:
-    """Seed the root with 1 and call each closure in reverse topological order; a closure
-    that raises is recorded in `errors` and the pass goes on without it."""
+    """Seed the root with 1 and call each closure in reverse topological order (a node that
+    stores its local gradients sends `local · grad` instead); a closure that raises is
+    recorded in `errors` and the pass goes on without it."""
     for node in graph.nodes:
         node.grad = 0.0
     graph.nodes[-1].grad = 1.0
     log = []
     for i in range(len(graph) - 1, -1, -1):
+        local = graph.local_grads[i] if graph.local_grads else None
+        if local is not None:
+            log.append(_snapshot_call(graph, i, functools.partial(_send_local, graph, i, local)))
+            continue
         rule = getattr(graph.nodes[i], "_backward", None)
         if graph.operands[i] and callable(rule):
             try:
@@ -312,3 +318,11 @@ def _kit_order(graph: ForeignGraph, errors: list[tuple[int, str]]) -> list[Call]
             except Exception as err:  # their code: name it at its node
                 errors.append((i, f"{type(err).__name__}: {err}"))
     return log
+
+
+def _send_local(graph: ForeignGraph, i: int, local: tuple[float, ...]) -> None:
+    """What a correct microgpt-style backward() does at node i: each operand gets
+    `local · grad` (the kit's order, for a pass their backward() could not make)."""
+    g = _grad(graph.nodes[i])
+    for p, slope in zip(graph.operands[i], local):
+        graph.nodes[p].grad += slope * g

@@ -494,9 +494,16 @@ class Quiz(widgets.VBox):
                 f"which is not right. {self._blame()}")  # fmt: skip
 
     def _blame(self) -> str:
+        """Where to look, said only as far as the check of this very graph backs it: a
+        finding there means `check_engine` names it; none, and the quiz promises nothing."""
         root = self._graph.root.label
         call = f"check_engine({root})" if root.isidentifier() else "check_engine(your output)"
-        return f"A rule in your engine is wrong: {call} names it."
+        checked = getattr(self.graph, "checked", None)
+        report = checked().report if callable(checked) else None
+        if report is not None and report.findings:
+            return f"Your engine goes wrong on this graph: {call} names where."
+        return (f"The check of this graph found no single wrong rule to blame; {call} "
+                "also tries each method of your class on its own.")  # fmt: skip
 
     def _say(self, text: str, *, right: bool) -> None:
         cls = "avz-quiz-right" if right else "avz-quiz-wrong"
