@@ -462,10 +462,10 @@ def write_teacher_key(key: str, folder: str | Path = ".") -> Path:
     path = folder / KEY_FILE
     line = hash_teacher_key(key)
     try:
-        path.write_text(
+        write_atomically(
+            path,
             "# The teacher's key for autograd_viz's teacher_mode(key=...): a salted hash, "
             "not the key.\n" + line + "\n",
-            encoding="utf-8",
         )
     except OSError as err:
         raise TeacherKeyError(f"cannot write {path}: {err.strerror or err}") from None
