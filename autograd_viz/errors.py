@@ -25,6 +25,7 @@ __all__ = [
     "OPERAND_NAMES",
     "AnimationTooLargeError",
     "BackwardTimeoutError",
+    "CodeTimeoutError",
     "CycleError",
     "ExploreError",
     "ExportError",
@@ -90,6 +91,11 @@ class GraphTooLargeError(ValueError):
 class BackwardTimeoutError(TimeoutError):
     """The learner's own `backward()` (or one `_backward` closure) did not return within the
     time limit; the message says where it was still running. Every `grad` is as it was."""
+
+
+class CodeTimeoutError(TimeoutError):
+    """A learner's function that the kit runs (explore's `f`, a code exercise's function
+    under its check) did not return within the time limit; the message says where it was."""
 
 
 class GraphvizNotFoundError(RuntimeError):
