@@ -36,6 +36,7 @@ __all__ = [
     "GraphvizError",
     "GraphvizLoadingError",
     "GraphvizNotFoundError",
+    "LayoutTimeoutError",
     "NetworkError",
     "NotAGraphError",
     "NotebookHTMLError",
@@ -104,6 +105,10 @@ class GraphvizNotFoundError(RuntimeError):
 
 class GraphvizError(RuntimeError):
     """`dot` ran but failed; the message carries what it printed."""
+
+
+class LayoutTimeoutError(GraphvizError):
+    """`dot` ran past its time limit (`timeout=`) and was stopped; the message says what to do."""
 
 
 class GraphvizLoadingError(GraphvizNotFoundError):
