@@ -11,19 +11,27 @@ whatever else the machine runs) and wall seconds. It also lays out the two graph
 named (`x*w*…*w` with 100 w's; 40 and 60 layers of `z = (z * w).tanh()`) with and without
 the bounds, the unbounded runs stopped at `--cap` seconds.
 
-Run: `python benchmarks/layout_worst_case.py` (about two minutes; `--cap 60` for the
-unbounded runs' limit, `--quick` to skip them).
+Where Node.js and the site's Graphviz-WASM (`lite/node_modules/@hpcc-js/wasm-graphviz`, from
+`npm ci` in `lite/`) are present, each graph is also laid out by Graphviz-WASM in Node's V8,
+the WebAssembly engine Chromium runs: the browser edition's time, without the page around it.
+
+Run: `python benchmarks/layout_worst_case.py` (a few minutes; `--cap 60` for the unbounded
+runs' limit, `--quick` to skip them).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import resource
+import shutil
 import subprocess
+import tempfile
 import time
 import warnings
 from collections.abc import Callable
+from pathlib import Path
 
 from autograd_viz import MLP, Value
 from autograd_viz.errors import GraphTooLargeError
@@ -99,11 +107,25 @@ def mlp(k: int) -> Value:
     return out
 
 
+def all_pairs(k: int) -> Value:
+    """Every product of two of k inputs, summed along one chain: the products sit early,
+    the chain reaches them late, and their arrows cross each other."""
+    xs = [Value(0.1 * (i + 1), label=f"x{i}") for i in range(k)]
+    out = Value(0.0, label="s")
+    for i in range(k):
+        for j in range(i + 1, k):
+            out = out + xs[i] * xs[j]
+    return out
+
+
 FAMILIES: dict[str, Callable[[int], Value]] = {
     "x*w*…*w": power_chain,
     "(z*w).tanh() layers": shared_tanh,
     "4 weights round robin": round_robin,
     "random graph": random_dag,
+    "random graph, seed 1": lambda k: random_dag(k, seed=1),
+    "random graph, seed 2": lambda k: random_dag(k, seed=2),
+    "all pairs, chain sum": all_pairs,
     "random graph, last 20": lambda k: random_dag(k, recent=20),
     "fan-out of one value": fan_out,
     "tanh chain": chain,
@@ -153,15 +175,44 @@ def timed(dot: str, cap: float) -> tuple[float, float, bool]:
     return cpu, wall, done
 
 
+WASM = Path(__file__).resolve().parent.parent / "lite/node_modules/@hpcc-js/wasm-graphviz/dist"
+_NODE_SCRIPT = """
+const { Graphviz } = await import(process.argv[1]);
+const { readFileSync } = await import("node:fs");
+const gv = await Graphviz.load();
+const dot = readFileSync(process.argv[2], "utf8");
+const cpu0 = process.cpuUsage(), t = performance.now();
+gv.layout(dot, "svg", "dot");
+const cpu = process.cpuUsage(cpu0);
+console.log(JSON.stringify([(cpu.user + cpu.system) / 1e6, (performance.now() - t) / 1000]));
+"""
+
+
+def wasm_timed(dot: str, folder: Path = WASM) -> tuple[float, float] | None:
+    """(CPU s, wall s) of Graphviz-WASM laying `dot` out in Node, or None without them."""
+    node, index = shutil.which("node"), folder / "index.js"
+    if node is None or not index.exists():
+        return None
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "graph.dot"
+        path.write_text(dot, encoding="utf-8")
+        out = subprocess.run([node, "--input-type=module", "-e", _NODE_SCRIPT, index.as_uri(),
+                              str(path)], capture_output=True, check=True, text=True)  # fmt: skip
+    cpu, wall = json.loads(out.stdout)
+    return cpu, wall
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--cap", type=float, default=60, help="seconds for unbounded runs")
     parser.add_argument("--quick", action="store_true", help="skip the unbounded runs")
+    parser.add_argument("--wasm", type=Path, default=WASM,
+                        help="the dist folder of @hpcc-js/wasm-graphviz (default: lite's)")  # fmt: skip
     args = parser.parse_args()
     print(f"guards: {MAX_VALUES} values, layout work {MAX_LAYOUT_WORK}")
     print(f"{'graph':28s} {'size':>5s} {'values':>6s} {'work':>6s} {'nslimit':>8s} "
-          f"{'cpu s':>6s} {'wall s':>6s}")  # fmt: skip
-    worst = (0.0, "")
+          f"{'dot cpu s':>9s} {'wall s':>6s} {'wasm cpu s':>10s}")  # fmt: skip
+    worst, worst_wasm = (0.0, ""), (0.0, "")
     for name, family in FAMILIES.items():
         k, dot = largest(family)
         size = layout_work(_EDGE.findall(dot))
@@ -169,12 +220,16 @@ def main() -> None:
         cpu, wall, _ = timed(bounded(dot), cap=600)
         values = dot.count('class="input"') + dot.count('class="value"')
         values += dot.count('class="const"') + dot.count('class="output"')
-        print(
-            f"{name:28s} {k:5d} {values:6d} {size.work:6d} {nslimit:>8s} {cpu:6.2f} {wall:6.2f}",
-            flush=True,
-        )
+        browser = wasm_timed(bounded(dot), args.wasm)
+        shown = "-" if browser is None else f"{browser[0]:.2f}"
+        print(f"{name:28s} {k:5d} {values:6d} {size.work:6d} {nslimit:>8s} {cpu:9.2f} "
+              f"{wall:6.2f} {shown:>10s}", flush=True)  # fmt: skip
         worst = max(worst, (cpu, name))
-    print(f"worst within the guards: {worst[1]}, {worst[0]:.2f} s of dot's CPU")
+        if browser is not None:
+            worst_wasm = max(worst_wasm, (browser[0], name))
+    print(f"worst within the guards: {worst[1]}, {worst[0]:.2f} s of dot's CPU (native)")
+    if worst_wasm[1]:
+        print(f"worst in Graphviz-WASM: {worst_wasm[1]}, {worst_wasm[0]:.2f} s of CPU")
     print("\nthe issue's graphs, bounded and (capped at --cap s) unbounded:")
     for name, root in [("x*w*…*w, 100 w's", power_chain(100)),
                        ("40 layers (z*w).tanh()", shared_tanh(40)),
