@@ -206,8 +206,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--cap", type=float, default=60, help="seconds for unbounded runs")
     parser.add_argument("--quick", action="store_true", help="skip the unbounded runs")
-    parser.add_argument("--wasm", type=Path, default=WASM,
-                        help="the dist folder of @hpcc-js/wasm-graphviz (default: lite's)")  # fmt: skip
+    parser.add_argument(
+        "--wasm", type=Path, default=WASM, help="@hpcc-js/wasm-graphviz's dist folder"
+    )
     args = parser.parse_args()
     print(f"guards: {MAX_VALUES} values, layout work {MAX_LAYOUT_WORK}")
     print(f"{'graph':28s} {'size':>5s} {'values':>6s} {'work':>6s} {'nslimit':>8s} "
