@@ -99,7 +99,6 @@ def _caps(dot: str) -> str:
 
 def test_a_graph_too_costly_to_lay_out_is_refused_before_dot_runs(monkeypatch):
     root = power_chain(150)  # 152 values, far under max_nodes, but 45,452 nodes to place
-    drawing = draw(root)
 
     def no_dot(*args, **kwargs):
         raise AssertionError("dot ran")
@@ -107,7 +106,9 @@ def test_a_graph_too_costly_to_lay_out_is_refused_before_dot_runs(monkeypatch):
     monkeypatch.setattr(subprocess, "run", no_dot)
     with pytest.raises(GraphTooLargeError, match=r"the value 'w' feeds operations far apart.*"
                                                  r"45452 nodes \(at most 25000"):  # fmt: skip
-        drawing.svg()
+        draw(root)  # at once, not when the drawing is shown
+    with pytest.raises(GraphTooLargeError):
+        layout.svg_from_dot(to_dot(root))  # and at the seam, for every other picture
 
 
 def test_the_playground_refuses_it_as_an_expression_error_pointing_at_the_name():

@@ -356,6 +356,7 @@ class Drawing:
     def __init__(
         self, source: str, caption: str | None = None, timeout: float = 120, summary: str = ""
     ) -> None:
+        layout.bounded(source)  # a graph too costly to lay out is refused now, not when shown
         self.source = source
         self.caption = caption
         self.summary = summary
