@@ -517,11 +517,13 @@ def _check_layout(root: Value, expression: Expression, text: str) -> None:
         return
     name = getattr(work.widest, "label", "") or ""
     column = _first(expression.tree, name) if name in expression.names else 1
+    advice = f"Use {name} fewer times, e.g. {name}**3 for {name}*{name}*{name}" if name else (
+        "Write a shorter expression"
+    )  # fmt: skip
     raise ExpressionError(
         f"the drawing would take too long to lay out: {name or 'a value'} feeds operations "
         f"far apart, so its arrows cross {work.crossed} columns and Graphviz would place "
-        f"{work.work} nodes (at most {MAX_LAYOUT_WORK}). Use {name or 'it'} fewer times, "
-        f"e.g. {name}**3 for {name}*{name}*{name}" if name else "Write a shorter expression",
+        f"{work.work} nodes (at most {MAX_LAYOUT_WORK}). {advice}",
         text, column,
     )  # fmt: skip
 
