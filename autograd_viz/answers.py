@@ -60,6 +60,7 @@ __all__ = [
 FORMAT = "autograd_viz.answers/1"  # every line carries it: the teacher's command checks it
 SUFFIX = ".answers.jsonl"
 _NAME = re.compile(r"[^\w\- .]+")  # what a student's name keeps in a file name
+_MAX_NAME_BYTES = 89  # with the suffix, well inside every file system's 255-byte limit
 
 
 class AnswersError(ValueError):
@@ -157,14 +158,15 @@ def record_answers(path: str | Path | None = None, *, student: str | None = None
                 "record_answers needs a file name or a student name: "
                 'record_answers("ada.answers.jsonl") or record_answers(student="Ada")'
             )
-        name = _NAME.sub("_", student.strip()).strip(" .") or "student"
-        path = Path(f"{name}{SUFFIX}")
+        path = Path(f"{_file_name(student)}{SUFFIX}")
     if not isinstance(path, (str, Path)) or not str(path).strip():
         raise AnswersError(f"the file name must be text, got {path!r}")
     path = Path(path)
-    if path.is_dir():
-        raise AnswersError(f"{path} is a folder: give a file name, e.g. {path / ('ada' + SUFFIX)}")
     try:
+        if path.is_dir():
+            raise AnswersError(
+                f"{path} is a folder: give a file name, e.g. {path / ('ada' + SUFFIX)}"
+            )
         path.open("a", encoding="utf-8").close()  # can it be written? (creates it, empty)
     except OSError as err:
         raise AnswersError(
@@ -174,6 +176,22 @@ def record_answers(path: str | Path | None = None, *, student: str | None = None
     who = student.strip() if student is not None else path.name.split(".")[0]
     _current[:] = [Recording(path=path, student=who)]
     return _current[0]
+
+
+def _file_name(student: str) -> str:
+    """The student's name as a file name: unsafe characters as `_`, and a name too long for
+    a file system (255 bytes) shortened, with 8 hex digits of its hash so two long names
+    sharing a beginning stay apart. The full name is still written in every line.
+
+    >>> _file_name("Ada L/ovelace"), len(_file_name("A" * 300))
+    ('Ada L_ovelace', 89)
+    """
+    name = _NAME.sub("_", student.strip()).strip(" .") or "student"
+    if len(name.encode("utf-8")) <= _MAX_NAME_BYTES:
+        return name
+    digest = hashlib.sha256(student.strip().encode("utf-8")).hexdigest()[:8]
+    cut = name.encode("utf-8")[: _MAX_NAME_BYTES - 9].decode("utf-8", "ignore").rstrip(" .")
+    return f"{cut}-{digest}"
 
 
 def stop_recording() -> None:

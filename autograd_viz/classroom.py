@@ -32,9 +32,11 @@ import argparse
 import csv
 import hashlib
 import hmac
+import io
 import json
 import math
 import os
+import re
 import secrets
 import sys
 import warnings
@@ -45,22 +47,27 @@ from fractions import Fraction
 from pathlib import Path
 
 from autograd_viz._checks import is_number
+from autograd_viz._files import write_atomically
 from autograd_viz.answers import FORMAT, SUFFIX
 
 __all__ = [
     "KEY_ENV",
     "KEY_FILE",
     "MIN_KEY_LENGTH",
+    "ClassroomError",
     "NoAnswersError",
     "QuestionRow",
     "SkippedAnswersWarning",
     "TeacherKeyError",
     "check_teacher_key",
     "class_answers",
+    "csv_cell",
+    "csv_target",
     "format_table",
     "hash_teacher_key",
     "key_matches",
     "main",
+    "shown",
     "write_csv",
     "write_teacher_key",
 ]
@@ -74,6 +81,10 @@ _SCHEME = "pbkdf2_sha256"
 
 class NoAnswersError(ValueError):
     """The folder holds no answers to tabulate (missing, empty, or no answers file in it)."""
+
+
+class ClassroomError(ValueError):
+    """The teacher's table cannot be written as asked (over an answers file, no such folder)."""
 
 
 class TeacherKeyError(ValueError):
@@ -189,7 +200,7 @@ def _record(line: str) -> dict | None:
     """One attempt, checked field by field; None for anything else."""
     try:
         record = json.loads(line)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: thousands of nested brackets
         return None
     if not isinstance(record, dict) or record.get("format") != FORMAT:
         return None
@@ -198,8 +209,13 @@ def _record(line: str) -> dict | None:
         if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
             return None
     read = record.get("read")
-    if read is not None and not is_number(read, (int, float)):
-        return None
+    if read is not None:
+        if not is_number(read, (int, float)):
+            return None
+        try:
+            record["read"] = float(read)  # a 400-digit integer is no number anyone typed
+        except OverflowError:
+            return None
     student = record.get("student")
     if student is not None and not isinstance(student, str):
         return None
@@ -264,20 +280,59 @@ def _same_answer(record: dict) -> object:
     return ("text", " ".join(record["answer"].split()).casefold())
 
 
+_CONTROLS = [*range(0x20), 0x7F, *range(0x80, 0xA0), 0x061C, 0x200E, 0x200F,
+             *range(0x202A, 0x202F), *range(0x2066, 0x206A), 0x2028, 0x2029]  # fmt: skip
+_SHOWN = {c: f"\\x{c:02x}" if c < 0x100 else f"\\u{c:04x}" for c in _CONTROLS}
+
+
+def shown(text: str) -> str:
+    """Learner's text as a terminal may print it: control characters written out as `\\x1b`.
+
+    Why: an answers file is written by whoever hands it in; an escape sequence in it would
+    otherwise recolour, retitle or rewrite the teacher's terminal, and a bidirectional
+    control would reorder the table around it.
+
+    >>> shown("5\\x1b[2J"), shown("a\\u202eb")
+    ('5\\\\x1b[2J', 'a\\\\u202eb')
+    """
+    return str(text).translate(_SHOWN)
+
+
+_NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
+
+
+def csv_cell(text: str) -> str:
+    """A text cell a spreadsheet shows as text, never runs as a formula (OWASP's advice).
+
+    Why: a typed answer such as `=HYPERLINK("http://...")` would otherwise be a live formula
+    in the teacher's spreadsheet. A cell beginning with `=`, `+`, `-`, `@`, a tab or a
+    carriage return gets a `'` in front, unless it is a plain number (`-3`, `+2.5e-1`),
+    which a spreadsheet reads as a number.
+
+    >>> csv_cell("=1+1"), csv_cell("-3"), csv_cell("-3+1"), csv_cell("8")
+    ("'=1+1", '-3', "'-3+1", '8')
+    """
+    text = str(text)
+    if text[:1] in ("=", "+", "-", "@", "\t", "\r") and not _NUMBER.fullmatch(text):
+        return "'" + text
+    return text
+
+
 def _fraction(part: int, whole: int) -> str:
     return f"{part}/{whole} ({100 * part / whole:.0f}%)"
 
 
 def format_table(rows: Sequence[QuestionRow], width: int = 44) -> str:
-    """The rows as a plain-text table, one line per question (the question clipped to `width`)."""
+    """The rows as a plain-text table, one line per question (the question clipped to `width`);
+    control characters in what learners typed are written out (`shown`)."""
     head = ["question", "learners", "attempts", "right 1st try", "right in the end",
             "most common wrong answer"]  # fmt: skip
     body = []
     for r in rows:
-        prompt = " ".join(r.prompt.split())
+        prompt = shown(" ".join(r.prompt.split()))
         prompt = prompt if len(prompt) <= width else prompt[: width - 1] + "…"
         wrong = "—" if r.common_wrong is None else (
-            f"{r.common_wrong} ({r.common_wrong_learners} of {r.learners})"
+            f"{shown(r.common_wrong)} ({r.common_wrong_learners} of {r.learners})"
         )  # fmt: skip
         body.append([prompt, str(r.learners), str(r.attempts),
                      _fraction(r.right_first, r.learners),
@@ -289,19 +344,59 @@ def format_table(rows: Sequence[QuestionRow], width: int = 44) -> str:
     return "\n".join(lines)
 
 
+def csv_target(path: str | Path, folder: str | Path | None = None) -> Path:
+    """Where the CSV may go: refused (`ClassroomError`) when it would replace a learner's
+    answers file or a file in the answers folder, or when its folder does not exist.
+
+    Why: `--csv answers/ada.answers.jsonl` once replaced Ada's hand-in with the table, and
+    `--csv missing/out.csv` printed the table and then failed; both are said before any work.
+    """
+    out = Path(path).expanduser()
+    inside = folder is not None and _within(out, Path(folder))
+    if out.name.endswith(SUFFIX) or inside:
+        where = "a learner's answers file" if out.name.endswith(SUFFIX) else (
+            f"inside the answers folder {folder}"
+        )  # fmt: skip
+        raise ClassroomError(
+            f"--csv {out}: that is {where}; the table would replace what was handed in. "
+            "Write it somewhere else, e.g. --csv class_table.csv"
+        )
+    if out.is_dir():
+        raise ClassroomError(f"--csv {out} is a folder: give a file name, e.g. {out / 'table.csv'}")
+    if not out.parent.is_dir():
+        raise ClassroomError(
+            f"--csv {out}: the folder {out.parent} does not exist; create it first or write "
+            "somewhere else"
+        )
+    return out
+
+
+def _within(path: Path, folder: Path) -> bool:
+    try:
+        path.resolve().relative_to(folder.resolve())
+    except (ValueError, OSError):
+        return False
+    return True
+
+
 def write_csv(rows: Sequence[QuestionRow], path: str | Path) -> Path:
-    """The rows as CSV (fractions as decimals to 4 places), for a spreadsheet."""
-    path = Path(path)
-    with path.open("w", newline="", encoding="utf-8") as f:
-        out = csv.writer(f)
-        out.writerow(["question_id", "question", "learners", "attempts", "right_first_try",
-                      "right_eventually", "most_common_wrong_answer",
-                      "learners_with_that_answer"])  # fmt: skip
-        for r in rows:
-            out.writerow([r.question, r.prompt, r.learners, r.attempts,
-                          f"{float(r.first_try):.4f}", f"{float(r.eventually):.4f}",
-                          r.common_wrong or "", r.common_wrong_learners])  # fmt: skip
-    return path
+    """The rows as CSV (fractions as decimals to 4 places), for a spreadsheet; learners' text
+    is kept from running as a formula (`csv_cell`), and the file is replaced only once
+    written in full. A learner's answers file is never replaced (`csv_target`)."""
+    path = csv_target(path)
+    text = io.StringIO(newline="")
+    out = csv.writer(text)
+    out.writerow(["question_id", "question", "learners", "attempts", "right_first_try",
+                  "right_eventually", "most_common_wrong_answer",
+                  "learners_with_that_answer"])  # fmt: skip
+    for r in rows:
+        out.writerow([csv_cell(r.question), csv_cell(r.prompt), r.learners, r.attempts,
+                      f"{float(r.first_try):.4f}", f"{float(r.eventually):.4f}",
+                      csv_cell(r.common_wrong or ""), r.common_wrong_learners])  # fmt: skip
+    try:
+        return write_atomically(path, text.getvalue())
+    except OSError as err:
+        raise ClassroomError(f"cannot write {path}: {err.strerror or err}") from None
 
 
 # ---- the teacher's key -----------------------------------------------------------------------
@@ -367,10 +462,10 @@ def write_teacher_key(key: str, folder: str | Path = ".") -> Path:
     path = folder / KEY_FILE
     line = hash_teacher_key(key)
     try:
-        path.write_text(
+        write_atomically(
+            path,
             "# The teacher's key for autograd_viz's teacher_mode(key=...): a salted hash, "
             "not the key.\n" + line + "\n",
-            encoding="utf-8",
         )
     except OSError as err:
         raise TeacherKeyError(f"cannot write {path}: {err.strerror or err}") from None
@@ -447,6 +542,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 1
         print(f"wrote {path}: teacher_mode(key=...) with that key now unlocks the switch there")
         return 0
+    csv_out = None
+    if args.csv:
+        try:
+            csv_out = csv_target(args.csv, args.folder)
+        except ClassroomError as err:
+            print(f"error: {shown(str(err))}", file=sys.stderr)
+            return 1
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", SkippedAnswersWarning)
         try:
@@ -454,13 +556,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         except NoAnswersError as err:
             rows, failure = None, str(err)
     for w in caught:
-        print(f"warning: {w.message}", file=sys.stderr)
+        print(f"warning: {shown(str(w.message))}", file=sys.stderr)
     if rows is None:
-        print(f"error: {failure}", file=sys.stderr)
+        print(f"error: {shown(failure)}", file=sys.stderr)
         return 1
     print(format_table(rows))
-    if args.csv:
-        print(f"wrote {write_csv(rows, args.csv)}")
+    if csv_out is not None:
+        try:
+            print(f"wrote {shown(str(write_csv(rows, csv_out)))}")
+        except ClassroomError as err:
+            print(f"error: {shown(str(err))}", file=sys.stderr)
+            return 1
     return 0
 
 

@@ -25,6 +25,7 @@ __all__ = [
     "OPERAND_NAMES",
     "AnimationTooLargeError",
     "BackwardTimeoutError",
+    "CodeTimeoutError",
     "CycleError",
     "ExploreError",
     "ExportError",
@@ -35,6 +36,7 @@ __all__ = [
     "GraphvizError",
     "GraphvizLoadingError",
     "GraphvizNotFoundError",
+    "LayoutTimeoutError",
     "NetworkError",
     "NotAGraphError",
     "NotebookHTMLError",
@@ -92,12 +94,21 @@ class BackwardTimeoutError(TimeoutError):
     time limit; the message says where it was still running. Every `grad` is as it was."""
 
 
+class CodeTimeoutError(TimeoutError):
+    """A learner's function that the kit runs (explore's `f`, a code exercise's function
+    under its check) did not return within the time limit; the message says where it was."""
+
+
 class GraphvizNotFoundError(RuntimeError):
     """Graphviz's `dot` program is not installed (or not on PATH)."""
 
 
 class GraphvizError(RuntimeError):
     """`dot` ran but failed; the message carries what it printed."""
+
+
+class LayoutTimeoutError(GraphvizError):
+    """`dot` ran past its time limit (`timeout=`) and was stopped; the message says what to do."""
 
 
 class GraphvizLoadingError(GraphvizNotFoundError):

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from autograd_viz._checks import is_number
 from autograd_viz.engine import Constant, Value
 from autograd_viz.ops import OPS
-from autograd_viz.size import check_size
+from autograd_viz.size import MAX_LAYOUT_WORK, check_size, layout_work
 
 __all__ = [
     "FUNCTIONS",
@@ -492,8 +492,40 @@ def build(text: str, inputs: Mapping[str, object], *, label: str = "z") -> Value
             text, 1,
         )  # fmt: skip
     check_size(root, MAX_NODES)  # the drawings' own size guard
+    _check_layout(root, expression, text)
     root.label = label
     return root
+
+
+def _check_layout(root: Value, expression: Expression, text: str) -> None:
+    """Refuse, before any drawing, what the renderer seam would refuse: a value feeding
+    operations far apart (`x*w*w*…*w`) makes dot's placement graph too large to lay out."""
+    edges: list[tuple[object, object]] = []
+    seen, stack = {id(root)}, [root]
+    while stack:
+        v = stack.pop()
+        if v.parents:  # drawn as operands -> operation -> value
+            op = ("op", id(v))
+            edges.append((op, v))
+            for p in v.parents:
+                edges.append((p, op))
+                if id(p) not in seen:
+                    seen.add(id(p))
+                    stack.append(p)
+    work = layout_work(edges)
+    if work.work <= MAX_LAYOUT_WORK:
+        return
+    name = getattr(work.widest, "label", "") or ""
+    column = _first(expression.tree, name) if name in expression.names else 1
+    advice = f"Use {name} fewer times, e.g. {name}**3 for {name}*{name}*{name}" if name else (
+        "Write a shorter expression"
+    )  # fmt: skip
+    raise ExpressionError(
+        f"the drawing would take too long to lay out: {name or 'a value'} feeds operations "
+        f"far apart, so its arrows cross {work.crossed} columns and Graphviz would place "
+        f"{work.work} nodes (at most {MAX_LAYOUT_WORK}). {advice}",
+        text, column,
+    )  # fmt: skip
 
 
 def _evaluate(expression: Expression, leaves: dict[str, Value]) -> Value | float:

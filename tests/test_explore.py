@@ -198,3 +198,89 @@ def test_the_offline_notebook_export_shows_the_drawing_at_the_starting_inputs(tm
     page = notebook_html(tmp_path / "explore.ipynb", timeout=120)
     assert "explore() at x = 2, y = 3" in page and ">grad 8<" in page
     assert "vnd.jupyter.widget-view" not in page
+
+
+# ---- hostile input ------------------------------------------------------------------------
+
+
+def test_a_huge_starting_number_gets_a_finite_slider_or_a_clear_error():
+    for start in (1e308, -1e308, 1.7976931348623157e308, 1e-320):
+        spec = explore(lambda x: x * 2, x=start).spec[0]
+        assert spec["min"] <= start <= spec["max"]
+        assert all(abs(spec[k]) <= 1.7976931348623157e308 for k in ("min", "max", "step"))
+        assert 0 < spec["step"] < spec["max"] - spec["min"]
+    with pytest.raises(ExploreError, match=r"input x is too large for a float \(about 401 digits"):
+        explore(lambda x: x * 2, x=10**400)
+    ex = explore(f, x=2, y=3)
+    assert "too large for a float" in ex.recompute({"x": 10**400, "y": 3})["error"]
+
+
+MALFORMED = ["inputs", None, float("nan"), [1, 2], 7, {"req": "1", "inputs": {"x": 1}},
+             {"req": None}, {"req": float("nan"), "inputs": {"x": 1}},
+             {"req": [1], "inputs": {"x": 1}}, {"req": 5, "inputs": [1, 3]},
+             {"req": 5, "inputs": None}]  # fmt: skip
+
+
+@pytest.mark.parametrize("request_", MALFORMED, ids=repr)
+def test_a_malformed_request_from_the_front_end_is_ignored(request_):
+    ex = explore(f, x=2, y=3)
+    before = (dict(ex.result), dict(ex.inputs))
+    ex.request = request_  # what a broken or hostile front end could send; never raises
+    assert (ex.result, ex.inputs) == before
+    ex.request = {"req": 6, "inputs": {"x": 1, "y": 3}}  # and the next good one is answered
+    assert ex.result["req"] == 6 and ex.result["summary"] == "out = 12"
+
+
+def test_positional_only_inputs_are_inputs():
+    def g(x, /, y):
+        return (x + y) * y
+
+    assert explore(g, x=2, y=3).result["summary"] == "out = 15"
+
+    def h(x, y, /):
+        return x * y
+
+    with pytest.raises(ExploreError, match=r"f takes y but no starting number"):
+        explore(h, x=2)
+
+
+def test_star_args_and_nameless_builtins_say_how_to_name_the_inputs():
+    def g(*args):
+        return args[0] * args[1]
+
+    with pytest.raises(ExploreError, match=r"f takes its inputs as \*args, .* wrap it in a "
+                                           r"function that names them: explore\(lambda x, y: "
+                                           r"g\(x, y\), x=\.\.\., y=\.\.\.\)"):  # fmt: skip
+        explore(g, x=1, y=2)
+    with pytest.raises(ExploreError, match=r"the inputs of max have no names .* explore\(lambda "
+                                           r"x, y: max\(x, y\)"):  # fmt: skip
+        explore(max, x=1, y=2)
+    # abs takes one positional-only input: it is called, and the engine says what to write
+    with pytest.raises(TypeError, match=r"abs\(\) is not one of the engine's operations"):
+        explore(abs, x=1)
+
+
+def test_the_kernel_free_drawing_escapes_input_names():
+    name = "<img src=x onerror=alert(1)>"
+    ex = explore(lambda **kw: sum(kw.values(), Value(0.0)), **{name: 1})
+    page = ex._repr_mimebundle_()[0]["text/html"]
+    assert "<img" not in page and "&lt;img src=x onerror=alert(1)&gt;" in page
+
+
+def test_f_that_never_returns_is_stopped_with_the_time_limits_message():
+    def stuck(x):
+        while x.data > 2:
+            pass
+        return x * 2
+
+    ex = explore(stuck, x=1, timeout=0.3)
+    ex.request = {"req": 1, "inputs": {"x": 3}}  # the slider moves into the loop
+    error = ex.result["error"]
+    assert error.startswith("CodeTimeoutError: your f did not return within 0.3 s (timeout=0.3)")
+    assert "it was still running in `stuck` (test_explore.py, line" in error
+    assert ex.result["summary"] == "x · 2 = 2"  # the drawing keeps its last numbers
+    with pytest.raises(autograd_viz.errors.CodeTimeoutError, match="pass a longer timeout="):
+        explore(stuck, x=3, timeout=0.3)
+    for bad in (0, -1, float("nan"), float("inf"), "5", True):
+        with pytest.raises(ExploreError, match="timeout is the seconds f may run"):
+            explore(stuck, x=1, timeout=bad)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import base64
 import re
 import sys
+import tempfile
 from pathlib import Path
 
 import nbformat
@@ -209,7 +210,8 @@ def test_a_cell_that_runs_too_long_names_the_cell_and_the_timeout(tmp_path):
     assert "pass a longer timeout=" in message
 
 
-@pytest.mark.parametrize("timeout", [0, -5, float("nan"), True, "600"])
+@pytest.mark.parametrize("timeout", [0, -5, float("nan"), True, "600", float("inf"), 1e308,
+                                     10**400])  # fmt: skip
 def test_a_timeout_no_cell_could_meet_is_refused_before_the_notebook_runs(tmp_path, timeout):
     path = _notebook(tmp_path / "lesson.ipynb", [("code", "1 / 0")])  # would fail if run
     with pytest.raises(NotebookHTMLError, match=r"timeout is the seconds each cell may run"):
@@ -222,6 +224,31 @@ def test_where_it_cannot_write_is_said_before_the_notebook_runs(tmp_path):
         save_notebook_html(path, tmp_path / "lesson.pdf")
     with pytest.raises(FileNotFoundError, match="does not exist; create it first"):
         save_notebook_html(path, tmp_path / "no" / "lesson.html")
+
+
+def test_a_timeout_in_fractions_of_a_second_works_and_on_the_command_line(tmp_path, capsys):
+    # nbclient's timeout trait takes only ints: 2.5 and --timeout 0.5 raised a TraitError
+    path = _notebook(tmp_path / "lesson.ipynb", [("code", "print(6 * 7)")])
+    assert "42" in save_notebook_html(path, timeout=2.5).read_text(encoding="utf-8")
+    assert main([str(path), str(tmp_path / "cli.html"), "--timeout", "0.5"]) == 0
+    assert capsys.readouterr().out.strip() == str(tmp_path / "cli.html")
+    assert "42" in (tmp_path / "cli.html").read_text(encoding="utf-8")
+
+
+def test_a_folder_it_cannot_write_in_is_said_before_the_notebook_runs(tmp_path, monkeypatch):
+    path = _notebook(tmp_path / "lesson.ipynb", [("code", "1 / 0")])  # would fail if run
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    real = tempfile.mkstemp
+
+    def refused(*args, dir=None, **kwargs):  # what a read-only folder does, even for root
+        if dir is not None and Path(dir) == locked:
+            raise PermissionError(13, "Permission denied")
+        return real(*args, dir=dir, **kwargs)
+
+    monkeypatch.setattr(tempfile, "mkstemp", refused)
+    with pytest.raises(PermissionError, match=r"cannot write in the folder .*locked"):
+        save_notebook_html(path, locked / "lesson.html")
 
 
 def test_the_command_prints_the_error_and_exits_1(tmp_path, capsys):

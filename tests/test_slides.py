@@ -114,12 +114,20 @@ def test_an_error_message_has_no_terminal_colour_codes(tmp_path):
     assert "ZeroDivisionError" in str(info.value) and "\x1b[" not in str(info.value)
 
 
-@pytest.mark.parametrize("timeout", [0, -5, float("nan"), True, "600"])
+@pytest.mark.parametrize("timeout", [0, -5, float("nan"), True, "600", float("inf"), 1e308,
+                                     -float("inf"), 10**400])  # fmt: skip
 def test_a_timeout_no_cell_could_meet_is_refused_before_the_notebook_runs(tmp_path, timeout):
     path = _notebook(tmp_path / "deck.ipynb", [("code", "slide", "1 / 0")])  # would fail if run
     with pytest.raises(SlidesError, match=r"timeout is the seconds each cell may run, a number "
                                           r"> 0 \(or None for no limit\)"):  # fmt: skip
         save_slides(path, timeout=timeout)
+
+
+def test_a_timeout_in_fractions_of_a_second_works(tmp_path):
+    # nbclient's timeout trait takes only ints: 2.5 passed the kit's check, then TraitError
+    path = _notebook(tmp_path / "deck.ipynb", [("md", "slide", "# Quick"),
+                                               ("code", "slide", "print(6 * 7)")])  # fmt: skip
+    assert "42" in save_slides(path, timeout=2.5).read_text(encoding="utf-8")
 
 
 def test_an_upper_case_ipynb_suffix_is_a_notebook(tmp_path):

@@ -31,13 +31,15 @@ from dataclasses import dataclass
 from autograd_viz._checks import is_number
 from autograd_viz.engines.ops import canonical_op, method_name
 from autograd_viz.engines.read import ForeignGraph
-from autograd_viz.errors import BackwardTimeoutError
+from autograd_viz.errors import BackwardTimeoutError, CodeTimeoutError
 
 __all__ = [
     "DEFAULT_TIMEOUT",
     "BackwardRun",
     "BackwardTimeoutError",
     "Call",
+    "CodeTimeoutError",
+    "call_with_time_limit",
     "run_backward",
     "shallow_stack",
     "time_limit",
@@ -132,25 +134,35 @@ def shallow_stack(room: int = 100) -> Iterator[None]:
         sys.setrecursionlimit(old)
 
 
-def _where(err: BaseException, graph: ForeignGraph) -> str:
-    """Where their code was when time ran out: the function, file and line, and the node
-    whose `_backward` it was running, if any."""
+def _frames(err: BaseException) -> list:
     frames = []
     tb = err.__traceback__
     while tb is not None:
         frames.append(tb.tb_frame)
         tb = tb.tb_next
+    return frames
+
+
+def _where_code(frames: list) -> str:
+    """The function, file and line of their code that was running (the last frame outside
+    the kit), as "in `f` (cell.py, line 3)"; empty when none of it was."""
     package = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
     theirs = [f for f in frames if not f.f_code.co_filename.startswith(package)]
+    if not theirs:
+        return ""
+    f = theirs[-1]
+    return f"in `{f.f_code.co_name}` ({os.path.basename(f.f_code.co_filename)}, line {f.f_lineno})"
+
+
+def _where(err: BaseException, graph: ForeignGraph) -> str:
+    """Where their code was when time ran out: the function, file and line, and the node
+    whose `_backward` it was running, if any."""
+    frames = _frames(err)
     i = None  # the node whose `_backward` ran: the `_running` local of the kit's caller
     for f in frames:
         if "_running" in f.f_locals:
             i = f.f_locals["_running"]
-    text = ""
-    if theirs:
-        f = theirs[-1]
-        file = os.path.basename(f.f_code.co_filename)
-        text = f"in `{f.f_code.co_name}` ({file}, line {f.f_lineno})"
+    text = _where_code(frames)
     if i is not None:
         op = canonical_op(graph.ops[i], len(graph.operands[i]))
         method = method_name(graph.nodes[i], op) or graph.ops[i] or "an operation"
@@ -167,6 +179,34 @@ def _timed_out(what: str, seconds: float, where: str) -> BackwardTimeoutError:
         "a node visited, or a `_backward` that calls backward() again. Every grad is as it "
         "was. If your graph is only slow, pass a longer timeout=."
     )
+
+
+def call_with_time_limit(
+    fn: Callable[..., object], /, *args: object, what: str, timeout: float = DEFAULT_TIMEOUT,
+    **kwargs: object,
+) -> object:  # fmt: skip
+    """`fn(*args, **kwargs)` within `timeout` seconds, else `CodeTimeoutError` saying where
+    it was still running, in the words `backward()`'s time limit uses.
+
+    Why: any learner's code the kit runs (explore's `f` on every slider move, a code
+    exercise's function under its check) must not hang the notebook. `what` names it in
+    the message: "your f", "your function neuron".
+
+    >>> call_with_time_limit(lambda x: x + 1, 2, what="your f")
+    3
+    """
+    timeout = _check_timeout(timeout)
+    try:
+        with time_limit(timeout):
+            return fn(*args, **kwargs)
+    except _TimeUp as err:
+        where = _where_code(_frames(err))
+        at = f": it was still running {where}" if where else ""
+        raise CodeTimeoutError(
+            f"{what} did not return within {timeout:g} s (timeout={timeout:g}){at}. Check "
+            "that loop: a `while` whose condition never changes, or a function that calls "
+            "itself for ever. If it is only slow, pass a longer timeout=."
+        ) from None
 
 
 # ---- running their backward pass ------------------------------------------------------------

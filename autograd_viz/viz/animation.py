@@ -19,7 +19,7 @@ from autograd_viz._checks import is_number
 from autograd_viz.errors import ExportError
 from autograd_viz.viz.compose import Captions, Source, frame_size, frames_of, nested, renamed
 from autograd_viz.viz.frames import Frames
-from autograd_viz.viz.outpath import output_path
+from autograd_viz.viz.outpath import output_path, replacing, write_output
 from autograd_viz.viz.palette import resolve
 
 __all__ = ["ExportError", "save_gif", "save_svg_animation", "svg_animation"]
@@ -145,7 +145,7 @@ def svg_animation(
 def save_svg_animation(source: Source, path: str | Path, **options: Any) -> Path:
     """Write `svg_animation(source, **options)` to `path` (an .svg file) and return the path."""
     path = output_path(path, "save_svg_animation", (".svg",))  # before the work
-    path.write_text(svg_animation(source, **options), encoding="utf-8")
+    write_output(path, svg_animation(source, **options))
     return path
 
 
@@ -212,7 +212,7 @@ def save_gif(
         images.append(Image.open(io.BytesIO(png)).convert("RGB"))
     ms = round(seconds_per_step * 1000)
     durations = [ms] * (len(images) - 1) + [3 * ms]
-    images[0].save(
-        path, save_all=True, append_images=images[1:], duration=durations, loop=0, disposal=1
-    )
+    with replacing(path) as part:  # all or nothing, as every export
+        images[0].save(part, format="GIF", save_all=True, append_images=images[1:],
+                       duration=durations, loop=0, disposal=1)  # fmt: skip
     return path

@@ -23,6 +23,7 @@ import inspect
 import math
 import os
 import re
+import sys
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -32,6 +33,7 @@ import traitlets
 from autograd_viz._checks import is_number
 from autograd_viz.door import open_graph
 from autograd_viz.engine import Value
+from autograd_viz.engines.run import DEFAULT_TIMEOUT, call_with_time_limit
 from autograd_viz.errors import ExploreError, GraphTooLargeError
 from autograd_viz.graph import Graph
 from autograd_viz.trace import trace
@@ -69,15 +71,18 @@ class Explorer(anywidget.AnyWidget):
     inputs = traitlets.Dict().tag(sync=True)
     # from the browser: {"req": n, "inputs": {...}}; not echoed back (the browser sent it, and
     # the echo would be one more message on every change, before the answer)
-    request = traitlets.Dict().tag(sync=True, echo_update=False)
+    # (Any, not Dict: whatever arrives is checked in _on_request, never raised on)
+    request = traitlets.Any(None).tag(sync=True, echo_update=False)
     result = traitlets.Dict().tag(sync=True)  # to the browser: {"req", "cells", "ask", ...}
     kernel_gone = traitlets.Unicode(KERNEL_GONE).tag(sync=True)
     timeout_ms = traitlets.Int(4000).tag(sync=True)  # no answer this long: the kernel is gone
 
     def __init__(
-        self, f: Callable[..., Value], start: Mapping[str, float], *, max_nodes: int, digits: int
-    ) -> None:
+        self, f: Callable[..., Value], start: Mapping[str, float], *, max_nodes: int, digits: int,
+        timeout: float = DEFAULT_TIMEOUT,
+    ) -> None:  # fmt: skip
         self._f, self._max_nodes, self._digits = f, max_nodes, digits
+        self._timeout = timeout
         self._answering = False  # while a browser request is answered: inputs set from there
         self._number = number_formatter(None)
         graph, steps = self._run(dict(start))
@@ -100,7 +105,8 @@ class Explorer(anywidget.AnyWidget):
         """Call f on fresh Values (the forward pass), check the size, snapshot, and trace the
         backward pass by the engine's own rules (on the snapshot: no `.grad` is written)."""
         leaves = {name: Value(float(v), label=name) for name, v in values.items()}
-        out = self._f(**leaves)
+        args, kwargs = _arguments(self._f, leaves)
+        out = call_with_time_limit(self._f, *args, what="your f", timeout=self._timeout, **kwargs)
         if not isinstance(out, Value):
             raise ExploreError(
                 f"explore(): f must return a Value built from its inputs, got "
@@ -166,9 +172,15 @@ class Explorer(anywidget.AnyWidget):
         return self._result(req, graph, steps, note)
 
     def _on_request(self, change: dict) -> None:
-        request = change["new"] or {}
-        values = request.get("inputs", {})
-        result = self.recompute(values, int(request.get("req", 0)))
+        request = change["new"]
+        if not isinstance(request, dict):  # null, a list, a number: not from our front end
+            return
+        req, values = request.get("req", 0), request.get("inputs", {})
+        if isinstance(req, float) and math.isfinite(req) and req == int(req):
+            req = int(req)
+        if not is_number(req, int) or not isinstance(values, dict):  # "1", NaN, null: ignored
+            return
+        result = self.recompute(values, req)
         with self.hold_sync():  # one message to the browser: svg (if new), inputs, result
             if "svg" in result:
                 self.svg = result.pop("svg")
@@ -202,6 +214,7 @@ class Explorer(anywidget.AnyWidget):
                 return None
             data, metadata = bundle
         spec = ", ".join(f"{s['name']} = {self._number(s['value'])}" for s in self.spec)
+        spec = html.escape(spec)  # an input's name is any text **inputs carried
         data["text/html"] = (
             '<div class="avz-explore-static">'
             f'<div style="font-size: 0.9em">explore() at {spec} (a live view: run the notebook '
@@ -265,22 +278,47 @@ def _layout(graph: Graph, steps: list) -> str:
 
 
 def _spec(name: str, value: float) -> dict[str, Any]:
-    """A slider around the starting value: ± max(5, 2|value|), in about 200 steps."""
-    reach = max(5.0, 2 * abs(value))
-    step = 10 ** math.floor(math.log10(reach / 100))
-    return {"name": name, "value": value, "min": value - reach, "max": value + reach, "step": step}
+    """A slider around the starting value: ± max(5, 2|value|), in about 200 steps (narrower
+    near the largest float, 1.8e308, so both ends stay finite)."""
+    largest = sys.float_info.max
+    reach = min(max(5.0, 2 * abs(value)), largest / 2)
+    step = 10.0 ** math.floor(math.log10(reach / 100))
+    low, high = max(value - reach, -largest), min(value + reach, largest)
+    return {"name": name, "value": value, "min": low, "max": high, "step": step}
 
 
 def _number_input(name: str, value: object) -> float:
     if not is_number(value):
         raise ExploreError(
-            f"explore(): input {name} must be a number, got {type(value).__name__} {value!r}; "
-            f"write e.g. explore(f, {name}=2)"
+            f"explore(): input {name} must be a number, got {type(value).__name__} "
+            f"{_short(value)}; write e.g. explore(f, {name}=2)"
         )
-    value = float(value)
+    try:
+        value = float(value)
+    except OverflowError:
+        raise ExploreError(
+            f"explore(): input {name} is too large for a float (about {len(str(abs(int(value))))}"
+            " digits; the largest float is about 1.8e308): start from a smaller number"
+        ) from None
     if not math.isfinite(value):
         raise ExploreError(f"explore(): input {name} must be a finite number, got {value!r}")
     return value
+
+
+def _short(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _arguments(f: Callable, leaves: dict[str, Value]) -> tuple[list, dict]:
+    """How to call f with the leaves: positional-only inputs by position, the rest by name."""
+    try:
+        params = inspect.signature(f).parameters
+    except (TypeError, ValueError):
+        return [], dict(leaves)
+    rest = dict(leaves)
+    args = [rest.pop(n) for n, p in params.items() if p.kind is p.POSITIONAL_ONLY and n in rest]
+    return args, rest
 
 
 def _check_f(f: object, inputs: Mapping[str, object]) -> None:
@@ -294,13 +332,35 @@ def _check_f(f: object, inputs: Mapping[str, object]) -> None:
         raise ExploreError(
             "explore(f) needs a starting number for each input of f, e.g. explore(f, x=2, y=3)"
         )
+    example, called = ", ".join(inputs), getattr(f, "__name__", "f")
+    called = called if called.isidentifier() else "f"
+    wrap = f"explore(lambda {example}: {called}({example}), "
+    wrap += ", ".join(f"{n}=..." for n in inputs) + ")"
     try:
         signature = inspect.signature(f)
-    except (TypeError, ValueError):
-        return  # a builtin without a signature: calling it will say what is wrong
+    except (TypeError, ValueError):  # a builtin such as max: its inputs have no names to read
+        raise ExploreError(
+            f"explore(): the inputs of {getattr(f, '__name__', 'f')} have no names explore "
+            f"can read; wrap it in a function that names them: {wrap}"
+        ) from None
     params = signature.parameters
     takes_any = any(p.kind is p.VAR_KEYWORD for p in params.values())
-    named = [n for n, p in params.items() if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+    named = [n for n, p in params.items()
+             if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]  # fmt: skip
+    starred = any(p.kind is p.VAR_POSITIONAL for p in params.values())
+    if starred and not takes_any and any(name not in named for name in inputs):
+        raise ExploreError(
+            f"explore(): f takes its inputs as *{_var_name(params)}, so explore cannot tell "
+            f"which is which by name; wrap it in a function that names them: {wrap}"
+        )
+    posonly = [n for n, p in params.items() if p.kind is p.POSITIONAL_ONLY]
+    given = [n in inputs for n in posonly]
+    if given != sorted(given, reverse=True):  # a gap: a later one cannot be passed in place
+        starts = ", ".join(f"{n}=..." for n in posonly)
+        raise ExploreError(
+            f"explore(): f's inputs {', '.join(posonly)} are positional-only: give a starting "
+            f"number for each of them, in order, e.g. explore(f, {starts})"
+        )
     if not takes_any:
         for name in inputs:
             if name not in named:
@@ -318,17 +378,24 @@ def _check_f(f: object, inputs: Mapping[str, object]) -> None:
         )
 
 
+def _var_name(params: Mapping[str, inspect.Parameter]) -> str:
+    return next(n for n, p in params.items() if p.kind is p.VAR_POSITIONAL)
+
+
 def explore(
     f: Callable[..., Value],
     /,
     *,
     max_nodes: int = MAX_EXPLORE_NODES,
     digits: int = 4,
+    timeout: float = DEFAULT_TIMEOUT,
     **inputs: float,
 ) -> Explorer:
     """Draw `f(**inputs)` with a number box and a slider per input; changing one reruns the
     forward and backward pass and updates every value and gradient on the same layout.
-    Click a value to ask why its gradient is what it is.
+    Click a value to ask why its gradient is what it is. `f` may run `timeout` seconds
+    (5 by default) each time; past that, `CodeTimeoutError` says where it was (on a slider
+    move, in the view's error line).
 
     >>> ex = explore(lambda x, y: (x + y) * y, x=2, y=3)
     >>> ex.result["cells"]["v1-grad"]
@@ -340,4 +407,9 @@ def explore(
     start = {name: _number_input(name, value) for name, value in inputs.items()}
     if not is_number(max_nodes, int) or max_nodes < 1:
         raise ExploreError(f"explore(): max_nodes must be a positive int, got {max_nodes!r}")
-    return Explorer(f, start, max_nodes=max_nodes, digits=digits)
+    if not is_number(timeout) or not 0 < timeout <= 3600:
+        raise ExploreError(
+            f"explore(): timeout is the seconds f may run on each change, a number > 0 and at "
+            f"most 3600, got {_short(timeout)}; e.g. timeout=5"
+        )
+    return Explorer(f, start, max_nodes=max_nodes, digits=digits, timeout=float(timeout))

@@ -12,7 +12,7 @@ from typing import Any
 from autograd_viz._checks import is_number
 from autograd_viz.viz.compose import Captions, Source, frame_size, frames_of, nested, renamed
 from autograd_viz.viz.frames import Frames
-from autograd_viz.viz.outpath import output_path
+from autograd_viz.viz.outpath import output_path, write_output
 from autograd_viz.viz.palette import var
 
 __all__ = ["Filmstrip", "filmstrip"]
@@ -81,9 +81,9 @@ class Filmstrip:
         path = output_path(path, "Filmstrip.save")
         suffix = path.suffix.lower()
         if suffix == ".html":
-            path.write_text(self.html(), encoding="utf-8")
+            write_output(path, self.html())
         elif suffix == ".svg":
-            path.write_text(self.svg(), encoding="utf-8")
+            write_output(path, self.svg())
         else:
             raise ValueError(
                 f"cannot save a filmstrip as {suffix or 'a file without a suffix'!r}: "

@@ -35,9 +35,8 @@ import re
 from pathlib import Path
 from typing import Any
 
-from autograd_viz._checks import is_number
 from autograd_viz.errors import NotebookHTMLError
-from autograd_viz.viz.outpath import output_path
+from autograd_viz.viz.outpath import output_path, write_output
 from autograd_viz.viz.palette import COLORS
 from autograd_viz.viz.slides import (
     _ANSI,
@@ -47,6 +46,7 @@ from autograd_viz.viz.slides import (
     _timed_out,
     _title,
     _vendor,
+    cell_timeout,
     read_notebook,
 )
 
@@ -77,11 +77,11 @@ def save_notebook_html(
             f"got {type(notebook).__name__}"
         )
     notebook = Path(notebook)
-    _check_timeout(timeout)
+    timeout = cell_timeout(timeout, NotebookHTMLError)
     target = notebook.with_suffix(".html") if out is None else out
     target = output_path(target, "save_notebook_html", (".html", ".htm"))  # before it runs
     page = notebook_html(notebook, timeout=timeout)
-    target.write_text(page, encoding="utf-8")
+    write_output(target, page)
     return target
 
 
@@ -91,7 +91,7 @@ def notebook_html(notebook: str | Path, *, timeout: float | None = 600) -> str:
         raise NotebookHTMLError(
             f"notebook_html needs the path of a notebook (.ipynb), got {type(notebook).__name__}"
         )
-    _check_timeout(timeout)
+    timeout = cell_timeout(timeout, NotebookHTMLError)
     path = Path(notebook)
     nb = _read(path)
     _execute(nb, path, timeout)
@@ -99,15 +99,6 @@ def notebook_html(notebook: str | Path, *, timeout: float | None = 600) -> str:
 
 
 # ---- reading and running ----------------------------------------------------------------
-
-
-def _check_timeout(timeout: object) -> None:
-    """The slides' rule (a number > 0 seconds, or None), raised as this module's error."""
-    if timeout is not None and (not is_number(timeout) or not timeout > 0):
-        raise NotebookHTMLError(
-            f"timeout is the seconds each cell may run, a number > 0 (or None for no limit); "
-            f"got {timeout!r}. E.g. timeout=600"
-        )
 
 
 def _read(path: Path) -> Any:
@@ -140,7 +131,7 @@ def _execute(nb: Any, path: Path, timeout: float | None) -> None:
     try:
         client.execute(env={**os.environ, WIDGETS_ENV: "0", **unlocked_env()})
     except CellTimeoutError:
-        limit = f"{timeout:g}" if timeout is not None else "None"
+        limit = timeout if timeout is not None else "None"
         raise NotebookHTMLError(
             f"{path.name}: {_timed_out(nb)} ran longer than timeout={limit} seconds while "
             "exporting it to HTML; pass a longer timeout= (seconds per cell, None for no "

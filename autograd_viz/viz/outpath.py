@@ -1,16 +1,22 @@
-"""Check where an export will be written before the work is done.
+"""Where every export is written: checked before the work, written all or nothing.
 
 A GIF of a network takes half a minute to make; a path that cannot be written (a folder
-that does not exist, a folder given as the file, a number, the wrong suffix) should say
-so at once, not after the work, and say what to write instead.
+that does not exist or cannot be written to, a folder given as the file, a number, the
+wrong suffix) should say so at once, not after the work, and say what to write instead.
+Every export then writes through `write_output` (or `replacing`, for a writer that needs a
+file name): a temporary file beside the target replaces it only once complete, so a full
+disk part way leaves the old file as it was (`autograd_viz._files`).
 """
 
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 
-__all__ = ["output_path"]
+from autograd_viz._files import replacing, write_atomically
+
+__all__ = ["output_path", "replacing", "write_output"]
 
 
 def output_path(path: object, what: str, suffixes: tuple[str, ...] = ()) -> Path:
@@ -43,4 +49,18 @@ def output_path(path: object, what: str, suffixes: tuple[str, ...] = ()) -> Path
             f"{what}: the folder {str(out.parent)!r} does not exist; create it first "
             f"(Path({str(out.parent)!r}).mkdir(parents=True)) or write somewhere else"
         )
+    try:  # can a file be made there? (the permission bits do not tell for every user)
+        fd, probe = tempfile.mkstemp(prefix=".autograd_viz.", dir=out.parent)
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as err:
+        raise PermissionError(
+            f"{what}: cannot write in the folder {str(out.parent)!r} "
+            f"({err.strerror or err}); write somewhere you can, e.g. your home folder"
+        ) from None
     return out
+
+
+def write_output(path: Path, data: str | bytes) -> Path:
+    """Write an export's text or bytes to `path` all or nothing; returns `path`."""
+    return write_atomically(path, data)

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from autograd_viz.viz.compose import Source, frames_of
-from autograd_viz.viz.outpath import output_path
+from autograd_viz.viz.outpath import output_path, write_output
 from autograd_viz.viz.static import EQUATION_FONTS, katex_css, katex_js, module_text, static_text
 from autograd_viz.viz.steptable import payload, step_table
 
@@ -123,5 +123,5 @@ def save_html(source: Source, path: str | Path, **options: Any) -> Path:
     '.html'
     """
     path = output_path(path, "save_html", (".html", ".htm"))  # before the work
-    path.write_text(standalone_html(source, **options), encoding="utf-8")
+    write_output(path, standalone_html(source, **options))
     return path

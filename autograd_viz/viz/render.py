@@ -49,7 +49,7 @@ from autograd_viz.viz.dot import (
 from autograd_viz.viz.layout import GraphvizError, GraphvizNotFoundError, svg_from_dot
 from autograd_viz.viz.mark import marker
 from autograd_viz.viz.options import COLLAPSE_MODES, RANKDIRS, STATES, DrawOptions
-from autograd_viz.viz.outpath import output_path
+from autograd_viz.viz.outpath import output_path, write_output
 from autograd_viz.viz.svg import MIN_FIT_TEXT, fitted_text_px
 
 __all__ = [
@@ -356,6 +356,7 @@ class Drawing:
     def __init__(
         self, source: str, caption: str | None = None, timeout: float = 120, summary: str = ""
     ) -> None:
+        layout.bounded(source)  # a graph too costly to lay out is refused now, not when shown
         self.source = source
         self.caption = caption
         self.summary = summary
@@ -381,11 +382,11 @@ class Drawing:
             )
         suffix = path.suffix.lower()
         if suffix == ".svg":
-            path.write_text(self.svg(), encoding="utf-8")
+            write_output(path, self.svg())
         elif suffix in (".png", ".pdf"):
             extra = (f"-Gdpi={dpi:g}",) if suffix == ".png" else ()
-            path.write_bytes(
-                layout.run_dot(self.source, suffix[1:], timeout=self.timeout, extra=extra)
+            write_output(
+                path, layout.run_dot(self.source, suffix[1:], timeout=self.timeout, extra=extra)
             )
         else:
             raise ValueError(

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import base64
 import html
+import math
 import os
 import re
 from dataclasses import dataclass, field
@@ -43,7 +44,7 @@ from typing import Any
 
 from autograd_viz._checks import is_number
 from autograd_viz.errors import SlidesError
-from autograd_viz.viz.outpath import output_path
+from autograd_viz.viz.outpath import output_path, write_output
 from autograd_viz.viz.static import static_text
 
 __all__ = ["SlidesError", "save_slides", "slides_html"]
@@ -72,16 +73,16 @@ def save_slides(
             f"save_slides needs the path of a notebook (.ipynb), got {type(notebook).__name__}"
         )
     notebook = Path(notebook)
-    _check_timeout(timeout)
+    timeout = cell_timeout(timeout)
     out = notebook.with_suffix(".slides.html") if path is None else path
     out = output_path(out, "save_slides", (".html", ".htm"))  # before the notebook runs
-    out.write_text(slides_html(notebook, timeout=timeout), encoding="utf-8")
+    write_output(out, slides_html(notebook, timeout=timeout))
     return out
 
 
 def slides_html(notebook: str | Path, *, timeout: float = 600) -> str:
     """The reveal.js page `save_slides` writes, as a string."""
-    _check_timeout(timeout)
+    timeout = cell_timeout(timeout)
     nb = _read(Path(notebook))
     _execute(nb, Path(notebook), timeout)
     title = _title(nb) or Path(notebook).stem.replace("_", " ")
@@ -93,16 +94,29 @@ def slides_html(notebook: str | Path, *, timeout: float = 600) -> str:
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")  # a terminal's colour codes, in a traceback
 
 
-def _check_timeout(timeout: object) -> None:
-    """Seconds each cell may run: a number > 0, or None for no limit (nbclient's 0 would
-    fail every cell at once)."""
+MAX_CELL_TIMEOUT = 7 * 24 * 3600  # a week: beyond it, None (no limit) says what is meant
+
+
+def cell_timeout(timeout: object, error: type[Exception] = SlidesError) -> int | None:
+    """Seconds each cell may run as nbclient takes them: a whole number (2.5 is rounded up
+    to 3: nbclient counts whole seconds), or None for no limit.
+
+    Why: nbclient's 0 would fail every cell at once, its `timeout` trait takes only ints
+    (2.5 raised a TraitError), and 1e308 or inf cannot become one; each is `error` here,
+    before the notebook runs.
+
+    >>> cell_timeout(2.5), cell_timeout(None), cell_timeout(600)
+    (3, None, 600)
+    """
     if timeout is None:
-        return
-    if not is_number(timeout) or not timeout > 0:
-        raise SlidesError(
-            f"timeout is the seconds each cell may run, a number > 0 (or None for no limit); "
-            f"got {timeout!r}. E.g. timeout=600"
+        return None
+    if not is_number(timeout) or not 0 < timeout <= MAX_CELL_TIMEOUT:  # nan, inf fail too
+        raise error(
+            f"timeout is the seconds each cell may run, a number > 0 (or None for no limit) "
+            f"and at most {MAX_CELL_TIMEOUT} (a week); got {timeout!r}. E.g. timeout=600 "
+            "(2.5 works too: it is rounded up to whole seconds)"
         )
+    return math.ceil(timeout)
 
 
 def read_notebook(nbformat: Any, path: Path, error: type[Exception], made: str) -> Any:
@@ -161,7 +175,7 @@ def _execute(nb: Any, path: Path, timeout: float) -> None:
         client.execute(env={**os.environ, WIDGETS_ENV: "0", **unlocked_env()})
     except CellTimeoutError:
         raise SlidesError(
-            f"{path.name}: {_timed_out(nb)} ran longer than timeout={timeout:g} seconds while "
+            f"{path.name}: {_timed_out(nb)} ran longer than timeout={timeout} seconds while "
             "making its slides; pass a longer timeout= (seconds per cell, None for no limit), "
             "or make the cell quicker"
         ) from None

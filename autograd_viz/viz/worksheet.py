@@ -26,7 +26,7 @@ from autograd_viz.door import open_graph
 from autograd_viz.errors import WorksheetError
 from autograd_viz.trace import Step, check_phase, trace
 from autograd_viz.viz import render
-from autograd_viz.viz.outpath import output_path
+from autograd_viz.viz.outpath import output_path, write_output
 from autograd_viz.viz.palette import COLORS, resolve
 
 __all__ = ["PAPERS", "Worksheet", "WorksheetError", "save_worksheet", "worksheet"]
@@ -159,9 +159,9 @@ class Worksheet:
         """Write the sheet to `path`: `.pdf` or `.html`."""
         out = output_path(path, "save_worksheet", (".pdf", ".html"))
         if out.suffix.lower() == ".pdf":
-            out.write_bytes(self.pdf())
+            write_output(out, self.pdf())
         else:
-            out.write_text(self.html(), encoding="utf-8")
+            write_output(out, self.html())
         return out
 
     def _repr_html_(self) -> str:
