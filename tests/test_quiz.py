@@ -418,3 +418,16 @@ def test_the_quiz_styles_itself_with_one_prefix_and_no_colour_of_its_own():
     css = quiz_module._CSS
     assert "agv-" not in css and ".avz-quiz-missed" in css and ".avz-quiz-wrong" in css
     assert css.startswith("<style>:where(:root){--avz-forward:")  # the palette, declared first
+
+
+def test_the_paper_quiz_shows_its_blanks_even_where_the_answers_are_revealed(monkeypatch):
+    """The kernel-free quiz (a static page, a slide deck) is the sheet to fill in: made where
+    the teacher has revealed the answers, it still shows every blank as "?" and keeps the
+    answers in the box to open."""
+    monkeypatch.setenv("AUTOGRAD_VIZ_TEACHER", "1")
+    q = quiz(sum_times_y(), grads=True, values=False)
+    q.reveal()
+    page = q.static_html()
+    picture, answers = page.split("Show the answers", 1)
+    assert picture.count(">grad ?<") == len(q.blanks) == 4
+    assert all(f"{b.label} = " in answers for b in q.blanks)

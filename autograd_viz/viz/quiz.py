@@ -33,7 +33,7 @@ import functools
 import html
 import math
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -306,7 +306,8 @@ class Quiz(widgets.VBox):
         )
         return (
             '<div class="avz-quiz"><p>Fill in the graph on paper: every "?" asked below is a '
-            f"blank.</p>{self.picture.value}{answer_box('Show the answers', f'<ol>{answers}</ol>')}"
+            f"blank.</p>{self._drawing(lambda b: False)}"
+            f"{answer_box('Show the answers', f'<ol>{answers}</ol>')}"
             "</div>"
         )
 
@@ -635,27 +636,10 @@ class Quiz(widgets.VBox):
     # ---- the picture -----------------------------------------------------------
 
     def _redraw(self) -> None:
-        known_values = dict(enumerate(v.data for v in self._order))
-        known_grads = {
-            i: g for i, g in self._grads.items() if i not in self._unknown and not any(
-                b.node == i and b.what == "grad" for b in self.blanks
-            )
-        }  # fmt: skip
-        for b in self.blanks:
-            if b.solved or self.revealed:
-                (known_values if b.what == "data" else known_grads)[b.node] = b.answer
-            elif b.what == "data":  # a value not found yet: its gradient cannot be shown
-                known_values.pop(b.node, None)
-                known_grads.pop(b.node, None)
+        self.picture.value = self._drawing(lambda b: b.solved or self.revealed)
         for b in self.blanks:
             shown = not b.solved and not self.revealed
             b.widget.layout.display = None if shown else "none"
-        active = self._active if self._active is not None else -1
-        state = Step(
-            index=0, phase="backward", kind="value", nodes=(), edges=(), active=active,
-            values=known_values, grads=known_grads, text="quiz: fill in the blanks", latex="",
-        )  # fmt: skip
-        self.picture.value = _restyle(self._frames, state)
         n = len(self.blanks)
         if self.revealed:
             self.progress.value = f"Answers revealed ({n} blanks)."
@@ -663,6 +647,27 @@ class Quiz(widgets.VBox):
             self.progress.value = f"{self.left} of {n} blanks left to fill in."
         else:
             self.progress.value = f"All {n} blanks filled in."
+
+    def _drawing(self, filled: Callable[[_Blank], bool]) -> str:
+        """The graph with the answers of the blanks `filled` picks, every other blank a "?"."""
+        known_values = dict(enumerate(v.data for v in self._order))
+        known_grads = {
+            i: g for i, g in self._grads.items() if i not in self._unknown and not any(
+                b.node == i and b.what == "grad" for b in self.blanks
+            )
+        }  # fmt: skip
+        for b in self.blanks:
+            if filled(b):
+                (known_values if b.what == "data" else known_grads)[b.node] = b.answer
+            elif b.what == "data":  # a value not found yet: its gradient cannot be shown
+                known_values.pop(b.node, None)
+                known_grads.pop(b.node, None)
+        active = self._active if self._active is not None else -1
+        state = Step(
+            index=0, phase="backward", kind="value", nodes=(), edges=(), active=active,
+            values=known_values, grads=known_grads, text="quiz: fill in the blanks", latex="",
+        )  # fmt: skip
+        return _restyle(self._frames, state)
 
 
 def _restyle(frames: Frames, state: Step) -> str:
