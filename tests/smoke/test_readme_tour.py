@@ -68,6 +68,12 @@ def test_the_api_tables_calls_run_as_written(tour, tmp_path, monkeypatch):
     assert "Exercise(question, answer, hint=...)" in table
     exercise = Exercise("∂z/∂y?", 8.0, hint="y is used twice")
     assert exercise.submit("5+3")
+    from autograd_viz.teacher import TeacherLockedError
+
+    monkeypatch.delenv("AUTOGRAD_VIZ_TEACHER", raising=False)
+    with pytest.raises(TeacherLockedError):  # a student's kernel: the lock holds
+        reveal_all()
+    monkeypatch.setenv("AUTOGRAD_VIZ_TEACHER", "1")  # the teacher's machine, as the table says
     teacher_mode()
     reveal_all()
     assert "gradcheck(f, inputs, engine=MyValue)" in table
