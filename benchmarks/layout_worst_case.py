@@ -27,6 +27,7 @@ import random
 import resource
 import shutil
 import subprocess
+import sys
 import tempfile
 import time
 import warnings
@@ -39,24 +40,12 @@ from autograd_viz.size import MAX_LAYOUT_WORK, layout_work
 from autograd_viz.viz.layout import _EDGE, bounded
 from autograd_viz.viz.render import to_dot
 
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))
+
+from examples import power_chain, shared_tanh  # noqa: E402  (the tests' graphs, timed here)
+
 MAX_VALUES = 500  # draw()'s default max_nodes
-
-
-def power_chain(k: int) -> Value:
-    """x * w * w * … * w: one w feeding k multiplications along the chain."""
-    x, w = Value(2.0, label="x"), Value(0.5, label="w")
-    z = x
-    for _ in range(k):
-        z = z * w
-    return z
-
-
-def shared_tanh(k: int) -> Value:
-    """k layers of z = (z * w).tanh(), one w shared (notebook 13's shape)."""
-    w, z = Value(0.5, label="w"), Value(0.3, label="x")
-    for _ in range(k):
-        z = (z * w).tanh()
-    return z
 
 
 def round_robin(k: int, weights: int = 4) -> Value:

@@ -1,4 +1,5 @@
-"""The blog's worked examples as graphs, built fresh for each test that needs one."""
+"""The blog's worked examples as graphs, built fresh for each test that needs one, and the graphs
+that make graphviz's layout work hardest (tests/test_layout_bounds.py, benchmarks/)."""
 
 from __future__ import annotations
 
@@ -20,4 +21,21 @@ def blog_z() -> Value:
     x, y = Value(2.0, label="x"), Value(3.0, label="y")
     z = (x + y) * y
     z.label = "z"
+    return z
+
+
+def power_chain(k: int) -> Value:
+    """x * w * w * … * w: one w feeding k multiplications along the chain."""
+    x, w = Value(2.0, label="x"), Value(0.5, label="w")
+    z = x
+    for _ in range(k):
+        z = z * w
+    return z
+
+
+def shared_tanh(k: int) -> Value:
+    """k layers of z = (z * w).tanh(), one w shared (notebook 13's shape)."""
+    w, z = Value(0.5, label="w"), Value(0.3, label="x")
+    for _ in range(k):
+        z = (z * w).tanh()
     return z

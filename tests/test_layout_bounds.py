@@ -12,7 +12,7 @@ import sys
 import types
 
 import pytest
-from examples import blog_z, sum_times_y
+from examples import blog_z, power_chain, shared_tanh, sum_times_y
 
 from autograd_viz import MLP, Value
 from autograd_viz.errors import GraphTooLargeError, GraphvizError, LayoutTimeoutError
@@ -20,21 +20,6 @@ from autograd_viz.expression import ExpressionError, build
 from autograd_viz.size import MAX_LAYOUT_WORK, layout_work
 from autograd_viz.viz import layout
 from autograd_viz.viz.render import draw, to_dot
-
-
-def power_chain(k: int) -> Value:
-    x, w = Value(2.0, label="x"), Value(0.5, label="w")
-    z = x
-    for _ in range(k):
-        z = z * w
-    return z
-
-
-def shared_tanh(k: int) -> Value:
-    w, z = Value(0.5, label="w"), Value(0.3, label="x")
-    for _ in range(k):
-        z = (z * w).tanh()
-    return z
 
 
 def _edges(dot: str) -> list[tuple[str, str]]:
