@@ -3,6 +3,7 @@ side (`explore_harness`), then in real JupyterLab with a real kernel that is the
 
 from __future__ import annotations
 
+import json
 import urllib.request
 
 import nbformat
@@ -190,7 +191,7 @@ def test_explore_in_jupyterlab_updates_then_says_when_the_kernel_is_stopped(jupy
         "language": "python",
     }
     nbformat.write(nb, jupyterlab.root / "explore_demo.ipynb")
-    kernel = jupyterlab.start_kernel("explore_demo.ipynb")
+    jupyterlab.start_kernel("explore_demo.ipynb")
     p = page.page
     p.goto(jupyterlab.notebook_url("explore_demo.ipynb"))
     p.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']").first.wait_for(timeout=120_000)
@@ -208,7 +209,17 @@ def test_explore_in_jupyterlab_updates_then_says_when_the_kernel_is_stopped(jupy
     p.wait_for_function(
         "(s) => document.querySelector(s).textContent === 'grad 7'", arg=grad, timeout=20_000
     )
-    # stop the kernel, as Kernel > Shut Down does, then change an input again
+    # stop the kernel, as Kernel > Shut Down does, then change an input again: the kernel the
+    # notebook's session has now (on a busy machine the page may have started its own)
+    with urllib.request.urlopen(
+        urllib.request.Request(
+            f"{jupyterlab.url}/api/sessions",
+            headers={"Authorization": f"token {jupyterlab.token}"},
+        ),
+        timeout=60,
+    ) as answer:
+        sessions = json.load(answer)
+    [kernel] = [s["kernel"]["id"] for s in sessions if s["path"].endswith("explore_demo.ipynb")]
     request = urllib.request.Request(
         f"{jupyterlab.url}/api/kernels/{kernel}",
         method="DELETE",
