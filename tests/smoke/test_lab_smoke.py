@@ -42,7 +42,6 @@ class LabServer:
     token: str
     proc: subprocess.Popen
     log: Path
-    startup_seconds: float = 0.0
 
     def log_text(self) -> str:
         return self.log.read_text(errors="replace")
@@ -115,7 +114,6 @@ def start_lab(cmd: Sequence[str], cwd: Path, home: Path) -> LabServer:
             )
         status = f"{server.url}/api/status?token={token}"
         with contextlib.suppress(OSError), urllib.request.urlopen(status, timeout=2):
-            server.startup_seconds = time.monotonic() - t0
             return server
         time.sleep(0.2)
     stop_lab(server)
