@@ -20,6 +20,7 @@ import signal
 import socket
 import subprocess
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -233,11 +234,18 @@ def wait_for_server_kernel(server: LabServer, timeout_s: float) -> None:
     indicator says idle before the kernel's websocket is up; cells run then are only cleared,
     never executed). Any frontend: Notebook 7 has no JupyterLab status bar to read."""
     deadline = time.monotonic() + timeout_s
+    kernels: object = None
     while time.monotonic() < deadline:
-        with urllib.request.urlopen(f"{server.url}/api/kernels?token={server.token}") as resp:
-            kernels = json.load(resp)
-        if any(k["connections"] > 0 and k["execution_state"] == "idle" for k in kernels):
-            return
+        try:
+            with urllib.request.urlopen(f"{server.url}/api/kernels?token={server.token}") as resp:
+                kernels = json.load(resp)
+        except urllib.error.HTTPError as err:
+            # jupyter_server answers 500 while it lists a kernel that is still starting
+            # ("'last_activity' trait ... expected a datetime, not the NoneType None"): ask again
+            kernels = f"HTTP {err.code} from /api/kernels"
+        else:
+            if any(k["connections"] > 0 and k["execution_state"] == "idle" for k in kernels):
+                return
         time.sleep(0.3)
     raise AssertionError(f"no kernel connected and idle within {timeout_s}s: {kernels}")
 
