@@ -8,10 +8,12 @@ notebook in the JupyterLab our setup installs (real server, headless Chromium at
 slides with → as a presenter would.
 
 Every notebook with slide metadata is measured view by view at 1280×720 and 1920×1080: the
-test makes each presented cell the deck's active cell through JupyterLab's own notebook model
-(the page runs with `expose_app_in_browser`), which is what the deck's keys do, and steps every
+test makes the first cell of each view (a slide, subslide or fragment: a cell with no slide type
+joins the view before it) the deck's active cell through JupyterLab's own notebook model (the
+page runs with `expose_app_in_browser`), which is what the deck's keys do, and steps every
 player on a view through all of its steps with its own slider; every view's cells must lie
-inside the screen (the tallest view per size is printed). Notebook 03's deck is also walked from
+inside the screen (the tallest view per size is printed), and every presented cell must have
+been on one of them. Notebook 03's deck is also walked from
 its first slide to its last with PageDown (what a presenter's remote sends; the kit's JupyterLab
 settings in jupyter-config/ bind it, and PageUp, to the deck's next/previous view, which
 jupyterlab-slideshow itself binds only to the arrows and Space): the remote reaches every
@@ -346,6 +348,19 @@ def _presented_cells(name: str) -> list[int]:
     return [i for i, kind in enumerate(kinds) if kind not in ("skip", "notes")]
 
 
+def _view_starts(name: str) -> list[int]:
+    """The presented cells that open a view of the deck: its first, then each slide, subslide
+    and fragment. A cell with no slide type is shown with the view before it, so making it the
+    active cell shows that same view again."""
+    nb = json.loads((ROOT / "notebooks" / name).read_text(encoding="utf-8"))
+    kinds = [c["metadata"].get("slideshow", {}).get("slide_type") for c in nb["cells"]]
+    presented = _presented_cells(name)
+    return [i for i in presented if i == presented[0] or kinds[i] in VIEW_STARTS]
+
+
+VIEW_STARTS = ("slide", "subslide", "fragment")
+
+
 def _has_player(name: str) -> bool:
     """Whether the notebook shows a player (its committed outputs hold one)."""
     return "<Player of" in (ROOT / "notebooks" / name).read_text(encoding="utf-8")
@@ -470,7 +485,7 @@ def _walk(page, name: str, sizes: tuple[dict, ...] = (PROJECTOR, FULL_HD)) -> di
     return {size: views for size, views in over.items() if views}
 
 
-# Every view of a deck at the current window size, with no key press: each presented cell made
+# Every view of a deck at the current window size, with no key press: each view's first cell made
 # the deck's active cell through the notebook's model (what the deck's own keys do), measured once
 # its layout has stayed the same for two frames; every player on a view stepped through all of its
 # steps with its own slider (the first time its slide is on screen), each step measured.
@@ -517,7 +532,7 @@ _MEASURE_EVERY_VIEW = (
 
 def _measure_every_view(page, name: str, sizes=(PROJECTOR, FULL_HD)) -> dict[str, list]:
     """Every view of the presented deck `name` at each of `sizes`, measured as a presenter shows
-    it: every presented cell made the active cell in turn, every player stepped to each of its
+    it: each view's first cell made the active cell in turn, every player stepped to each of its
     steps. Prints each size's figures; returns the views that do not fit, per size."""
     _no_old_deck_keys(page, name)
     presented = _presented_cells(name)
@@ -525,7 +540,7 @@ def _measure_every_view(page, name: str, sizes=(PROJECTOR, FULL_HD)) -> dict[str
     for size in sizes:
         label = f"{size['width']}x{size['height']}"
         page.set_viewport_size(size)
-        views = page.evaluate(_MEASURE_EVERY_VIEW, presented)
+        views = page.evaluate(_MEASURE_EVERY_VIEW, _view_starts(name))
         unsettled = [v["state"] for v in views if v.get("unsettled")]
         assert not unsettled, f"{name} at {label}: views whose layout never settled: {unsettled}"
         seen = {cell for v in views for cell in v["cells"]}
