@@ -86,12 +86,38 @@ if ((${#apt_packages[@]})); then
 fi
 
 # ---------------------------------------------------------------- Python packages (.venv)
+_hash() { cat "$@" 2>/dev/null | sha256sum | cut -d' ' -f1; }
+
+# The test tools do not need .venv: install them beside it, in the background (on 2 cores this
+# takes their minute off a fresh setup), and wait for them at the end.
+_browser_npm() {
+    local key stamp=tests/browser/node_modules/.setup-stamp
+    key="$(_hash tests/browser/package.json tests/browser/package-lock.json) node=$(node --version)"
+    if [[ "$(cat "$stamp" 2>/dev/null)" != "$key" ]]; then
+        say "installing npm packages for the browser tests (npm ci, from the committed lock file)"
+        # Browsers come from the system (/usr/bin/chromium): never let a package download one.
+        PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 PUPPETEER_SKIP_DOWNLOAD=1 \
+            npm ci --prefix tests/browser --no-audit --no-fund --loglevel=error
+        echo "$key" >"$stamp"
+    fi
+}
+background=()
+if [[ "$mode" == test ]]; then
+    tools_log="$(mktemp -d)"
+    trap 'rm -rf "$tools_log"' EXIT
+    if [[ -f tests/browser/package-lock.json ]]; then
+        _browser_npm >"$tools_log/browser tests' npm packages.log" 2>&1 &
+        background+=("$!:browser tests' npm packages")
+    fi
+    # pinned, into lite/.venv and lite/node_modules; stamped, so fast
+    bash scripts/lite.sh install >"$tools_log/JupyterLite build tools.log" 2>&1 &
+    background+=("$!:JupyterLite build tools")
+fi
+
 if [[ ! -x .venv/bin/python ]]; then
     say "creating .venv with $("$python" -V 2>&1)"
     "$python" -m venv .venv || die "could not create .venv. On Debian/Ubuntu: apt-get install python3-venv"
 fi
-
-_hash() { cat "$@" 2>/dev/null | sha256sum | cut -d' ' -f1; }
 
 extras="lab" torch=""
 if [[ "$mode" == test ]]; then extras="lab,test" torch="$TORCH_SPEC"; fi
@@ -118,22 +144,14 @@ fi
 mkdir -p .venv/share/jupyter/lab/settings/overrides.d
 cp jupyter-config/lab/overrides.d/autograd-viz.json .venv/share/jupyter/lab/settings/overrides.d/
 
-# ---------------------------------------------------------------- npm packages for browser tests
-if [[ "$mode" == test && -f tests/browser/package-lock.json ]]; then
-    npm_key="$(_hash tests/browser/package.json tests/browser/package-lock.json) node=$(node --version)"
-    npm_stamp=tests/browser/node_modules/.setup-stamp
-    if [[ "$(cat "$npm_stamp" 2>/dev/null)" != "$npm_key" ]]; then
-        say "installing npm packages for the browser tests (npm ci, from the committed lock file)"
-        # Browsers come from the system (/usr/bin/chromium): never let a package download one.
-        PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 PUPPETEER_SKIP_DOWNLOAD=1 \
-            npm ci --prefix tests/browser --no-audit --no-fund --loglevel=error
-        echo "$npm_key" >"$npm_stamp"
+# ---------------------------------------------------------------- the test tools, started above
+for job in "${background[@]}"; do  # the test tools installed beside .venv (see above)
+    name="${job#*:}"
+    if ! wait "${job%%:*}"; then
+        cat "$tools_log/$name.log" >&2
+        die "installing the $name failed (its log is above)"
     fi
-fi
-
-# ---------------------------------------------------------------- JupyterLite build tools (tests/lite)
-if [[ "$mode" == test ]]; then
-    bash scripts/lite.sh install  # pinned, into lite/.venv and lite/node_modules; stamped, so fast
-fi
+    cat "$tools_log/$name.log"
+done
 
 say "ready ($mode)."
