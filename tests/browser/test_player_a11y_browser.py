@@ -110,23 +110,22 @@ def test_a_wide_graph_scrolls_and_brings_each_step_into_view(opened):
         out = out * Value(1.0 + k / 10, label=f"w{k}")
     p = opened(out, title="wide")
     p.set_viewport_size({"width": 900, "height": 900})
-    p.wait_for_timeout(200)
-    assert p.evaluate("() => document.querySelector('.avz-player').classList.contains('avz-wide')")
+    p.wait_for_function("() => document.querySelector('.avz-player.avz-wide') !== null")
     assert p.locator(".avz-wide-note").is_visible()
     p.locator("button.avz-phase[data-phase='forward']").click()
     p.locator(".avz-player").focus()
     p.keyboard.press("End")  # the forward pass's last step: the output, at the far right
-    p.wait_for_timeout(100)
-    inside = p.evaluate(
-        """() => { const g = document.querySelector('.avz-graph').getBoundingClientRect();
+    in_view = """() => { const g = document.querySelector('.avz-graph').getBoundingClientRect();
                    const a = document.querySelector('g.node.active').getBoundingClientRect();
                    return [document.querySelector('.avz-graph').scrollLeft,
                            a.left >= g.left - 1 && a.right <= g.right + 1]; }"""
-    )
-    assert inside[0] > 0 and inside[1], inside  # scrolled: the step's node is in view
+    # scrolled: the step's node is in view (scrolling may be smooth: wait until it is there)
+    p.wait_for_function(f"() => {{ const [left, inside] = ({in_view})(); return left && inside; }}")
+    right = p.evaluate(in_view)[0]
     p.keyboard.press("Home")
-    p.wait_for_timeout(100)
-    assert p.evaluate("() => document.querySelector('.avz-graph').scrollLeft") < inside[0]
+    p.wait_for_function(
+        "(right) => document.querySelector('.avz-graph').scrollLeft < right", arg=right
+    )
 
 
 def test_projector_mode_sets_every_text_at_20_px_or_more(opened):

@@ -379,6 +379,14 @@ _FOCUS_NOTEBOOK = """() => {
 }"""
 
 
+def _focus_notebook(page) -> None:
+    """Give the deck's notebook the keys, and wait until it has them."""
+    page.evaluate(_FOCUS_NOTEBOOK)
+    page.wait_for_function(
+        "() => !!document.activeElement?.closest('.jp-Deck .jp-Notebook')"
+    )
+
+
 def _settled(page, looks: int = 3) -> dict:
     """The view measured once it has stayed the same for `looks` looks 0.1 s apart (a press's
     move lands in steps: the active cell first, the cells on screen after; the deck fades in;
@@ -419,8 +427,7 @@ def _walk(page, name: str, sizes: tuple[dict, ...] = (PROJECTOR, FULL_HD)) -> di
         _start_deck(page)
     # the keys go to the notebook (as after a presenter's first click on the slide), not to the
     # toolbar button that started the deck
-    page.evaluate(_FOCUS_NOTEBOOK)
-    page.wait_for_timeout(500)
+    _focus_notebook(page)
     views, left_early, seen = [], [], set()
     over: dict[str, list] = {label[id(size)]: [] for size in sizes}
     tallest = dict.fromkeys(over, 0)
@@ -468,8 +475,7 @@ def _walk(page, name: str, sizes: tuple[dict, ...] = (PROJECTOR, FULL_HD)) -> di
                 # second press would skip a view), with the keys back on the notebook
                 if _settled(page)["state"] != s["state"]:
                     break
-                page.evaluate(_FOCUS_NOTEBOOK)
-                page.wait_for_timeout(300)
+                _focus_notebook(page)
         else:
             break  # nothing changed after every try: the last slide
     players = {cell for v in views for cell, _ in v["players"]}
