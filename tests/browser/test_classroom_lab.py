@@ -165,6 +165,16 @@ def test_projector_mode_fills_the_width_and_reads_from_the_back_row(classroom):
         assert sizes[part] >= 20, f"projector {part} is {sizes[part]:.1f} px (< 20): {sizes}"
 
 
+# The theme's stylesheet has applied: the notebook's background is as light or as dark as the
+# theme says it is (JupyterLab names the theme on <body> while its stylesheet may still load).
+_THEME_APPLIED = """() => {
+  const rgb = getComputedStyle(document.querySelector('.jp-Notebook')).backgroundColor
+    .match(/[0-9.]+/g).slice(0, 3).map(Number);
+  const light = (rgb[0] + rgb[1] + rgb[2]) / 3 > 128;
+  return String(light) === document.body.dataset.jpThemeLight;
+}"""
+
+
 @pytest.mark.parametrize("theme", THEMES)
 def test_every_kit_text_meets_wcag_aa(classroom, theme):
     page, shots = classroom
@@ -172,7 +182,7 @@ def test_every_kit_text_meets_wcag_aa(classroom, theme):
     page.locator(".lm-Menu-item", has_text=re.compile(r"^Theme\s*$")).first.hover()
     page.locator(".lm-Menu-item", has_text=re.compile(f"^{theme}\\s*$")).first.click()
     page.locator(f"body[data-jp-theme-name='{theme}']").wait_for(state="attached")
-    page.wait_for_timeout(300)  # the theme's stylesheet applies
+    page.wait_for_function(_THEME_APPLIED)  # its stylesheet, not only its name
     # feedback, hint and answer texts on show too
     box = page.locator(".jp-OutputArea-output input[placeholder='your answer']").first
     box.scroll_into_view_if_needed()
