@@ -48,6 +48,7 @@ from typing import Any, NamedTuple
 from autograd_viz._text import clean_label
 from autograd_viz.engine import Constant, Value
 from autograd_viz.errors import LOOKS_FOR, CycleError, GraphError, StaleGraphError, cycle_error
+from autograd_viz.ops import POWER_N, describe
 
 __all__ = ["CycleError", "Edge", "Graph", "GraphError", "Node", "StaleGraphError", "snapshot"]
 
@@ -280,33 +281,21 @@ def snapshot(root: object, *, read: dict[int, tuple[object, ...]] | None = None)
 # ---- a stale graph: a value that no longer follows from its operands ------------------
 
 
-# How the engine computes each op, run again on stand-ins of the operands' numbers.
-_FORWARD: dict[str, Callable[..., Value]] = {
-    "+": Value.__add__,
-    "*": Value.__mul__,
-    "**": Value.__pow__,
-    "ReLU": Value.relu,
-    "tanh": Value.tanh,
-    "sigmoid": Value.sigmoid,
-    "exp": Value.exp,
-    "log": Value.log,
-    "sin": Value.sin,
-    "cos": Value.cos,
-}
-
-
 def _recomputed(graph: Graph, i: int) -> float | None:
-    """Node i's value computed again from its operands' values now, as the engine computes
-    it; None for an op the engine does not have (a learner's own, say). Raises what the op
-    raises when the operands now have no value for it (log of a negative number)."""
+    """Node i's value computed again from its operands' values now, by the `Value` method the
+    op table names for its op; None for an op without a row (a learner's own, say). Raises
+    what the op raises when the operands now have no value for it (log of a negative number)."""
     node = graph.nodes[i]
     operands = [Value(graph.nodes[p].data) for p in node.operands]
-    if node.op.startswith("**") and node.op != "**" and node.exponent is not None:
-        return (operands[0] ** node.exponent).data if len(operands) == 1 else None
-    forward = _FORWARD.get(node.op)
-    if forward is None or len(operands) != (2 if node.op in ("+", "*", "**") else 1):
+    found = describe(node.op)
+    if found.key == POWER_N:  # x ** number: the number is the node's, not an operand
+        if node.exponent is None or len(operands) != 1:
+            return None
+        return (operands[0] ** node.exponent).data
+    method = getattr(Value, found.method, None) if found.known else None
+    if not callable(method) or len(operands) != found.arity:
         return None
-    return forward(*operands).data
+    return method(*operands).data
 
 
 def _same(a: float, b: float) -> bool:

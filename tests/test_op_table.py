@@ -230,6 +230,7 @@ def test_the_readers_keep_no_list_of_operations_of_their_own():
     """The dicts that used to repeat the table are gone; each reader asks the table."""
     import autograd_viz.engines.ops as foreign_ops
     import autograd_viz.engines.read as foreign
+    import autograd_viz.graph as graph
     import autograd_viz.nn as nn
     import autograd_viz.viz.network as network
     import autograd_viz.viz.quiz as quiz_module
@@ -241,6 +242,7 @@ def test_the_readers_keep_no_list_of_operations_of_their_own():
         network: ["_ACTIVATIONS"],
         quiz_module: ["_NOUNS"],
         foreign: ["_CALLED"],
+        graph: ["_FORWARD"],
     }  # fmt: skip
     for module, names in gone.items():
         assert [n for n in names if hasattr(module, n)] == [], module.__name__
@@ -334,6 +336,20 @@ def test_softplus_added_the_documented_way_is_an_activation_for_nn(softplus):
     out = Neuron(2, act="softplus", seed=0)([1.0, -1.0])
     assert out.op == "softplus" and "softplus" in activations()
     assert _lacks(SOFTPLUS_ROW) == []
+
+
+def test_softplus_added_the_documented_way_is_covered_by_the_stale_graph_check(softplus):
+    """The stale check reads the op table: a softplus whose input changed after the forward
+    pass is refused by name, as a built-in op would be."""
+    from autograd_viz.graph import StaleGraphError, snapshot
+
+    x = Value(1.0, label="x")
+    y = x.softplus()
+    y.label = "y"
+    snapshot(y)  # current: fine
+    x.data = 3.0
+    with pytest.raises(StaleGraphError, match=r"y = softplus\(x\) was computed as 1\.313"):
+        snapshot(y)
 
 
 def test_softplus_neuron_steps_name_its_slope(softplus):
