@@ -37,7 +37,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from autograd_viz._checks import is_number
-from autograd_viz._numbers import ANSWER_RULE, agrees
+from autograd_viz._numbers import ANSWER_RULE, agrees, format_number
 from autograd_viz.viz.palette import var
 
 __all__ = [
@@ -356,6 +356,7 @@ class AnswerKey:
         *,
         tol: float | None = None,
         check: Callable[[str], bool] | None = None,
+        digits: int = _SHOWN_DIGITS,
     ) -> None:
         answers = list(answer) if isinstance(answer, (list, tuple)) else [answer]
         if not answers:
@@ -365,8 +366,11 @@ class AnswerKey:
             raise ExerciseError("check= must be a function taking the typed text, returning bool")
         if tol is not None and (not is_number(tol, (int, float)) or not 0 <= tol < math.inf):
             raise ExerciseError(f"tol must be a finite number >= 0 (or None), got {tol!r}")
+        if not isinstance(digits, int) or isinstance(digits, bool) or not 1 <= digits <= 17:
+            raise ExerciseError(f"digits must be a whole number from 1 to 17, got {digits!r}")
         self.tol = tol
         self.check = check
+        self.digits = digits  # how the question's drawing writes numbers: its rounding is right
 
     def judge(self, text: str) -> tuple[bool, str]:
         """The verdict on `text`, and a note for a wrong answer that was read in a surprising
@@ -406,8 +410,9 @@ class AnswerKey:
         rounded = reading.digits is not None and self.tol is None
         if rounded and any(abs(reading.value - n) <= _slack(reading.half_unit) for n in expected):
             return False, (
-                f"Close: give at least {_SHOWN_DIGITS} significant digits, as the drawings "
-                "show numbers (e.g. 0.1235, not 0.12)."
+                f"Close: give at least {self.digits} significant digits, as the drawings "
+                f"show numbers (e.g. {format_number(0.123456, self.digits)}, not "
+                f"{format_number(0.123456, max(1, self.digits - 2))})."
             )
         return False, ""
 
@@ -416,7 +421,7 @@ class AnswerKey:
         `ANSWER_RULE` (the quiz's rule too)."""
         if self.tol is not None:
             return math.isclose(value, answer, rel_tol=self.tol, abs_tol=self.tol)
-        return agrees(value, answer, _SHOWN_DIGITS)
+        return agrees(value, answer, self.digits)
 
 
 def verdict_html(right: bool, text: str) -> str:

@@ -431,3 +431,30 @@ def test_the_paper_quiz_shows_its_blanks_even_where_the_answers_are_revealed(mon
     picture, answers = page.split("Show the answers", 1)
     assert picture.count(">grad ?<") == len(q.blanks) == 4
     assert all(f"{b.label} = " in answers for b in q.blanks)
+
+
+def test_the_quiz_judges_a_typed_number_as_the_exercises_do_with_their_notes():
+    """One grader (`grading.AnswerKey`) for exercises and the quiz: a number given to too few
+    digits gets the exercises' "give more digits" note, a comma read as a thousands separator
+    gets "Did you mean", each at the quiz's own `digits`."""
+    from autograd_viz.grading import AnswerKey
+
+    x = Value(0.3, label="x")
+    z = x.tanh()
+    z.label = "z"
+    q = quiz(z, digits=4)  # ∂z/∂x = 1 − tanh²(0.3) = 0.91513...
+    assert q.submit("∂z/∂x", "0.92") is False
+    said = q.feedback.value
+    assert "Close: give at least 4 significant digits" in said, said
+    assert AnswerKey(1 - math.tanh(0.3) ** 2, digits=4).judge("0.92")[1] in said
+    assert q.submit("∂z/∂x", "0.9151") is True
+    a, b = Value(1.5, label="a"), Value(2.0, label="b")
+    c = a * b
+    c.label = "c"
+    q = quiz(c)  # ∂c/∂b = a = 1.5
+    assert q.submit("∂c/∂b", "1,500") is False
+    assert "Did you mean 1.5? I read '1,500' as 1500" in q.feedback.value, q.feedback.value
+    q6 = quiz(z, digits=6)
+    assert q6.submit("∂z/∂x", "0.9151") is False  # drawn as 0.915137: four digits are short
+    assert "Close: give at least 6 significant digits" in q6.feedback.value
+    assert q6.submit("∂z/∂x", "0.915137") is True

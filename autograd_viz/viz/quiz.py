@@ -46,7 +46,7 @@ from autograd_viz._numbers import format_number
 from autograd_viz.answers import graph_key
 from autograd_viz.door import open_graph
 from autograd_viz.errors import QuizError
-from autograd_viz.grading import ANSWER_HELP, AnswerParseError, agrees, parse_number
+from autograd_viz.grading import ANSWER_HELP, AnswerKey, AnswerParseError, agrees, parse_number
 from autograd_viz.graph import Graph
 from autograd_viz.naming import expression_names
 from autograd_viz.ops import describe
@@ -442,13 +442,13 @@ class Quiz(widgets.VBox):
     def _on_answer(self, blank: _Blank, text: str) -> bool:
         if not text.strip():
             return False
-        try:
+        try:  # the exercises' grader: its separators and "give more digits" notes too
+            right, note = AnswerKey(blank.answer, digits=self.digits).judge(text)
             value = parse_number(text)
         except AnswerParseError as err:
             self._say(f"I couldn't read that: {err}. Type a number such as 8, −24 or 0.5 "
                       "(a sum like 5+3 is fine too).", right=False)  # fmt: skip
             return False
-        right = _close(value, blank.answer, self.digits)
         number = format_number(blank.answer, self.digits)
         if blank.solved:  # filled in already: judged, but nothing changes
             verdict = "✔ Right" if right else f"✘ {text.strip()} is not it"
@@ -475,7 +475,7 @@ class Quiz(widgets.VBox):
                         f"{self._blame()} {self._hint(blank, text)}")  # fmt: skip
             else:
                 more = f" ({theirs})" if theirs else ""
-                said = f"✘ Not quite. {self._hint(blank, text)}{more}"
+                said = f"✘ Not quite. {note + ' ' if note else ''}{self._hint(blank, text)}{more}"
             self._say(said, right=False)
             if blank.misses >= 2:
                 self._offered = blank
