@@ -276,3 +276,49 @@ def test_the_docstring_examples_hold():
 
     result = doctest.testmod(module)
     assert result.attempted > 0 and result.failed == 0
+
+
+def _wrong_add_z():
+    import own_engines as oe
+
+    return oe.sum_times_y(oe.SubtractingAdd)  # its forward steps carry a ✗ flag
+
+
+def _mlp_loss():
+    from autograd_viz.nn import MLP
+
+    out = MLP(2, [3, 1], seed=0)([Value(1.0), Value(-1.0)])
+    loss = (out - 1.0) ** 2
+    loss.backward()
+    return loss
+
+
+@pytest.mark.parametrize(
+    ("make", "options"),
+    [
+        (sum_times_y, {}),
+        (sum_times_y, {"notation": "adjoint"}),
+        (_mlp_loss, {}),
+        (_mlp_loss, {"collapse": "neuron"}),  # one step per neuron
+        (_wrong_add_z, {}),
+    ],
+    ids=["blog", "adjoint", "mlp", "mlp-by-neuron", "flagged"],
+)
+def test_a_phase_of_both_is_that_pass_of_the_both_frames_traced_once(make, options, monkeypatch):
+    """One pass's frames made from frames of both passes equal those made on their own (the
+    independent trace), and no second trace is run for them."""
+    import autograd_viz.viz.frames as frames_module
+
+    root = make()
+    both = Frames(root, **options)
+    traced = []
+    real = frames_module.steps_for
+    spy = lambda *a, **k: traced.append(a) or real(*a, **k)  # noqa: E731
+    monkeypatch.setattr(frames_module, "steps_for", spy)
+    phases = {p: both.for_phase(p).steps for p in ("forward", "backward", "both")}
+    assert traced == []
+    monkeypatch.undo()
+    for phase, steps in phases.items():
+        assert steps == Frames(root, phase, **options).steps, phase
+    assert [s.index for s in phases["backward"]] == list(range(len(phases["backward"])))
+    assert any(s.flag for s in phases["forward"]) == (make is _wrong_add_z)

@@ -182,7 +182,9 @@ class Frames:
         _check_template(self.base_svg, self.slots)
 
     def for_phase(self, phase: str) -> Frames:
-        """The same layout and options with another phase's steps; runs no `dot`.
+        """The same layout and options with another phase's steps; runs no `dot`, and from
+        frames of both passes traces nothing either: one pass's steps are those frames'
+        steps of that pass, counted from 0.
 
         >>> from autograd_viz import Value
         >>> x = Value(2.0, label="x")
@@ -194,10 +196,14 @@ class Frames:
         other = object.__new__(Frames)
         other.__dict__.update(self.__dict__)
         other.phase = phase
-        other.steps = _flag_forward(
-            self.graph,
-            steps_for(self.graph, phase, by=self.by, digits=self.digits, notation=self.notation),
-        )
+        if self.phase == "both":
+            mine = [s for s in self.steps if phase == "both" or s.phase == phase]
+            other.steps = [dataclasses.replace(s, index=k) for k, s in enumerate(mine)]
+        else:
+            steps = steps_for(
+                self.graph, phase, by=self.by, digits=self.digits, notation=self.notation
+            )
+            other.steps = _flag_forward(self.graph, steps)
         return other
 
     def __len__(self) -> int:
