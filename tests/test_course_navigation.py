@@ -19,7 +19,12 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
 LESSONS = sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
-GLOSSARY = ROOT / "docs" / "glossary.md"
+# The glossary sits beside the notebooks: JupyterLab opens a notebook's links from there, the
+# browser edition's site is built from notebooks/ (docs/ is not shipped), and GitHub resolves them
+# too. docs/glossary.md only points to it.
+GLOSSARY = NOTEBOOKS / "glossary.md"
+DOCS_GLOSSARY = ROOT / "docs" / "glossary.md"
+LINK = re.compile(r"\]\(([^)\s]+)\)")
 GUIDE = ROOT / "docs" / "teachers_guide.md"
 README = ROOT / "README.md"
 # Files that must use the course's one term, "local derivative": every lesson and the pages.
@@ -111,9 +116,29 @@ def test_the_glossary_defines_each_term_once(term):
 
 def test_the_glossary_is_linked_from_start_here_the_readme_and_the_guide():
     start = "\n".join(_cells(NOTEBOOKS / "00_start_here.ipynb", "markdown"))
-    assert "(../docs/glossary.md)" in start
-    assert "(docs/glossary.md)" in README.read_text(encoding="utf-8")
-    assert "(glossary.md)" in GUIDE.read_text(encoding="utf-8")
+    assert "(glossary.md)" in start
+    assert "(notebooks/glossary.md)" in README.read_text(encoding="utf-8")
+    assert "(../notebooks/glossary.md)" in GUIDE.read_text(encoding="utf-8")
+
+
+def test_docs_glossary_points_to_the_one_beside_the_notebooks_and_defines_nothing():
+    text = DOCS_GLOSSARY.read_text(encoding="utf-8")
+    assert "(../notebooks/glossary.md)" in text
+    assert "**" not in text  # one copy of the definitions, the one the notebooks link to
+
+
+@pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.name[:2])
+def test_every_link_from_a_notebook_opens_where_the_notebooks_are(path):
+    """A relative link in a lesson must name a file in notebooks/: JupyterLab (scripts/lab.sh,
+    Binder) resolves it from the notebook's folder, and the browser edition ships what the site is
+    built from there; '../docs/glossary.md' opened nothing in the browser edition."""
+    for cell in _cells(path, "markdown"):
+        for target in LINK.findall(cell):
+            if re.match(r"[a-z][a-z+.-]*:|#", target):  # https:, mailto:, an anchor on the page
+                continue
+            file = (NOTEBOOKS / target.partition("#")[0]).resolve()
+            assert file.is_relative_to(NOTEBOOKS), f"{path.name} links outside notebooks/: {target}"
+            assert file.is_file(), f"{path.name} links to a missing file: {target}"
 
 
 @pytest.mark.parametrize("path", ONE_TERM_FILES, ids=lambda p: p.name)
