@@ -272,8 +272,16 @@ def test_the_time_limit_also_holds_off_the_main_thread():
 def test_their_backward_gets_a_few_seconds_by_default_and_timeout_must_be_positive():
     assert DEFAULT_TIMEOUT == 5.0
     z = oe.sum_times_y(oe.BlogValue)
-    with pytest.raises(ValueError, match="timeout must be a number of seconds > 0, got 0"):
+    with pytest.raises(ValueError, match="timeout must be a number of seconds > 0 and at mos"):
         autograd_viz.check_engine(z, timeout=0)
+
+
+@pytest.mark.parametrize("timeout", [float("inf"), 1e308, 1e10])
+def test_a_timeout_too_long_for_the_timer_is_refused_before_their_code_runs(timeout):
+    # the interval timer raised a bare OverflowError ("timestamp out of range") for these
+    z = oe.sum_times_y(oe.BlogValue)
+    with pytest.raises(ValueError, match=r"at most 3600, got .*; e.g. timeout=5"):
+        autograd_viz.check_engine(z, timeout=timeout)
 
 
 class CountsBackward(oe.BlogValue):

@@ -46,6 +46,7 @@ __all__ = [
 ]
 
 DEFAULT_TIMEOUT = 5.0  # seconds a learner's backward() may run: a tiny graph takes milliseconds
+MAX_TIMEOUT = 3600.0  # as explore()'s: longer is a hung notebook in all but name
 
 
 # ---- a time limit on their code ---------------------------------------------------------------
@@ -53,12 +54,22 @@ DEFAULT_TIMEOUT = 5.0  # seconds a learner's backward() may run: a tiny graph ta
 
 class _TimeUp(BaseException):
     """Raised inside their code when time is up; a BaseException, so `except Exception`
-    in their loop cannot swallow it."""
+    in their loop cannot swallow it. `limit` is the `time_limit` that rang: where limits
+    nest (a code exercise's check runs `check_engine`), each one reports only its own."""
+
+    def __init__(self, limit: dict) -> None:
+        super().__init__()
+        self.limit = limit
 
 
 def _check_timeout(timeout: object) -> float:
-    if not is_number(timeout, (int, float)) or not timeout > 0:
-        raise ValueError(f"timeout must be a number of seconds > 0, got {timeout!r}")
+    """The seconds their code may run: > 0, and at most an hour (the interval timer refuses
+    `inf` or 1e10 with an OverflowError that would name nothing of this)."""
+    if not is_number(timeout, (int, float)) or not 0 < timeout <= MAX_TIMEOUT:
+        raise ValueError(
+            f"timeout must be a number of seconds > 0 and at most {MAX_TIMEOUT:g}, got "
+            f"{timeout!r}; e.g. timeout=5"
+        )
     return float(timeout)
 
 
@@ -74,17 +85,19 @@ def _can_ring() -> bool:
 
 
 @contextlib.contextmanager
-def time_limit(seconds: float) -> Iterator[None]:
+def time_limit(seconds: float) -> Iterator[dict]:
     """Stop the code in the block with `_TimeUp` after `seconds`: a learner's loop that never
     ends must not hang the notebook. An interval timer (SIGALRM) where this is the main
     thread and no other timer runs (a kernel's cell, a test); else a trace function that
-    looks at the clock on each line (slower, but works in any thread and in Pyodide)."""
+    looks at the clock on each line (slower, but works in any thread and in Pyodide). It
+    yields the limit, which its `_TimeUp` carries: where limits nest, catch only your own
+    (`if err.limit is not limit: raise`)."""
     deadline = time.monotonic() + seconds
     state = {"on": True}
 
     def ring(signum, frame):
         if state["on"]:
-            raise _TimeUp
+            raise _TimeUp(state)
 
     if _can_ring():
         old = signal.getsignal(signal.SIGALRM)
@@ -95,7 +108,7 @@ def time_limit(seconds: float) -> Iterator[None]:
             signal.signal(signal.SIGALRM, old if old is not None else signal.SIG_DFL)
         else:
             try:
-                yield
+                yield state
             finally:
                 state["on"] = False
                 signal.setitimer(signal.ITIMER_REAL, 0)
@@ -104,13 +117,13 @@ def time_limit(seconds: float) -> Iterator[None]:
 
     def tick(frame, event, arg):
         if state["on"] and time.monotonic() > deadline:
-            raise _TimeUp
+            raise _TimeUp(state)
         return tick
 
     previous = sys.gettrace()
     sys.settrace(tick)
     try:
-        yield
+        yield state
     finally:
         state["on"] = False
         sys.settrace(previous)
@@ -197,9 +210,11 @@ def call_with_time_limit(
     """
     timeout = _check_timeout(timeout)
     try:
-        with time_limit(timeout):
+        with time_limit(timeout) as limit:
             return fn(*args, **kwargs)
     except _TimeUp as err:
+        if err.limit is not limit:
+            raise
         where = _where_code(_frames(err))
         at = f": it was still running {where}" if where else ""
         raise CodeTimeoutError(
@@ -303,9 +318,11 @@ def run_backward(graph: ForeignGraph, *, timeout: float = DEFAULT_TIMEOUT) -> Ba
                 installed.append((node, own, original))
             if not note:
                 try:
-                    with time_limit(timeout):
+                    with time_limit(timeout) as limit:
                         backward()
                 except _TimeUp as err:
+                    if err.limit is not limit:
+                        raise
                     raise _timed_out("your backward()", timeout, _where(err, graph)) from None
                 except RecursionError:
                     note = "your backward() hit Python's recursion limit"
@@ -317,9 +334,11 @@ def run_backward(graph: ForeignGraph, *, timeout: float = DEFAULT_TIMEOUT) -> Ba
         if note:
             order = "the kit's order"
             try:
-                with time_limit(timeout):
+                with time_limit(timeout) as limit:
                     log = _kit_order(graph, errors)
             except _TimeUp as err:
+                if err.limit is not limit:
+                    raise
                 where = _where(err, graph)
                 raise _timed_out("a `_backward` of yours", timeout, where) from None
         grads = tuple(_grad(node) for node in nodes)
