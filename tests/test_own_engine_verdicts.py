@@ -15,7 +15,7 @@ import pytest
 
 import autograd_viz
 from autograd_viz.engines.read import NumberOutOfRangeError, read_graph
-from autograd_viz.engines.run import DEFAULT_TIMEOUT, BackwardTimeoutError
+from autograd_viz.engines.run import DEFAULT_TIMEOUT, BackwardTimeoutError, CodeTimeoutError
 
 # ---- numbers a node may hold ------------------------------------------------------------------
 
@@ -248,6 +248,46 @@ def test_a_backward_rule_that_never_returns_names_its_node_and_method():
     assert "inside the `_backward` of z (made by your `__mul__`)" in message
     assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)  # no timer left behind
     assert signal.getsignal(signal.SIGALRM) is signal.SIG_DFL
+
+
+class ReadLoopsForever(oe.BlogValue):
+    """The blog's class whose `data` is a property that loops for ever once `looping` is set:
+    their code runs as the kit reads the graph, before any backward()."""
+
+    looping = False
+
+    @property
+    def data(self):
+        while type(self).looping:
+            pass
+        return self.__dict__["data"]
+
+    @data.setter
+    def data(self, value):
+        self.__dict__["data"] = value
+
+
+@pytest.mark.parametrize(
+    ("call", "caller"),
+    [
+        (lambda z: autograd_viz.check_engine(z, timeout=0.3), "check_engine()"),
+        (lambda z: autograd_viz.draw(z, timeout=0.3), "draw()"),
+    ],
+    ids=["check_engine", "draw"],
+)
+def test_reading_a_graph_whose_class_loops_for_ever_is_stopped_too(call, caller):
+    z = oe.sum_times_y(ReadLoopsForever)
+    ReadLoopsForever.looping = True
+    try:
+        with pytest.raises(CodeTimeoutError) as caught:
+            call(z)  # the old door read their `data` with no time limit: a hung kernel
+    finally:
+        ReadLoopsForever.looping = False
+    assert str(caught.value).startswith(
+        f"Reading your graph for {caller} did not return within 0.3 s (timeout=0.3): it was "
+        "still running in `data` (test_own_engine_verdicts.py, line "
+    )
+    assert autograd_viz.check_engine(z, timeout=0.3).ok  # and the kernel carries on
 
 
 def test_the_time_limit_also_holds_off_the_main_thread():

@@ -40,6 +40,7 @@ __all__ = [
     "Call",
     "CodeTimeoutError",
     "call_with_time_limit",
+    "code_time_limit",
     "run_backward",
     "shallow_stack",
     "time_limit",
@@ -194,24 +195,23 @@ def _timed_out(what: str, seconds: float, where: str) -> BackwardTimeoutError:
     )
 
 
-def call_with_time_limit(
-    fn: Callable[..., object], /, *args: object, what: str, timeout: float = DEFAULT_TIMEOUT,
-    **kwargs: object,
-) -> object:  # fmt: skip
-    """`fn(*args, **kwargs)` within `timeout` seconds, else `CodeTimeoutError` saying where
-    it was still running, in the words `backward()`'s time limit uses.
+@contextlib.contextmanager
+def code_time_limit(what: str, timeout: float = DEFAULT_TIMEOUT) -> Iterator[None]:
+    """Run the block within `timeout` seconds, else `CodeTimeoutError` saying where the
+    learner's code was still running, in the words `backward()`'s time limit uses.
 
     Why: any learner's code the kit runs (explore's `f` on every slider move, a code
-    exercise's function under its check) must not hang the notebook. `what` names it in
-    the message: "your f", "your function neuron".
+    exercise's check, their class's properties as their graph is read) must not hang the
+    notebook. `what` names it in the message: "your f", "Your `neuron`".
 
-    >>> call_with_time_limit(lambda x: x + 1, 2, what="your f")
+    >>> with code_time_limit("your f", timeout=1):
+    ...     print(2 + 1)
     3
     """
     timeout = _check_timeout(timeout)
     try:
         with time_limit(timeout) as limit:
-            return fn(*args, **kwargs)
+            yield
     except _TimeUp as err:
         if err.limit is not limit:
             raise
@@ -222,6 +222,20 @@ def call_with_time_limit(
             "that loop: a `while` whose condition never changes, or a function that calls "
             "itself for ever. If it is only slow, pass a longer timeout=."
         ) from None
+
+
+def call_with_time_limit(
+    fn: Callable[..., object], /, *args: object, what: str, timeout: float = DEFAULT_TIMEOUT,
+    **kwargs: object,
+) -> object:  # fmt: skip
+    """`fn(*args, **kwargs)` within `timeout` seconds (`code_time_limit`), else
+    `CodeTimeoutError` saying where it was still running.
+
+    >>> call_with_time_limit(lambda x: x + 1, 2, what="your f")
+    3
+    """
+    with code_time_limit(what, timeout):
+        return fn(*args, **kwargs)
 
 
 # ---- running their backward pass ------------------------------------------------------------
