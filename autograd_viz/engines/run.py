@@ -29,6 +29,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from autograd_viz._checks import is_number
+from autograd_viz._watch import _theirs
 from autograd_viz.engines.ops import canonical_op, method_name
 from autograd_viz.engines.read import ForeignGraph
 from autograd_viz.errors import BackwardTimeoutError, CodeTimeoutError
@@ -48,6 +49,8 @@ __all__ = [
 
 DEFAULT_TIMEOUT = 5.0  # seconds a learner's backward() may run: a tiny graph takes milliseconds
 MAX_TIMEOUT = 3600.0  # as explore()'s: longer is a hung notebook in all but name
+_RING_AGAIN = 0.05  # seconds between rings once time is up, until their code has stopped
+_RINGS = 100  # rings at most (5 s more): then only the trace watches their lines
 
 
 # ---- a time limit on their code ---------------------------------------------------------------
@@ -85,6 +88,14 @@ def _can_ring() -> bool:
     )
 
 
+_PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+
+
+def _kits(code: object) -> bool:
+    """Whether `code` is the kit's own (a file inside the package), not the learner's."""
+    return code.co_filename.startswith(_PACKAGE)
+
+
 @contextlib.contextmanager
 def time_limit(seconds: float) -> Iterator[dict]:
     """Stop the code in the block with `_TimeUp` after `seconds`: a learner's loop that never
@@ -92,19 +103,47 @@ def time_limit(seconds: float) -> Iterator[dict]:
     thread and no other timer runs (a kernel's cell, a test); else a trace function that
     looks at the clock on each line (slower, but works in any thread and in Pyodide). It
     yields the limit, which its `_TimeUp` carries: where limits nest, catch only your own
-    (`if err.limit is not limit: raise`)."""
+    (`if err.limit is not limit: raise`).
+
+    Once time is up the timer rings every 50 ms more and turns the clock-watching trace on,
+    and after the first ring both raise only inside the learner's own code (not the kit's,
+    not a library's): a bare `except:` in their loop that swallows one `_TimeUp` meets the
+    next on its next line, while the clean-up on the way out (this block's `finally`,
+    contextlib's, a grader's) runs undisturbed."""
     deadline = time.monotonic() + seconds
     state = {"on": True}
 
-    def ring(signum, frame):
-        if state["on"]:
+    def tick(frame, event, arg):
+        if not state["on"]:
+            return None  # the block is over: stop tracing this frame
+        # on a new line only (not as an exception unwinds) and only in their own code
+        if event == "line" and time.monotonic() > deadline and _theirs(frame.f_code):
             raise _TimeUp(state)
+        return tick
+
+    previous = sys.gettrace()
+
+    def ring(signum, frame):
+        if not state["on"]:
+            return
+        # everything this handler calls comes before the trace is on: none of it is theirs
+        up, here = _TimeUp(state), "rang" not in state or _theirs(frame.f_code)
+        state["rang"] = state.get("rang", 0) + 1
+        if state["rang"] >= _RINGS:  # enough: ring no more, whatever became of the block
+            signal.setitimer(signal.ITIMER_REAL, 0)
+        sys.settrace(tick)
+        below = frame
+        while below is not None:
+            below.f_trace = tick
+            below = below.f_back
+        if here:
+            raise up
 
     if _can_ring():
         old = signal.getsignal(signal.SIGALRM)
         try:
             signal.signal(signal.SIGALRM, ring)
-            signal.setitimer(signal.ITIMER_REAL, seconds)
+            signal.setitimer(signal.ITIMER_REAL, seconds, _RING_AGAIN)
         except (OSError, ValueError):  # not allowed here after all: watch the clock instead
             signal.signal(signal.SIGALRM, old if old is not None else signal.SIG_DFL)
         else:
@@ -114,14 +153,9 @@ def time_limit(seconds: float) -> Iterator[dict]:
                 state["on"] = False
                 signal.setitimer(signal.ITIMER_REAL, 0)
                 signal.signal(signal.SIGALRM, old if old is not None else signal.SIG_DFL)
+                sys.settrace(previous)
             return
 
-    def tick(frame, event, arg):
-        if state["on"] and time.monotonic() > deadline:
-            raise _TimeUp(state)
-        return tick
-
-    previous = sys.gettrace()
     sys.settrace(tick)
     try:
         yield state
@@ -160,8 +194,7 @@ def _frames(err: BaseException) -> list:
 def _where_code(frames: list) -> str:
     """The function, file and line of their code that was running (the last frame outside
     the kit), as "in `f` (cell.py, line 3)"; empty when none of it was."""
-    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
-    theirs = [f for f in frames if not f.f_code.co_filename.startswith(package)]
+    theirs = [f for f in frames if not _kits(f.f_code)]
     if not theirs:
         return ""
     f = theirs[-1]
