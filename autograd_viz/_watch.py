@@ -41,6 +41,8 @@ _LIBRARIES = tuple(
 def _theirs(code: types.CodeType) -> bool:
     """Whether `code` is the learner's (a notebook cell, a test), not the kit's or a library's."""
     name = code.co_filename
+    if name.startswith("<frozen "):  # the standard library's frozen modules (posixpath)
+        return False
     if name.startswith("<") and name.endswith(">"):  # exec'd text: a model answer, a cell
         return True
     path = os.path.abspath(name)

@@ -43,7 +43,13 @@ import ipywidgets as widgets
 from autograd_viz._verdict import CodeExerciseError, Verdict, not_callable, raised
 from autograd_viz.class_checks import method_check, on
 from autograd_viz.code_checks import function_check
-from autograd_viz.engines.run import shallow_stack
+from autograd_viz.engines.run import (
+    DEFAULT_TIMEOUT,
+    _check_timeout,
+    call_with_time_limit,
+    shallow_stack,
+)
+from autograd_viz.errors import CodeTimeoutError
 from autograd_viz.grading import verdict_html
 from autograd_viz.teacher import answer_box, register
 from autograd_viz.viz.palette import var
@@ -129,6 +135,8 @@ class CodeExercise:
     (bool, message). `name` is what the learner defines (`my_sigmoid`); the Check button
     grades what that name holds in the kernel. `model_answer` is code defining `name`; it
     runs (with `context`'s names, `math`, and a method_check's base class) and must pass.
+    A check may run for `timeout` seconds (5 by default): a learner's loop that never ends
+    is an answer ("your `my_sigmoid` did not return within 5 s ..."), not a hung kernel.
 
     >>> ex = CodeExercise("Write my_square(x) = x·x.", lambda f: f(3) == 9, name="my_square",
     ...                   model_answer="def my_square(x):\\n    return x * x")
@@ -146,7 +154,12 @@ class CodeExercise:
         context: dict[str, object] | None = None,
         hint: str = "",
         explanation: str = "",
+        timeout: float = DEFAULT_TIMEOUT,
     ) -> None:
+        try:
+            self.timeout = _check_timeout(timeout)
+        except ValueError as err:
+            raise CodeExerciseError(f"CodeExercise: {err}, e.g. timeout=5") from None
         if not isinstance(question, str) or not question.strip():
             raise CodeExerciseError("CodeExercise needs a question: a non-empty string")
         if not isinstance(name, str) or not name.isidentifier() or keyword.iskeyword(name):
@@ -272,15 +285,21 @@ class CodeExercise:
     # ---- grading -------------------------------------------------------------
 
     def grade(self, obj: object) -> Verdict:
-        """The verdict on `obj`, shown nowhere: a grader that raises counts as wrong."""
+        """The verdict on `obj`, shown nowhere: a grader that raises counts as wrong, and
+        one still running after `timeout` seconds (the learner's loop) is stopped."""
         wrong = not_callable(self.name, obj)  # every task asks for a function or a class
         if wrong is not None:
             return wrong
+        args = (obj, self.name) if self._takes_name else (obj,)
         try:
             with shallow_stack(300):  # their recursion: RecursionError, not a dead browser kernel
-                result = self._check(obj, self.name) if self._takes_name else self._check(obj)
+                result = call_with_time_limit(
+                    self._check, *args, what=f"Your `{self.name}`", timeout=self.timeout
+                )
         except CodeExerciseError:
             raise
+        except CodeTimeoutError as err:
+            return Verdict(False, str(err))
         except Exception as err:
             return raised(self.name, err)
         return _as_verdict(result)

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 from autograd_viz.engine import Value
 from autograd_viz.engines.read import _not_a_graph, is_graph
 from autograd_viz.engines.replay import ForeignSnapshot, foreign_snapshot
-from autograd_viz.engines.run import DEFAULT_TIMEOUT
+from autograd_viz.engines.run import DEFAULT_TIMEOUT, code_time_limit
 from autograd_viz.errors import LOOKS_FOR, GraphError, GraphTooLargeError
 from autograd_viz.graph import Graph, snapshot
 from autograd_viz.size import check_size, read_within
@@ -71,14 +71,18 @@ def open_graph(
     """
     if isinstance(root, Graph):
         return root
-    read = _count(root, max_nodes, every_value, too_large)
     if isinstance(root, Value):
-        return snapshot(root, read=read)
-    if not is_graph(root):
-        if error is None:
-            raise _not_a_graph(root)
-        raise error(f"{caller} needs {needs}, got {type(root).__name__}: {root!r}. {LOOKS_FOR}.")
-    graph = foreign_snapshot(root, check=False, timeout=timeout, read=read)
+        return snapshot(root, read=_count(root, max_nodes, every_value, too_large))
+    # their class's code runs as it is read (a `data` property, `_prev`): bounded too
+    with code_time_limit(f"Reading your graph for {caller}", timeout):
+        read = _count(root, max_nodes, every_value, too_large)
+        if not is_graph(root):
+            if error is None:
+                raise _not_a_graph(root)
+            raise error(
+                f"{caller} needs {needs}, got {type(root).__name__}: {root!r}. {LOOKS_FOR}."
+            )
+        graph = foreign_snapshot(root, check=False, timeout=timeout, read=read)
     if check is None:
         check = any(n.grad != 0 for n in graph.nodes)
     if check and (check_up_to is None or len(graph) <= check_up_to):

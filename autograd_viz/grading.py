@@ -151,6 +151,8 @@ def read_answer(text: str) -> Reading:
     (1000.0, 1.0)
     """
     shown = text.strip()
+    if len(shown) > _MAX_LENGTH:  # before the symbols are read: that costs n² on a long run
+        raise AnswerParseError(f"that is {len(shown)} characters; a number needs far fewer")
     cleaned = _normalise_symbols(shown)
     if not cleaned:
         raise AnswerParseError("the answer box is empty")

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from autograd_viz import Value, teacher
+from autograd_viz import Value, lesson_answers, lesson_checks, teacher
 from autograd_viz.code_exercises import (
     CodeExercise,
     CodeExerciseError,
@@ -535,3 +535,77 @@ def test_an_exercise_whose_graphs_cannot_catch_a_wrong_rule_is_refused_when_made
     weak = method_check(Tiny, "tanh", lambda x: x.tanh(), math.tanh, [0.5])  # out.grad is 1
     with pytest.raises(CodeExerciseError, match="upstream gradient ≠ 1, computed operand"):
         CodeExercise("Write tanh.", weak, name="tanh", model_answer=TANH_MODEL)
+
+
+# ---- a learner's loop that never ends: stopped, an answer, the kernel free again -------------
+
+
+def _spin(*args):
+    while True:
+        pass
+
+
+def test_a_function_that_never_returns_is_an_answer_within_the_exercises_time_limit():
+    ex = CodeExercise(
+        "Write my_sigmoid(x) from exp.", SIGMOID, name="my_sigmoid", model_answer=SIGMOID_MODEL,
+        timeout=0.2,
+    )  # fmt: skip
+    verdict = ex.check(_spin)  # the old check never returned
+    assert not verdict.ok
+    assert str(verdict).startswith(
+        "✘ Not yet. Your `my_sigmoid` did not return within 0.2 s (timeout=0.2): it was still "
+        "running in `_spin` (test_code_exercises.py, line "
+    )
+    assert "Check that loop" in str(verdict)
+    assert "did not return within 0.2 s" in ex.feedback.value
+    assert ex.check(lambda x: 1 / (1 + (-x).exp())).ok  # the kernel is free: Check again works
+
+
+def _tanh_spinning_forward(self):
+    while True:
+        pass
+
+
+@pytest.mark.parametrize(
+    "tanh", [_tanh_spinning_forward, _tanh_with(lambda x, t: _spin())], ids=["forward", "backward"]
+)
+def test_a_method_whose_forward_or_backward_never_returns_is_stopped_with_the_exercises_limit(
+    tanh,
+):
+    ex = CodeExercise("Write tanh for Tiny.", TANH, name="tanh", model_answer=TANH_MODEL,
+                      timeout=0.3)  # fmt: skip
+    verdict = ex.check(tanh)
+    # the `_backward` loop ran inside check_engine's own 5 s limit, which used to report
+    # "your backward() did not return within 5 s" when the exercise's 0.3 s had run out
+    said = "Your `tanh` did not return within 0.3 s (timeout=0.3): it was still running in "
+    assert said in str(verdict)
+    assert "5 s" not in str(verdict)
+    assert not hasattr(Tiny, "tanh")  # the class is as it was
+    assert ex.check(_tanh_with(lambda x, t: 1 - t**2)).ok
+
+
+@pytest.mark.parametrize(
+    ("check", "model"),
+    [
+        (lesson_checks.central_difference_check,
+         "def f(g, x, h):\n    return (g(x + h) - g(x - h)) / (2 * h)"),
+        (lesson_checks.topological_order_check,
+         lesson_answers.TOPOLOGICAL_ORDER["right"]["Kahn's algorithm"].replace(
+             "my_topological_order", "f")),
+        (lesson_checks.neuron_check,
+         "def f(w, x, b):\n    return sum((wi * xi for wi, xi in zip(w, x)), b).relu()"),
+    ],
+    ids=["central_difference", "topological_order", "neuron"],
+)  # fmt: skip
+def test_the_lessons_checks_stop_a_learners_loop_too(check, model):
+    ex = CodeExercise("Write f.", check, name="f", model_answer=model, timeout=0.3)
+    verdict = ex.check(_spin)
+    said = "Your `f` did not return within 0.3 s (timeout=0.3): it was still running in `_spin`"
+    assert said in str(verdict)
+
+
+@pytest.mark.parametrize("timeout", [0, -1, float("nan"), float("inf"), "5", True])
+def test_an_exercise_refuses_a_time_limit_that_is_no_number_of_seconds(timeout):
+    with pytest.raises(CodeExerciseError, match="timeout must be a number of seconds > 0"):
+        CodeExercise("Write one().", lambda f: f() == 1, name="one",
+                     model_answer="def one():\n    return 1", timeout=timeout)  # fmt: skip

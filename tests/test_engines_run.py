@@ -4,12 +4,16 @@ their rules, every `grad` left as it was."""
 from __future__ import annotations
 
 import os
+import signal
+import sys
+import time
 
 import own_engines as oe
 import pytest
 
 from autograd_viz.engines.read import read_graph
-from autograd_viz.engines.run import run_backward
+from autograd_viz.engines.run import call_with_time_limit, run_backward
+from autograd_viz.errors import BackwardTimeoutError, CodeTimeoutError
 
 if os.environ.get("CI"):  # CI installs the test extra: a missing peer is a broken setup
     import micrograd.engine as mg
@@ -65,3 +69,40 @@ def test_a_backward_that_raises_is_reported_and_stepped_in_the_kits_order():
     run = run_backward(read_graph(z))
     assert run.note == "your backward() raised RuntimeError: oops"
     assert run.grads == (3, 8, 3, 1)
+
+
+# ---- the time limit against a loop that catches everything ---------------------------------
+
+
+def _swallows_everything():
+    """A learner's loop with a bare `except:` around its body: it catches the time limit's
+    first interruption too."""
+    while True:
+        try:  # noqa: SIM105 - the learner's code under test, as they would write it
+            time.sleep(0.01)
+        except:  # noqa: E722
+            pass
+
+
+def test_a_bare_except_in_their_loop_cannot_swallow_the_time_limit():
+    # the interval timer rang once; the bare except caught it and the loop ran for ever
+    with pytest.raises(CodeTimeoutError) as caught:
+        call_with_time_limit(_swallows_everything, what="your f", timeout=0.2)
+    assert str(caught.value).startswith(
+        "your f did not return within 0.2 s (timeout=0.2): it was still running in "
+        "`_swallows_everything` (test_engines_run.py, line "
+    )
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)  # no timer left ringing
+    assert signal.getsignal(signal.SIGALRM) is signal.SIG_DFL
+    assert sys.gettrace() is None or "coverage" in type(sys.gettrace()).__module__
+    assert call_with_time_limit(lambda: 2 + 1, what="your f", timeout=0.2) == 3
+
+
+def test_a_learners_backward_with_a_bare_except_loop_is_stopped_too():
+    class Swallows(oe.BlogValue):
+        def backward(self):
+            _swallows_everything()
+
+    z = oe.sum_times_y(Swallows)
+    with pytest.raises(BackwardTimeoutError, match=r"within 0\.2 s .*in `_swallows_everything`"):
+        run_backward(read_graph(z), timeout=0.2)

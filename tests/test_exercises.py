@@ -80,6 +80,14 @@ def test_parse_number_refuses_names_calls_and_nonsense(text):
         parse_number(text)
 
 
+@pytest.mark.parametrize("text", ["9" * 100_000, "1" * 50_000 + "½"])
+def test_a_pasted_page_of_digits_is_refused_before_it_is_read(text):
+    # reading the symbols first took time in the square of the length: 100,000 typed nines
+    # kept the kernel (or, in the playground's quiz, the browser tab) busy for minutes
+    with pytest.raises(AnswerParseError, match=r"that is \d+ characters; a number needs far"):
+        parse_number(text)
+
+
 def test_numeric_answer_accepts_equal_forms_and_rejects_others():
     ex = Exercise("∂z/∂y at x=2, y=3?", answer=8)
     assert ex.submit("8")

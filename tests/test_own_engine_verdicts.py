@@ -15,7 +15,7 @@ import pytest
 
 import autograd_viz
 from autograd_viz.engines.read import NumberOutOfRangeError, read_graph
-from autograd_viz.engines.run import DEFAULT_TIMEOUT, BackwardTimeoutError
+from autograd_viz.engines.run import DEFAULT_TIMEOUT, BackwardTimeoutError, CodeTimeoutError
 
 # ---- numbers a node may hold ------------------------------------------------------------------
 
@@ -250,6 +250,46 @@ def test_a_backward_rule_that_never_returns_names_its_node_and_method():
     assert signal.getsignal(signal.SIGALRM) is signal.SIG_DFL
 
 
+class ReadLoopsForever(oe.BlogValue):
+    """The blog's class whose `data` is a property that loops for ever once `looping` is set:
+    their code runs as the kit reads the graph, before any backward()."""
+
+    looping = False
+
+    @property
+    def data(self):
+        while type(self).looping:
+            pass
+        return self.__dict__["data"]
+
+    @data.setter
+    def data(self, value):
+        self.__dict__["data"] = value
+
+
+@pytest.mark.parametrize(
+    ("call", "caller"),
+    [
+        (lambda z: autograd_viz.check_engine(z, timeout=0.3), "check_engine()"),
+        (lambda z: autograd_viz.draw(z, timeout=0.3), "draw()"),
+    ],
+    ids=["check_engine", "draw"],
+)
+def test_reading_a_graph_whose_class_loops_for_ever_is_stopped_too(call, caller):
+    z = oe.sum_times_y(ReadLoopsForever)
+    ReadLoopsForever.looping = True
+    try:
+        with pytest.raises(CodeTimeoutError) as caught:
+            call(z)  # the old door read their `data` with no time limit: a hung kernel
+    finally:
+        ReadLoopsForever.looping = False
+    assert str(caught.value).startswith(
+        f"Reading your graph for {caller} did not return within 0.3 s (timeout=0.3): it was "
+        "still running in `data` (test_own_engine_verdicts.py, line "
+    )
+    assert autograd_viz.check_engine(z, timeout=0.3).ok  # and the kernel carries on
+
+
 def test_the_time_limit_also_holds_off_the_main_thread():
     """Where no interval timer can be used (another thread, Pyodide), a trace function
     watches the clock instead."""
@@ -272,8 +312,16 @@ def test_the_time_limit_also_holds_off_the_main_thread():
 def test_their_backward_gets_a_few_seconds_by_default_and_timeout_must_be_positive():
     assert DEFAULT_TIMEOUT == 5.0
     z = oe.sum_times_y(oe.BlogValue)
-    with pytest.raises(ValueError, match="timeout must be a number of seconds > 0, got 0"):
+    with pytest.raises(ValueError, match="timeout must be a number of seconds > 0 and at mos"):
         autograd_viz.check_engine(z, timeout=0)
+
+
+@pytest.mark.parametrize("timeout", [float("inf"), 1e308, 1e10])
+def test_a_timeout_too_long_for_the_timer_is_refused_before_their_code_runs(timeout):
+    # the interval timer raised a bare OverflowError ("timestamp out of range") for these
+    z = oe.sum_times_y(oe.BlogValue)
+    with pytest.raises(ValueError, match=r"at most 3600, got .*; e.g. timeout=5"):
+        autograd_viz.check_engine(z, timeout=timeout)
 
 
 class CountsBackward(oe.BlogValue):

@@ -93,7 +93,7 @@ def probe_methods(
     good: set[str] = set()
     at = f"x = {format_number(_A)}, y = {format_number(_B)}"
     try:
-        with time_limit(timeout), shallow_stack():
+        with time_limit(timeout) as limit, shallow_stack():
             for method, text, build, twice in _METHOD_PROBES:
                 if not callable(getattr(cls, method, None)):
                     continue
@@ -162,7 +162,9 @@ def probe_methods(
                                            found.message))  # fmt: skip
                 else:
                     rules.append(RuleCheck("backward", "x * y + x", RIGHT, "a probe"))
-    except _TimeUp:
+    except _TimeUp as err:
+        if err.limit is not limit:
+            raise
         raise _timed_out("a method of yours (on `x + x`, `x * y`, ...)", timeout, "") from None
     return rules, findings
 
@@ -243,7 +245,7 @@ def probe_reflected(
     missing: list[Finding] = []
     a = 1.5
     try:
-        with time_limit(timeout), shallow_stack():
+        with time_limit(timeout) as limit, shallow_stack():
             for method, text, build, wrapped, value, slope in _PROBES:
                 try:
                     x = cls(a)
@@ -277,7 +279,9 @@ def probe_reflected(
                     fix = _working_fix(cls, method, build, value(a), expected, slope(a), own=True)
                     findings.append(Finding(None, "x", method, verdict, fix))
                     rules.append(RuleCheck(method, text, WRONG, "a probe", (), verdict))
-    except _TimeUp:
+    except _TimeUp as err:
+        if err.limit is not limit:
+            raise
         raise _timed_out("a `_backward` of yours (on `2 + x`, `2 * x`, ...)", timeout, "") from None
     return rules, findings, missing
 

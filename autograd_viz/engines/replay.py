@@ -247,9 +247,11 @@ class _Replay:
                 nodes[p].grad = before
             node.grad = grad
             try:
-                with time_limit(self.timeout):
+                with time_limit(self.timeout) as limit:
                     node._backward()
             except _TimeUp as err:
+                if err.limit is not limit:
+                    raise
                 where = _where(err, self.graph)
                 raise _timed_out("a `_backward` of yours", self.timeout, where) from None
             return {p: _grad(nodes[p]) - before for p, before in call.before.items()}
