@@ -280,35 +280,47 @@ def stage_pyodide() -> None:
 
 
 def _add_bytecode(target: Path, packages: dict, start: list[str]) -> None:
-    """Pyodide's bytecode beside the sources in the site's wheels: the kit's modules
-    (compile_pyc.mjs) and every module the kernel imports as it starts (compile_start.mjs,
-    cached by the wheels it compiled). The kernel then imports them without compiling them
-    (benchmarks/lite_cold_start.py). Where Node cannot run Pyodide: a warning, plain wheels."""
+    """Pyodide's bytecode beside the sources in the site's wheels: every module the kernel
+    imports as it starts (compile_start.mjs; the wheels it went into are cached, by what they
+    were made from, in lite/.cache/bytecode) and the kit's modules (compile_pyc.mjs). The
+    kernel then imports them without compiling them (benchmarks/lite_cold_start.py). Where
+    Node cannot run Pyodide: a warning, and wheels without bytecode."""
     theirs = [name for name in start if name != "autograd-viz"]
-    key = "".join(f"{n}={packages[n]['sha256']}\n" for n in sorted(_closure(packages, theirs)))
+    closure = sorted(_closure(packages, theirs))
+    key = "".join(f"{n}={packages[n]['sha256']}\n" for n in closure)
     key += (LITE / "compile_start.mjs").read_text()
-    cached = BYTECODE_CACHE / f"{hashlib.sha256(key.encode()).hexdigest()[:16]}.zip"
-    if not cached.exists():
-        BYTECODE_CACHE.mkdir(parents=True, exist_ok=True)
+    cached = BYTECODE_CACHE / hashlib.sha256(key.encode()).hexdigest()[:16]
+    if not cached.is_dir():
         partial = cached.with_suffix(".part")
-        if _node(LITE / "compile_start.mjs", target, partial, *theirs, what="kernel's bytecode"):
+        shutil.rmtree(partial, ignore_errors=True)
+        partial.mkdir(parents=True)
+        compiled = partial / "bytecode.zip"
+        if _node(LITE / "compile_start.mjs", target, compiled, *theirs, what="kernel's bytecode"):
+            for name in closure:
+                shutil.copy2(target / packages[name]["file_name"], partial)
+                _add_pyc(partial / packages[name]["file_name"], compiled)
+            compiled.unlink()
             partial.rename(cached)
-    _compile_pyc(STAGE / PYC_ZIP)
-    compiled: dict[str, bytes] = {}
-    for bundle in [cached, STAGE / PYC_ZIP]:
-        if bundle.exists():
-            with zipfile.ZipFile(bundle) as archive:
-                compiled |= {i.filename: archive.read(i) for i in archive.infolist()}
-    for entry in packages.values():
-        wheel = target / entry["file_name"]
-        if "://" in entry["file_name"] or not wheel.is_file():
-            continue
-        with zipfile.ZipFile(wheel) as archive:
-            names = set(archive.namelist())
-        ours = {path: data for path, data in compiled.items() if _source_of(path) in names}
-        if ours:
-            _add_to_wheel(wheel, ours)
-            entry["sha256"] = _sha256(wheel)
+    for wheel in cached.glob("*.whl") if cached.is_dir() else []:
+        shutil.copy2(wheel, target / wheel.name)
+    if _compile_pyc(STAGE / PYC_ZIP):
+        _add_pyc(target / packages["autograd-viz"]["file_name"], STAGE / PYC_ZIP)
+    for name in [*closure, "autograd-viz"]:
+        packages[name]["sha256"] = _sha256(target / packages[name]["file_name"])
+
+
+def _add_pyc(wheel: Path, compiled: Path) -> None:
+    """Add to `wheel` the .pyc files of `compiled` whose sources it holds."""
+    with zipfile.ZipFile(wheel) as archive:
+        names = set(archive.namelist())
+    with zipfile.ZipFile(compiled) as archive:
+        ours = {
+            i.filename: archive.read(i)
+            for i in archive.infolist()
+            if _source_of(i.filename) in names
+        }
+    if ours:
+        _add_to_wheel(wheel, ours)
 
 
 def _source_of(pyc: str) -> str:
