@@ -11,8 +11,10 @@ minute), and splits the cold time into where it goes:
 
 - page + JupyterLab: from navigation to JupyterLab's shell on screen;
 - notebook: to the start notebook open with its kernel session;
-- Pyodide: to the first package request (the interpreter started, `pyodide.asm.wasm` compiled);
-- packages: to the kernel idle (every package the kernel and the first cell load, installed);
+- Pyodide: to `loadPyodide` returned in the kernel's worker (`pyodide.asm.wasm` compiled, the
+  interpreter started, and whatever packages it was asked to preload installed), seen as the
+  worker's first request to its drive (`/api/drive`), which it mounts right after;
+- kernel: to the kernel idle (the kernel's packages installed, if not preloaded, and imported);
 - first cell: to the first new drawing (importing the kit, Graphviz-WASM, drawing).
 
 It prints medians (range) per site and the machine's load average before and after: the machine
@@ -53,7 +55,7 @@ from test_lite_site import (  # noqa: E402  (the path the test checks, timed her
 # The last commit whose site installed the kernel's packages one after another (issue 34).
 BASELINE = "60d18fa"
 DRAWN = ".jp-RenderedSVG img, .jp-RenderedSVG svg"
-PHASES = ["page + JupyterLab", "notebook", "Pyodide", "packages", "first cell"]
+PHASES = ["page + JupyterLab", "notebook", "Pyodide", "kernel", "first cell"]
 # Record when the kernel first reports idle (it is up: every package it starts with installed).
 _WATCH_IDLE_JS = """() => {
   const kernel = window.jupyterapp.shell.currentWidget.sessionContext.session.kernel;
@@ -98,17 +100,15 @@ def _open_and_run(browser: Browser, marks: dict[str, float]) -> bool:
 def one_visit(chromium: object, url: str) -> dict[str, float]:
     """A cold visit and a warm reload in one new context: seconds per phase, and totals."""
     browser = Browser(chromium, url)
-    wheels: list[float] = []  # when each wheel request started (epoch ms)
-    browser.page.on(
-        "request", lambda r: r.url.split("?")[0].endswith(".whl") and wheels.append(_now())
-    )
+    drive: list[float] = []  # when the kernel's worker asked its drive (epoch ms)
+    browser.page.on("request", lambda r: "/api/drive" in r.url and drive.append(_now()))
     try:
         marks = {"start": _now()}
         saved = _open_and_run(browser, marks)
         if browser.foreign or not saved:
             raise SystemExit(f"{url}: saved drawing shown {saved}, foreign {browser.foreign}")
-        first_wheel = min((w for w in wheels if w > marks["notebook"]), default=marks["idle"])
-        edges = [marks["start"], marks["app"], marks["notebook"], first_wheel, marks["idle"],
+        started = min((t for t in drive if t > marks["notebook"]), default=marks["idle"])
+        edges = [marks["start"], marks["app"], marks["notebook"], started, marks["idle"],
                  marks["drawn"]]  # fmt: skip
         result = {name: (b - a) / 1000 for name, a, b in zip(PHASES, edges, edges[1:])}
         result["cold"] = (marks["drawn"] - marks["start"]) / 1000
