@@ -20,7 +20,13 @@ minute), and splits the cold time into where it goes:
 It prints medians (range) per site and the machine's load average before and after: the machine
 is shared, and on 2 cores a busy neighbour doubles a figure.
 
-Target (issue 34): the first drawing <= 8 s cold, median of 5.
+Target (issue 34): the first drawing <= 8 s cold, median of 5. Measured here (5 runs each, in
+turn, load 3-8 on 2 cores), the build before issue 34 -> the kernel's packages preloaded with
+their bytecode: cold 16.9 -> 13.3 s, warm reload 15.2 -> 12.7 s; Pyodide 4.0 -> 4.9 s (it now
+installs the packages), kernel 7.1 -> 3.1 s (no micropip, nothing compiled), first cell 1.4 ->
+0.9 s. What is left is JupyterLab (~4.6 s to the notebook) and Python starting in the kernel's
+worker (~5 s): a snapshot of it needs the kernel to hand loadPyodide bytes (`_loadSnapshot`),
+which its JSON settings cannot.
 
 Run: `python benchmarks/lite_cold_start.py` (`--runs N`, default 5; `--site DIR`, default `_site`,
 built first with `bash scripts/lite.sh` if it holds no site; `--baseline-site DIR` a site to
