@@ -12,6 +12,16 @@ Pyodide's compiled packages (numpy, matplotlib) that no registry here serves:
   talks to the network (only when a notebook imports numpy or matplotlib).
 - autograd_viz is built as a wheel with Graphviz-WASM inside it as package data, so drawing in
   the browser needs no request of its own.
+- The kernel's own wheels (piplite, pyodide-kernel, its ipykernel shim) get lock entries too, so
+  the kernel loads them, IPython, jedi and the kit all at once as Pyodide starts (the
+  `loadPyodideOptions` of lite/jupyter-lite.json, the kernel's own setting), instead of
+  installing them one after another with micropip; and the site's wheels carry Pyodide's
+  bytecode for every module the kernel imports at start and for the kit (compile_start.mjs,
+  playground/compile_pyc.mjs), so the browser does not compile them.
+- Why by hand and not with the kernel's lock add-on (`jupyter lite build --pyodide-lock`): it
+  solves with uv against PyPI with every entry of Pyodide's lock pinned to its URL on Pyodide's
+  CDN, and leaves the lock's own packages there; the site serves them from PyPI's wheels, and
+  a build here cannot reach that CDN.
 - `jupyter lite build` (jupyterlite-core 0.8.6 with the Pyodide kernel 0.8.6) then assembles
   JupyterLab, the widgets front end, jupyterlab-slideshow (live slides) and the notebooks
   with their saved outputs.
@@ -42,6 +52,7 @@ PYODIDE_NPM = NODE_MODULES / "pyodide"
 GRAPHVIZ_JS = NODE_MODULES / "@hpcc-js" / "wasm-graphviz" / "dist" / "index.js"
 GRAPHVIZ_LICENSE = NODE_MODULES / "@hpcc-js" / "wasm-graphviz" / "LICENSE"
 CACHE = LITE / ".cache" / "wheels"
+BYTECODE_CACHE = LITE / ".cache" / "bytecode"  # compile_start.mjs's zips, by what they compiled
 STAGE = LITE / ".build"
 
 PYODIDE_VERSION = "314.0.6"
@@ -73,6 +84,11 @@ EXTRA_DEPENDS = {
 }
 # What the widgets of the package import: served from the site, with the course's packages.
 ANYWIDGET_ROOTS = ["typing-extensions"]
+# The Pyodide kernel's own wheels (piplite, its ipykernel shim, pyodide-kernel), as its lab
+# extension ships them; they get lock entries, so the kernel can load them with the rest.
+KERNEL_PYPI = (Path(sys.prefix) / "share" / "jupyter" / "labextensions" / "@jupyterlite"
+               / "pyodide-kernel-extension" / "static" / "pypi")  # fmt: skip
+KERNEL_WHEELS = ["piplite", "ipykernel", "pyodide-kernel"]
 # Front-end (lab) extensions the site ships beside the widgets front end, from their PyPI wheels:
 # jupyterlab-slideshow's deck mode (live slides over the notebook, widgets still live) and the
 # font extension it needs. Passed to `jupyter lite build` as federated extensions, so the build
@@ -179,6 +195,20 @@ def _wheel_requirements(wheel: Path) -> list[str]:
     return [canonicalize_name(r.name) for r in reqs if r.marker is None]
 
 
+def _top_level(wheel: Path) -> list[str]:
+    """The importable names a wheel installs (its top-level packages and modules)."""
+    with zipfile.ZipFile(wheel) as archive:
+        tops = {n.split("/")[0].removesuffix(".py") for n in archive.namelist()}
+    return sorted(t for t in tops if not t.endswith((".dist-info", ".data")))
+
+
+def _start_packages() -> list[str]:
+    """What the kernel loads as Pyodide starts (lite/jupyter-lite.json's loadPyodideOptions)."""
+    config = json.loads((LITE / "jupyter-lite.json").read_text())["jupyter-config-data"]
+    kernel = config["litePluginSettings"]["@jupyterlite/pyodide-kernel-extension:kernel"]
+    return kernel["loadPyodideOptions"]["packages"]
+
+
 def _entry(name: str, version: str, wheel: Path, imports: list[str], depends: list[str]) -> dict:
     return {
         "name": name,
@@ -234,8 +264,84 @@ def stage_pyodide() -> None:
         )
     version = ours.name.split("-")[1]
     packages["autograd-viz"] = _entry("autograd-viz", version, ours, ["autograd_viz"], depends)
+    for name in KERNEL_WHEELS:
+        (wheel,) = KERNEL_PYPI.glob(f"{name.replace('-', '_')}-*-py3-none-any.whl")
+        shutil.copy2(wheel, target / wheel.name)
+        packages[name] = _entry(name, wheel.name.split("-")[1], wheel, _top_level(wheel),
+                                _wheel_requirements(wheel))  # fmt: skip
+    start = _start_packages()
+    if missing := [n for n in _closure(packages, start) if "://" in packages[n]["file_name"]]:
+        raise SystemExit(f"lite/build.py: the kernel would start with {missing} from a CDN")
     (target / "pyodide-lock.json").write_text(json.dumps(lock, sort_keys=True))
-    print(f"[lite] Pyodide lock: {len(offline) + len(EXTRA_WHEELS) + 1} packages served locally")
+    _add_bytecode(target, packages, start)
+    (target / "pyodide-lock.json").write_text(json.dumps(lock, sort_keys=True))
+    local = [n for n, entry in packages.items() if "://" not in entry["file_name"]]
+    print(f"[lite] Pyodide lock: {len(local)} packages served locally")
+
+
+def _add_bytecode(target: Path, packages: dict, start: list[str]) -> None:
+    """Pyodide's bytecode beside the sources in the site's wheels: every module the kernel
+    imports as it starts (compile_start.mjs; the wheels it went into are cached, by what they
+    were made from, in lite/.cache/bytecode) and the kit's modules (compile_pyc.mjs). The
+    kernel then imports them without compiling them (benchmarks/lite_cold_start.py). Where
+    Node cannot run Pyodide: a warning, and wheels without bytecode."""
+    theirs = [name for name in start if name != "autograd-viz"]
+    closure = sorted(_closure(packages, theirs))
+    key = "".join(f"{n}={packages[n]['sha256']}\n" for n in closure)
+    key += (LITE / "compile_start.mjs").read_text()
+    cached = BYTECODE_CACHE / hashlib.sha256(key.encode()).hexdigest()[:16]
+    if not cached.is_dir():
+        partial = cached.with_suffix(".part")
+        shutil.rmtree(partial, ignore_errors=True)
+        partial.mkdir(parents=True)
+        compiled = partial / "bytecode.zip"
+        if _node(LITE / "compile_start.mjs", target, compiled, *theirs, what="kernel's bytecode"):
+            for name in closure:
+                shutil.copy2(target / packages[name]["file_name"], partial)
+                _add_pyc(partial / packages[name]["file_name"], compiled)
+            compiled.unlink()
+            partial.rename(cached)
+    for wheel in cached.glob("*.whl") if cached.is_dir() else []:
+        shutil.copy2(wheel, target / wheel.name)
+    if _compile_pyc(STAGE / PYC_ZIP):
+        _add_pyc(target / packages["autograd-viz"]["file_name"], STAGE / PYC_ZIP)
+    for name in [*closure, "autograd-viz"]:
+        packages[name]["sha256"] = _sha256(target / packages[name]["file_name"])
+
+
+def _add_pyc(wheel: Path, compiled: Path) -> None:
+    """Add to `wheel` the .pyc files of `compiled` whose sources it holds."""
+    with zipfile.ZipFile(wheel) as archive:
+        names = set(archive.namelist())
+    with zipfile.ZipFile(compiled) as archive:
+        ours = {
+            i.filename: archive.read(i)
+            for i in archive.infolist()
+            if _source_of(i.filename) in names
+        }
+    if ours:
+        _add_to_wheel(wheel, ours)
+
+
+def _source_of(pyc: str) -> str:
+    """`pkg/__pycache__/mod.cpython-314.pyc` -> `pkg/mod.py`."""
+    folder, _, name = pyc.rpartition("/__pycache__/")
+    return f"{folder}/{name.split('.')[0]}.py" if folder else f"{name.split('.')[0]}.py"
+
+
+def _add_to_wheel(wheel: Path, files: dict[str, bytes]) -> None:
+    """Rewrite `wheel` with `files` added, and listed in its RECORD (no hash, as for .pyc)."""
+    new = wheel.with_suffix(".new")
+    with zipfile.ZipFile(wheel) as old, zipfile.ZipFile(new, "w", zipfile.ZIP_DEFLATED) as out:
+        for info in old.infolist():
+            data = old.read(info)
+            if info.filename.endswith(".dist-info/RECORD"):
+                data += "".join(f"{path},,\n" for path in sorted(files)).encode()
+            out.writestr(info, data)
+        for path, data in sorted(files.items()):
+            out.writestr(zipfile.ZipInfo(path, date_time=(2020, 1, 1, 0, 0, 0)), data,
+                         compress_type=zipfile.ZIP_DEFLATED)  # fmt: skip
+    new.replace(wheel)
 
 
 def _trusted_copies(notebooks: list[Path], folder: Path) -> list[Path]:
@@ -338,12 +444,14 @@ def build_playground(output: Path) -> None:
     target.mkdir(parents=True)
     graphviz = target / GRAPHVIZ_FILE
     shutil.copy2(GRAPHVIZ_JS, graphviz)
-    compiled = STAGE / PYC_ZIP
-    if not _compile_pyc(compiled):
-        compiled = None
-    files = _files_bundle(site_wheel, compiled, target / FILES_BUNDLE)
+    files = _files_bundle(site_wheel, target / FILES_BUNDLE)
     snapshot = target / SNAPSHOT_FILE
-    if not _node("make_snapshot.mjs", PYODIDE_NPM, snapshot, what="Python's snapshot"):
+    if not _node(
+        PLAYGROUND / "make_snapshot.mjs",
+        PYODIDE_NPM,
+        snapshot,
+        what="playground's snapshot of Python",
+    ):
         snapshot = None
     runtime = [pyodide / name for name in PLAYGROUND_RUNTIME]
     first = [*runtime, files, graphviz, *(PLAYGROUND / f for f in PLAYGROUND_FILES)]
@@ -378,12 +486,12 @@ def build_playground(output: Path) -> None:
     print(f"[lite] playground: {target} (first drawing loads {_megabytes(first)})")
 
 
-def _files_bundle(wheel: Path, compiled: Path | None, out: Path) -> Path:
+def _files_bundle(wheel: Path, out: Path) -> Path:
     """The kit's files for the page, as one bundle it writes straight into site-packages:
     a 4-byte little-endian length, a JSON list of [path, size], then the files' bytes.
 
-    The wheel's files (its .dist-info too) but Graphviz-WASM, which the page loads itself,
-    plus the bytecode zip's `__pycache__` files. Uncompressed: the server may compress it
+    The wheel's files (its .dist-info and bytecode too) but Graphviz-WASM, which the page
+    loads itself. Uncompressed: the server may compress it
     on the wire, and the browser inflates that natively, not in Python.
     """
     entries: list[tuple[str, bytes]] = []
@@ -398,30 +506,27 @@ def _files_bundle(wheel: Path, compiled: Path | None, out: Path) -> Path:
                 lines = data.decode().splitlines(keepends=True)
                 data = "".join(x for x in lines if not x.startswith(skip + ",")).encode()
             entries.append((info.filename, data))
-    if compiled is not None:
-        with zipfile.ZipFile(compiled) as archive:
-            entries += [(i.filename, archive.read(i)) for i in archive.infolist() if not i.is_dir()]
     index = json.dumps([[name, len(data)] for name, data in entries]).encode()
     out.write_bytes(len(index).to_bytes(4, "little") + index + b"".join(d for _, d in entries))
     return out
 
 
-def _node(script: str, *args: Path, what: str) -> bool:
-    """Run a build step of lite/playground/ with Node; False, with a warning, where it fails."""
+def _node(script: Path, *args: Path | str, what: str) -> bool:
+    """Run a build step with Node; False, with a warning, where it fails."""
     try:
-        _run("node", PLAYGROUND / script, *args)
+        _run("node", script, *args)
     except (OSError, subprocess.CalledProcessError) as err:
-        print(f"[lite] warning: the playground's {what} was not made ({err})")
+        print(f"[lite] warning: the {what} was not made ({err})")
         return False
     return True
 
 
 def _compile_pyc(out: Path) -> bool:
-    """The kit's modules compiled by Pyodide's own Python (in Node), as one zip for the page:
+    """The kit's modules compiled by Pyodide's own Python (in Node), as one zip for its wheel:
     importing them then skips compiling ~13,000 lines (~70 % of import time natively). False,
-    with a warning, where Node cannot run Pyodide: the page then compiles them as it imports."""
+    with a warning, where Node cannot run Pyodide: Python then compiles them as it imports."""
     source = STAGE / "package" / "autograd_viz"  # what the wheel was built from
-    return _node("compile_pyc.mjs", PYODIDE_NPM, source, out, what="bytecode")
+    return _node(PLAYGROUND / "compile_pyc.mjs", PYODIDE_NPM, source, out, what="kit's bytecode")
 
 
 def main() -> None:

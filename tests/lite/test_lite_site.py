@@ -382,6 +382,33 @@ def test_lite_build_ships_graphviz_wasm_in_the_wheel_and_the_lock(built):
         assert lock[name]["file_name"].startswith("https://cdn.jsdelivr.net/pyodide/v314.0.6/")
 
 
+def test_the_kernel_starts_with_its_packages_from_the_site_with_their_bytecode(built):
+    """The kernel loads its own packages and the kit as Pyodide starts, all at once (the
+    `loadPyodideOptions` of lite/jupyter-lite.json), each from a wheel in the site that carries
+    Pyodide's bytecode for what the kernel imports at start, so nothing is installed one after
+    another or compiled in the browser before the first cell runs."""
+    config = json.loads((built / "jupyter-lite.json").read_text())["jupyter-config-data"]
+    kernel = config["litePluginSettings"]["@jupyterlite/pyodide-kernel-extension:kernel"]
+    start = kernel["loadPyodideOptions"]["packages"]
+    # the names the kernel's worker skips installing when they are preloaded
+    assert {"micropip", "piplite", "ipykernel", "comm", "pyodide-kernel", "jedi", "ipython"} <= set(
+        start
+    ), start
+    assert "autograd-viz" in start
+    site = built / "static" / "pyodide"
+    lock = json.loads((site / "pyodide-lock.json").read_text())["packages"]
+    for name in start:
+        assert (site / lock[name]["file_name"]).is_file(), name
+    compiled = {
+        "ipython": "IPython/core/__pycache__/interactiveshell.cpython-314.pyc",
+        "pyodide-kernel": "pyodide_kernel/__pycache__/kernel.cpython-314.pyc",
+        "autograd-viz": "autograd_viz/__pycache__/engine.cpython-314.pyc",
+    }
+    for name, pyc in compiled.items():
+        with zipfile.ZipFile(site / lock[name]["file_name"]) as wheel:
+            assert pyc in wheel.namelist(), f"{name}: no {pyc}"
+
+
 def _cold_start(chromium: object, site: str) -> tuple[float, bool, list[str]]:
     """Seconds from opening the start notebook with nothing cached to its first new drawing
     after Run All; whether its saved drawing showed before; requests that left 127.0.0.1."""
