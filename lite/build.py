@@ -389,6 +389,8 @@ def build(output: Path) -> None:
     contents: list[str] = []
     for nb in _trusted_copies(notebooks, STAGE / "notebooks"):
         contents += ["--contents", str(nb)]
+    for page in sorted((ROOT / "notebooks").glob("*.md")):  # the glossary the lessons link to
+        contents += ["--contents", str(page)]
     extensions = [
         f"--LiteBuildConfig.federated_extensions={wheel}"
         for wheel in _download(LAB_EXTENSIONS).values()

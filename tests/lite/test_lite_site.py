@@ -367,6 +367,26 @@ def _problems(notebook: str, read: list[dict | None], patches: dict[int, str]) -
 # ---------------------------------------------------------------- the tests
 
 
+def test_every_relative_link_of_a_lesson_opens_in_the_site(built):
+    """A lesson's link to a page beside it (00's glossary.md) is a file of the site too: the
+    browser edition once shipped the notebooks alone, and the glossary link opened nothing."""
+    import re
+
+    targets = set()
+    for name in NOTEBOOKS:
+        for cell in json.loads((ROOT / "notebooks" / name).read_text(encoding="utf-8"))["cells"]:
+            if cell["cell_type"] == "markdown":
+                for target in re.findall(r"\]\(([^)\s]+)\)", "".join(cell["source"])):
+                    if not re.match(r"[a-z][a-z+.-]*:|#", target):
+                        targets.add(target.partition("#")[0])
+    assert "glossary.md" in targets
+    listing = json.loads((built / "api" / "contents" / "all.json").read_text(encoding="utf-8"))
+    served = {item["path"] for item in listing["content"]}
+    assert not targets - served, f"links to files the site does not serve: {targets - served}"
+    for target in targets:
+        assert (built / "files" / target).is_file(), target
+
+
 def test_lite_build_ships_graphviz_wasm_in_the_wheel_and_the_lock(built):
     """The built site's lock lists autograd-viz with its wheel, which carries Graphviz-WASM; every
     package the kernel needs offline is served from the site, the rest only by absolute URL."""
