@@ -52,7 +52,7 @@ from autograd_viz.viz.render import to_dot
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
-from examples import power_chain, shared_tanh  # noqa: E402  (the tests' graphs, timed here)
+from examples import power_chain, shared_tanh, tanh_chain  # noqa: E402  (the tests' graphs, timed here)
 
 MAX_VALUES = 500  # draw()'s default max_nodes
 
@@ -92,13 +92,6 @@ def fan_out(k: int) -> Value:
     return terms[0]
 
 
-def chain(k: int) -> Value:
-    z = Value(0.5, label="x")
-    for _ in range(k):
-        z = z.tanh()
-    return z
-
-
 def mlp(k: int) -> Value:
     out = MLP(2, [k, k, 1], seed=0)([1.0, -2.0])
     out.backward()
@@ -126,7 +119,7 @@ FAMILIES: dict[str, Callable[[int], Value]] = {
     "all pairs, chain sum": all_pairs,
     "random graph, last 20": lambda k: random_dag(k, recent=20),
     "fan-out of one value": fan_out,
-    "tanh chain": chain,
+    "tanh chain": tanh_chain,
     "MLP(2, [k, k, 1])": mlp,
 }
 

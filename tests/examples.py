@@ -39,3 +39,11 @@ def shared_tanh(k: int) -> Value:
     for _ in range(k):
         z = (z * w).tanh()
     return z
+
+
+def tanh_chain(k: int) -> Value:
+    """k tanh()s in a row from x = 0.5: the longest graph of one value per step."""
+    z = Value(0.5, label="x")
+    for _ in range(k):
+        z = z.tanh()
+    return z

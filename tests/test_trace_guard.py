@@ -10,18 +10,12 @@ from __future__ import annotations
 import tracemalloc
 
 import pytest
+from examples import tanh_chain
 
 import autograd_viz.size as guard
 from autograd_viz import Value
 from autograd_viz.trace import MAX_NODES, derivation, trace
 from autograd_viz.viz.render import GraphTooLargeError
-
-
-def _chain(n: int) -> Value:
-    y = Value(0.5, label="x")
-    for _ in range(n):
-        y = y.tanh()
-    return y
 
 
 def _one_input_used(n: int) -> Value:
@@ -46,7 +40,7 @@ def reads(monkeypatch) -> list[int]:
     return seen
 
 
-@pytest.mark.parametrize("build", [_chain, _one_input_used])
+@pytest.mark.parametrize("build", [tanh_chain, _one_input_used])
 @pytest.mark.parametrize("call", [trace, derivation])
 def test_a_graph_of_1e5_values_is_refused_after_reading_max_nodes_of_them(build, call, reads):
     root = build(100_000)
@@ -55,7 +49,7 @@ def test_a_graph_of_1e5_values_is_refused_after_reading_max_nodes_of_them(build,
     assert 0 < len(reads) <= MAX_NODES + 1  # counting stopped at the limit
 
 
-@pytest.mark.parametrize("build", [_chain, _one_input_used])
+@pytest.mark.parametrize("build", [tanh_chain, _one_input_used])
 def test_the_refusal_allocates_kilobytes_not_the_hundreds_of_megabytes_a_trace_took(build):
     root = build(100_000)
     with pytest.raises(GraphTooLargeError):  # once, so the error's module is imported
@@ -72,16 +66,16 @@ def test_the_refusal_allocates_kilobytes_not_the_hundreds_of_megabytes_a_trace_t
 
 def test_the_refusal_gives_the_viewers_advice():
     with pytest.raises(GraphTooLargeError) as info:
-        trace(_chain(MAX_NODES))  # MAX_NODES ops + the input: one value too many
+        trace(tanh_chain(MAX_NODES))  # MAX_NODES ops + the input: one value too many
     message = str(info.value)
     assert "counting stopped there, before any work" in message
     assert "a sub-expression (an intermediate Value" in message and "raise max_nodes" in message
 
 
 def test_raising_max_nodes_traces_the_graph_and_a_graph_at_the_limit_traces_as_before():
-    root = _chain(MAX_NODES - 1)  # exactly MAX_NODES values
+    root = tanh_chain(MAX_NODES - 1)  # exactly MAX_NODES values
     assert len(trace(root)) == 2 * MAX_NODES
-    bigger = _chain(MAX_NODES)
+    bigger = tanh_chain(MAX_NODES)
     assert derivation(bigger, max_nodes=MAX_NODES + 1).count("\n") == 2 * (MAX_NODES + 1) - 1
 
 
