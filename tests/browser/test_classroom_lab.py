@@ -330,7 +330,9 @@ def test_phase_switch_never_shows_a_stale_step(classroom):
     player.evaluate(_RECORD)
     player.locator(".avz-phase[data-phase='backward']").click()
     player.locator(".avz-caption", has_text="step 1 of").first.wait_for()
-    page.wait_for_timeout(500)
+    # the switch is one model change, drawn in the frame it lands: two more frames show any
+    # step it would pass on its way
+    page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
     seen = page.evaluate("window.avzSeen")
     after = player.locator(".avz-caption").first.inner_text()
     assert after.startswith("step 1 of") and "backward pass" in after

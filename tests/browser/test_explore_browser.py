@@ -226,7 +226,10 @@ def test_explore_in_jupyterlab_updates_then_says_when_the_kernel_is_stopped(jupy
         headers={"Authorization": f"token {jupyterlab.token}"},
     )
     urllib.request.urlopen(request, timeout=60).close()
-    p.wait_for_timeout(1_000)
+    # the page has seen its kernel go (JupyterLab's kernel indicator leaves "idle")
+    p.locator(".jp-Notebook-ExecutionIndicator:not([data-status='idle'])").first.wait_for(
+        state="attached", timeout=60_000
+    )
     p.locator(".jp-OutputArea").get_by_label("x, a number").fill("5")
     p.wait_for_function(
         "(t) => [...document.querySelectorAll('.avz-explore-status')]"

@@ -54,7 +54,9 @@ def test_a_page_of_six_players_gets_katex_once_and_typesets_them_all(jupyterlab,
     jupyterlab.start_kernel(NOTEBOOK)
     p.goto(jupyterlab.notebook_url(NOTEBOOK))
     p.locator(f"{PLAYERS}[data-step]").nth(len(EXPRESSIONS) - 1).wait_for(timeout=90_000)
-    p.wait_for_timeout(2_000)  # the restored players have asked: their messages go nowhere
+    # the restored players have asked (their messages go nowhere: no kernel side)
+    p.wait_for_function("() => !!window.avzKatex && window.avzKatex.waiting.some((w) => w.asked)",
+                        timeout=60_000)  # fmt: skip
     p.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']").first.wait_for(timeout=120_000)
     p.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
     p.get_by_role("menuitem", name="Run All Cells", exact=True).click()
@@ -66,7 +68,11 @@ def test_a_page_of_six_players_gets_katex_once_and_typesets_them_all(jupyterlab,
     )
     p.locator(f"{PLAYERS}[data-step]").nth(len(EXPRESSIONS) - 1).wait_for(timeout=60_000)
     p.wait_for_function(f"() => ({UNTYPESET})() === 0", timeout=60_000)
-    p.wait_for_timeout(3_000)  # longer than a request's give-up time: no second one follows
+    # KaTeX is installed and nobody is asking: askKatex sends nothing more from here on (every
+    # request sent is in `sent` already), and each request sent gets one answer
+    p.wait_for_function("() => !!window.katex && window.avzKatex && !window.avzKatex.asking",
+                        timeout=60_000)  # fmt: skip
+    p.wait_for_function(f"() => ({UNTYPESET})() === 0", timeout=60_000)
     assert p.locator(PLAYERS).count() == len(EXPRESSIONS)
     assert p.evaluate(UNTYPESET) == 0, "every player's equation is typeset"
     requests = sum(bool(REQUEST.search(f)) for f in sent)

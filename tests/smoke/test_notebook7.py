@@ -41,12 +41,23 @@ def notebook7(tmp_path_factory):
                                  "language": "python"}  # fmt: skip
     nb.cells = [nbformat.v4.new_code_cell(source) for source in CELLS]
     nbformat.write(nb, root / NOTEBOOK)
-    cmd = [sys.executable, "-m", "notebook", "--allow-root", f"--ServerApp.root_dir={root}"]
+    # window.jupyterapp: the test waits until the widget manager listens on the kernel
+    cmd = [sys.executable, "-m", "notebook", "--allow-root", f"--ServerApp.root_dir={root}",
+           "--JupyterNotebookApp.expose_app_in_browser=True"]  # fmt: skip
     server = start_lab(cmd, root, tmp_path_factory.mktemp("nb7-home"))
     try:
         yield server
     finally:
         stop_lab(server)
+
+
+_WIDGETS_LISTEN_JS = """() => {
+  const panel = window.jupyterapp && window.jupyterapp.shell.currentWidget;
+  const kernel = panel && panel.sessionContext && panel.sessionContext.session
+    && panel.sessionContext.session.kernel;
+  return !!(kernel && kernel.connectionStatus === 'connected' && kernel.status === 'idle'
+            && kernel._targetRegistry && kernel._targetRegistry['jupyter.widget']);
+}"""
 
 
 def _step(player) -> int:
@@ -80,7 +91,9 @@ def test_player_and_exercise_work_in_notebook_7(notebook7, chromium, tmp_path: P
         page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=120_000)
         assert page.locator("#jp-top-panel, .jp-NotebookPanel").count()
         wait_for_server_kernel(notebook7, 120)
-        page.wait_for_timeout(1000)  # the widget manager attaches to the kernel's connection
+        # the page's own connection is up and ipywidgets' manager listens on it (a widget
+        # opened before then is dropped); JupyterLab keeps comm targets in _targetRegistry
+        page.wait_for_function(_WIDGETS_LISTEN_JS, timeout=120_000)
         _run_all(page)
         player = page.locator(".jp-OutputArea-output .avz-player").first
         page.locator(".jp-OutputArea-output .avz-player[data-step='1']").wait_for(timeout=60_000)
