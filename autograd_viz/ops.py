@@ -185,8 +185,8 @@ def _relu_local(k: int, a: Args) -> Local:
 
 
 def _quotient(xs: Sequence[Eq], a: Args) -> Eq:
-    b = par(xs[1], POWER)
-    return Eq(f"{xs[0].text} / {b.text}", rf"\frac{{{xs[0].latex}}}{{{xs[1].latex}}}", PRODUCT)
+    top, b = par(xs[0], PRODUCT), par(xs[1], POWER)  # (a + b) / c, a / (b · c)
+    return Eq(f"{top.text} / {b.text}", rf"\frac{{{xs[0].latex}}}{{{xs[1].latex}}}", PRODUCT)
 
 
 def _difference_local(k: int, a: Args) -> Local:  # a − b (and −a): 1 for a, −1 for b

@@ -344,26 +344,40 @@ def _values(walked, kinds, rows, operands, exponents, root) -> tuple[float, ...]
 
 
 def _infer_constants(data, kinds, rows, operands, saved) -> bool:
-    """The number of `x + 2` or `x - 2`, which PyTorch does not keep, from the sum's value
-    where a user of it (or the root) saved that value."""
+    """An operand PyTorch keeps no copy of (the 2 of `x + 2`; the output of a Function whose
+    user saved nothing, like `f(x) * 2`), from its user's value where that is known — saved
+    by a user of it, or the root's — and the other operand: `2 = (x + 2) − x`."""
     changed = False
     for i, ops in enumerate(operands):
-        if rows[i] not in ("+", "-") or len(ops) != 2:
+        if rows[i] not in ("+", "-", "*", "/", "neg") or not ops:
             continue
         out = data[i] if data[i] is not None else (saved[i][0][0] if saved[i] else None)
-        unknown = [k for k, p in enumerate(ops) if data[p] is None and kinds[p] == "const"]
+        unknown = [k for k, p in enumerate(ops) if data[p] is None]
         if out is None or len(unknown) != 1:
             continue
         k = unknown[0]
-        other = data[ops[1 - k]]
-        if other is None:
-            continue
-        if rows[i] == "+":
-            data[ops[k]] = out - other
-        else:
-            data[ops[k]] = other - out if k == 1 else out + other
-        changed = True
+        other = data[ops[1 - k]] if len(ops) == 2 else None
+        value = _solve(rows[i], k, out, other)
+        if value is not None:
+            data[ops[k]], changed = value, True
     return changed
+
+
+def _solve(row: str, k: int, out: float, other: float | None) -> float | None:
+    """Operand k of `row` from its output and the other operand (None where it has none)."""
+    if row == "neg":
+        return -out
+    if other is None:
+        return None
+    if row == "+":
+        return out - other
+    if row == "-":
+        return other - out if k == 1 else out + other
+    if row == "*":
+        return out / other if other != 0 else None
+    if k == 0:  # a / b = out: a = out · b, b = a / out
+        return out * other
+    return other / out if out != 0 else None
 
 
 def _check_saved(walked, data, saved, tolerance: tuple[float, float]) -> None:

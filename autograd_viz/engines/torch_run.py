@@ -145,11 +145,14 @@ def _run(read: TorchRead) -> tuple[list[Fired], dict[int, tuple[float, ...]]]:
         fired.append(Fired(i, read.names[i], _floats(grad_outputs)[0], _floats(grad_inputs)))
 
     leaves = [read.functions[i].variable for i, k in enumerate(read.kinds) if k == "leaf"]
-    before = [t.grad for t in leaves]
+    before = [t.grad for t in leaves]  # put back as they are: PyTorch adds into a .grad
     root = read.root
     kept = root.grad if root.retains_grad else None  # type: ignore[attr-defined]
     handles = []
     try:
+        with torch.no_grad():
+            for t in leaves:
+                t.grad = None
         for i, fn in enumerate(read.functions):
             if fn is not None:
                 handles.append(fn.register_hook(functools.partial(hook, i)))
