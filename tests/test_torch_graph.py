@@ -341,3 +341,59 @@ def test_names_are_checked():
         autograd_viz.draw(z, names={"w": torch.tensor(1.0, requires_grad=True)})
     with pytest.raises(TypeError, match="must be a tensor of this graph"):
         autograd_viz.draw(z, names={"x": 2.0})
+
+
+# ---- side by side: the blog's table, live --------------------------------------------------
+
+
+def test_side_by_side_pairs_every_value_with_pytorchs_and_every_number_agrees():
+    x, y = Value(2.0, label="x"), Value(3.0, label="y")
+    s = autograd_viz.side_by_side((x + y) * y)
+    assert s.ok and s.problems == []
+    rows = [(p.name, p.op, p.function, p.data, p.grad) for p in s.pairs]
+    assert rows == [
+        ("x", "", "AccumulateGrad", (2.0, 2.0), (3.0, 3.0)),
+        ("y", "", "AccumulateGrad", (3.0, 3.0), (8.0, 8.0)),
+        ("x + y", "+", "AddBackward0", (5.0, 5.0), (3.0, 3.0)),
+        ("out", "*", "MulBackward0", (15.0, 15.0), (1.0, 1.0)),
+    ]
+    assert x.grad == 0 and y.grad == 0  # our Value's gradients come from a fresh pass too
+    page = s.html()
+    assert page.count("<svg") == 2 and "MulBackward0" in page and "Value._prev" in page
+    assert "grad_fn.next_functions" in page and "Every value and gradient agrees" in page
+    assert 'id="torch-v0"' in page and 'id="v0"' in page  # one page, unique ids
+
+
+@pytest.mark.parametrize("name", WORKED)
+def test_side_by_side_of_the_worked_examples_agrees(name):
+    build, values, labels, expected = WORKED[name]
+    ours = build(*[Value(v, label=label) for v, label in zip(values, labels.split())])
+    s = autograd_viz.side_by_side(ours)
+    assert s.ok, s.problems
+    grads = {p.name: p.grad for p in s.pairs}
+    assert [grads[label][1] for label in labels.split()] == pytest.approx(expected, abs=1e-12)
+
+
+def test_side_by_side_reports_where_the_shapes_and_numbers_part():
+    a, b = Value(2.0, label="a"), Value(3.0, label="b")
+    ta, tb = _t(2.0, 3.0)
+    s = autograd_viz.side_by_side(a - b, ta - tb)
+    assert not s.ok
+    assert s.problems[0] == (
+        "the shapes part at a + (−b): ours is the sum of 2 operands, PyTorch's is SubBackward0 "
+        "(the difference of 2 operands); below it only the inputs are paired, by name"
+    )
+    assert [(p.name, p.theirs, p.problem) for p in s.pairs if p.problem] == [
+        ("−1", None, "only in our graph"), ("−b", None, "only in our graph"),
+    ]  # fmt: skip
+    assert [p.grad for p in s.pairs if p.name in "ab"] == [(1.0, 1.0), (-1.0, -1.0)]
+    wrong = autograd_viz.side_by_side(a * b, ta * tb * 1.5)
+    assert any("data 6 ≠ 9" in p for p in wrong.problems)
+
+
+def test_side_by_side_wants_a_value_first_and_a_tensor_second():
+    x = torch.tensor(2.0, requires_grad=True)
+    with pytest.raises(TypeError, match="pass the kit's Value first"):
+        autograd_viz.side_by_side(x * 2)
+    with pytest.raises(TypeError, match="needs a PyTorch tensor second"):
+        autograd_viz.side_by_side(Value(2.0) * 2, 4.0)
