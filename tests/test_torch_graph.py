@@ -397,3 +397,25 @@ def test_side_by_side_wants_a_value_first_and_a_tensor_second():
         autograd_viz.side_by_side(x * 2)
     with pytest.raises(TypeError, match="needs a PyTorch tensor second"):
         autograd_viz.side_by_side(Value(2.0) * 2, 4.0)
+
+
+def test_a_pytorch_graph_too_large_is_refused_before_any_backward_runs():
+    from autograd_viz.errors import GraphTooLargeError
+
+    x = torch.tensor(0.5, requires_grad=True)
+    z = x
+    for _ in range(30):
+        z = z * 1.01
+    with pytest.raises(GraphTooLargeError, match="max_nodes=10"):
+        autograd_viz.draw(z, max_nodes=10)
+    with pytest.raises(GraphTooLargeError, match=r"trace\(\): this graph has more than 10"):
+        trace(z, max_nodes=10)
+    assert x.grad is None
+
+
+def test_the_player_widget_opens_a_tensor_at_the_door():
+    from autograd_viz.viz.player import Player
+
+    player = Player(_z()[2])
+    assert [n.grad for n in player.graph.nodes] == [3.0, 8.0, 3.0, 1.0]
+    assert player.graph.backward_order == (3, 2)
