@@ -34,7 +34,8 @@ if _sys.platform == "emscripten":  # in the browser (JupyterLite): see autograd_
 
 def draw(root: object, **options):
     """Draw the graph ending at `root`: a Value of ours, micrograd's, or your own class's
-    (anything with `data`, `grad` and operands in `_prev`; see `autograd_viz.engines`).
+    (anything with `data`, `grad` and operands in `_prev`; see `autograd_viz.engines`), or
+    a PyTorch scalar tensor (its `grad_fn` graph; `names={"x": x}` labels its tensors).
     A learner's engine is checked too: the first wrong gradient is marked.
 
     >>> x, y = Value(2.0, label="x"), Value(3.0, label="y")
@@ -52,6 +53,22 @@ def animate(root: object, **options):
     from autograd_viz.viz import api  # lazily: ipywidgets
 
     return api.animate(root, **options)
+
+
+def side_by_side(value_root: Value, tensor_root: object = None, **options):
+    """The kit's `Value` graph and PyTorch's graph of the same expression, drawn side by side
+    and paired node for node: `_prev` ↔ `grad_fn.next_functions`, `_op` ↔ the Function's
+    name, each value's data and grad from each side; what differs is reported (see
+    `autograd_viz.viz.side_by_side`). Without `tensor_root`, PyTorch builds the same
+    expression from `value_root`'s graph. Needs PyTorch (`pip install torch`).
+
+    >>> x, y = Value(2.0, label="x"), Value(3.0, label="y")
+    >>> side_by_side((x + y) * y)  # doctest: +SKIP
+    <SideBySide of 4 pairs: every number agrees>
+    """
+    from autograd_viz.viz.side_by_side import side_by_side as _side_by_side  # lazily: torch
+
+    return _side_by_side(value_root, tensor_root, **options)
 
 
 def check_engine(root: object, *, timeout: float = 5.0):
@@ -99,5 +116,6 @@ __all__ = [
     "explore",
     "gradcheck",
     "quiz",
+    "side_by_side",
 ]
 __version__ = "0.1.0"

@@ -8,8 +8,10 @@ user's graph. Opening is, in order:
 1. the size check (`autograd_viz.size`), before any other work: a graph too large to show
    is refused having read at most `max_nodes` values;
 2. the one read, handed what the count read already, so every node's operands are read
-   once: the kit's own `Value` by `autograd_viz.graph.snapshot`, any other micrograd-style
-   object by `autograd_viz.engines` (`engines.replay.foreign_snapshot`);
+   once: the kit's own `Value` by `autograd_viz.graph.snapshot`, a PyTorch tensor by
+   `autograd_viz.engines.torch_run` (its `grad_fn` graph, and PyTorch's own backward run
+   once with hooks), any other micrograd-style object by `autograd_viz.engines`
+   (`engines.replay.foreign_snapshot`);
 3. for another engine's graph, its engine check when asked (`check`): the learner's
    backward() runs once, and that run is what every picture of the call replays.
 
@@ -24,13 +26,14 @@ the door takes only what opening needs. A `Graph` passes through as it is (it wa
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
 from autograd_viz.engine import Value
 from autograd_viz.engines.read import _not_a_graph, is_graph
 from autograd_viz.engines.replay import ForeignSnapshot, foreign_snapshot
 from autograd_viz.engines.run import DEFAULT_TIMEOUT, code_time_limit
+from autograd_viz.engines.torch_graph import is_tensor
 from autograd_viz.errors import LOOKS_FOR, GraphError, GraphTooLargeError
 from autograd_viz.graph import Graph, snapshot
 from autograd_viz.size import check_size, read_within
@@ -54,6 +57,7 @@ def open_graph(
     error: type[Exception] | None = TypeError,
     needs: str = "a Value",
     probe: bool = False,
+    names: Mapping[str, object] | None = None,
 ) -> Graph:
     """The snapshot of the graph ending at `root`, opened once for the public call `caller`.
 
@@ -68,7 +72,19 @@ def open_graph(
     the reader's own `NotAGraphError`, with a hint for a tensor, a number, a list).
     `probe`: the check also tries each method of their class on fresh values
     (`check_engine` only: a picture runs nothing of theirs but their backward(), once).
+    `names` labels the tensors of a PyTorch graph ({"x": x}); tensors have no labels.
     """
+    if is_tensor(root):  # PyTorch's graph: read, and its backward run once with hooks
+        from autograd_viz.engines.torch_run import torch_snapshot  # lazily: imports torch
+
+        limit = max_nodes if type(max_nodes) is int else None
+        return torch_snapshot(root, names=names, max_nodes=limit,
+                              too_large=too_large if every_value else None)  # fmt: skip
+    if names is not None:
+        raise TypeError(
+            f"{caller}: names= labels the tensors of a PyTorch graph ({{'x': x}}), which have "
+            "no labels of their own; a Value carries its own: Value(2.0, label='x')."
+        )
     if isinstance(root, Graph):
         return root
     if isinstance(root, Value):

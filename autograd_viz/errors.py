@@ -45,6 +45,8 @@ __all__ = [
     "QuizError",
     "SlidesError",
     "StaleGraphError",
+    "TorchGraphError",
+    "TorchNotInstalledError",
     "TraceError",
     "WorksheetError",
     "cycle_error",
@@ -173,3 +175,12 @@ class AnimationTooLargeError(PlayerError):
 
 class WorksheetError(ValueError):
     """This graph cannot be put on one worksheet (the message says what to do instead)."""
+
+
+class TorchGraphError(ValueError):
+    """A PyTorch graph the kit does not draw (yet), or one it cannot read as it is: the
+    message says what is supported and what to do instead."""
+
+
+class TorchNotInstalledError(ImportError):
+    """PyTorch is needed (a side-by-side comparison) and is not installed."""

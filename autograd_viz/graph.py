@@ -45,7 +45,7 @@ from dataclasses import dataclass
 from types import SimpleNamespace
 from typing import Any, NamedTuple
 
-from autograd_viz._text import clean_label
+from autograd_viz._text import clean_label, clip
 from autograd_viz.engine import Constant, Value
 from autograd_viz.errors import LOOKS_FOR, CycleError, GraphError, StaleGraphError, cycle_error
 from autograd_viz.ops import POWER_N, describe
@@ -148,6 +148,12 @@ class Graph:
         out.grad = grad
         rule(out)
         return tuple(v.grad for v in operands)
+
+    def drawn_op(self, i: int) -> str:
+        """The text of node i's operation node in a drawing: its op table symbol (`×`), cut
+        to one short line; another engine's snapshot may add a line (PyTorch's Function)."""
+        op = self.nodes[i].op
+        return clip(describe(op).drawn(op), 16, 1)
 
     def local(self, i: int) -> tuple[float, ...]:
         """The local derivatives ∂node_i/∂(operand k), from the engine's rule at gradient 1."""

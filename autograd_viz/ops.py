@@ -106,7 +106,7 @@ class Op:
       value (`ReLU′({z})`, `(1 − tanh²)`); `blocked`: why the gradient stops where that slope
       is 0 (`z ≤ 0`), "" to say nothing.
     * `derived`: the engine builds it from other operations (`a − b`), so none of its nodes
-      carries this op; the row is for another engine's node, and `describe` never returns it.
+      carries this op; the row is for another engine's node (PyTorch's `SubBackward0`).
     """
 
     key: str
@@ -185,8 +185,22 @@ def _relu_local(k: int, a: Args) -> Local:
 
 
 def _quotient(xs: Sequence[Eq], a: Args) -> Eq:
-    b = par(xs[1], POWER)
-    return Eq(f"{xs[0].text} / {b.text}", rf"\frac{{{xs[0].latex}}}{{{xs[1].latex}}}", PRODUCT)
+    top, b = par(xs[0], PRODUCT), par(xs[1], POWER)  # (a + b) / c, a / (b · c)
+    return Eq(f"{top.text} / {b.text}", rf"\frac{{{xs[0].latex}}}{{{xs[1].latex}}}", PRODUCT)
+
+
+def _difference_local(k: int, a: Args) -> Local:  # a − b (and −a): 1 for a, −1 for b
+    if k == 0 and len(a.names) == 2:
+        return ONE, ONE
+    return num(-1, a.digits), num(-1, a.digits)
+
+
+def _quotient_local(k: int, a: Args) -> Local:  # ∂(a / b)/∂a = 1/b, ∂(a / b)/∂b = −a/b²
+    if k == 0:
+        return reciprocal(a.names[1]), reciprocal(a.numbers[1])
+    symbolic = _quotient([a.names[0], power(a.names[1], 2, a.digits)], a)
+    numbers = _quotient([a.numbers[0], power(a.numbers[1], 2, a.digits)], a)
+    return negated(symbolic), negated(numbers)
 
 
 OPS: dict[str, Op] = {}  # the engine's op strings ("**n" for every x ** number)
@@ -204,53 +218,62 @@ def register(op: Op) -> Op:
 
 for _row in (
     Op("+", "the sum", "add", lambda xs, a: plus(*xs), lambda k, a: (ONE, ONE), reads=False,
-       method="__add__", arity=2, rule="the sum rule", written="{0} + {1}"),
+       method="__add__", arity=2, aliases=("AddBackward0",), rule="the sum rule",
+       written="{0} + {1}"),
     Op("*", "the product", "mul", lambda xs, a: times(*xs),
        lambda k, a: (a.names[1 - k], a.numbers[1 - k]), symbol="×",
-       method="__mul__", arity=2, rule="the product rule", written="{0} · {1}"),
+       method="__mul__", arity=2, aliases=("MulBackward0",), rule="the product rule",
+       written="{0} · {1}"),
     Op(POWER_N, "the power", "pow", lambda xs, a: power(xs[0], a.exponent, a.digits),
        _power_local, method="__pow__", rule="the power rule", written="{0}**{n}"),
     Op("**", "the power", "pow", lambda xs, a: caret(*xs), _caret_local,
-       method="__pow__", arity=2, rule="the power rule", written="{0}**{1}"),
+       method="__pow__", arity=2, aliases=("PowBackward0", "PowBackward1"), rule="the power rule",
+       written="{0}**{1}"),
     Op("ReLU", "ReLU", "relu", _function("ReLU", r"\mathrm{ReLU}"), _relu_local, activation=True,
-       method="relu", slope="ReLU′({z})", blocked="z ≤ 0"),
+       method="relu", aliases=("ReluBackward0",), slope="ReLU′({z})", blocked="z ≤ 0"),
     Op("tanh", "tanh", "tanh", _function("tanh", r"\tanh"), lambda k, a: (
         minus(ONE, power(a.out, 2, a.digits)), minus(ONE, power(a.out_number, 2, a.digits))
-    ), activation=True, rule="tanh's rule (1 − tanh²)", slope="(1 − tanh²)"),
+    ), activation=True, aliases=("TanhBackward0",), rule="tanh's rule (1 − tanh²)",
+       slope="(1 − tanh²)"),
     Op("sigmoid", "σ", "sigmoid", _function("σ", r"\sigma"), lambda k, a: (
         times(a.out, minus(ONE, a.out)), times(a.out_number, minus(ONE, a.out_number))
-    ), activation=True, aliases=("σ",), rule="the sigmoid rule σ(1 − σ)", slope="σ(1 − σ)"),
+    ), activation=True, aliases=("σ", "SigmoidBackward0"), rule="the sigmoid rule σ(1 − σ)",
+       slope="σ(1 − σ)"),
     Op("exp", "exp", "exp", _function("exp", r"\exp"),
-       lambda k, a: (call("exp", r"\exp", a.names[0]), None)),
+       lambda k, a: (call("exp", r"\exp", a.names[0]), None), aliases=("ExpBackward0",)),
     Op("log", "log", "log", _function("log", r"\log"),
        lambda k, a: (reciprocal(a.names[0]), reciprocal(a.numbers[0])),
-       aliases=("ln",), rule="log's rule (1/x)"),
+       aliases=("ln", "LogBackward0"), rule="log's rule (1/x)"),
     Op("sin", "sin", "sin", _function("sin", r"\sin"),
        lambda k, a: (call("cos", r"\cos", a.names[0]), call("cos", r"\cos", a.numbers[0])),
-       rule="sin's rule (cos)"),
+       aliases=("SinBackward0",), rule="sin's rule (cos)"),
     Op("cos", "cos", "cos", _function("cos", r"\cos"), lambda k, a: (
         negated(call("sin", r"\sin", a.names[0])), negated(call("sin", r"\sin", a.numbers[0]))
-    ), rule="cos's rule (−sin)"),
+    ), aliases=("CosBackward0",), rule="cos's rule (−sin)"),
     # built from the rows above by our engine; another engine may make them one node
-    Op("-", "the difference", "sub", lambda xs, a: minus(*xs), None, derived=True,
-       method="__sub__", arity=2, rule="the difference rule", written="{0} − {1}"),
-    Op("/", "the quotient", "div", _quotient, None, derived=True, method="__truediv__",
-       arity=2, aliases=("truediv",), rule="the quotient rule", written="{0} / {1}"),
-    Op("neg", "the negation", "neg", lambda xs, a: negated(xs[0]), None, derived=True,
-       method="__neg__", rule="negation's rule", written="−{0}"),
+    Op("-", "the difference", "sub", lambda xs, a: minus(*xs), _difference_local, reads=False,
+       derived=True, method="__sub__", arity=2, aliases=("SubBackward0",),
+       rule="the difference rule", written="{0} − {1}"),
+    Op("/", "the quotient", "div", _quotient, _quotient_local, derived=True,
+       method="__truediv__", arity=2, aliases=("truediv", "DivBackward0"),
+       rule="the quotient rule", written="{0} / {1}"),
+    Op("neg", "the negation", "neg", lambda xs, a: negated(xs[0]), _difference_local,
+       reads=False, derived=True, method="__neg__", aliases=("NegBackward0",),
+       rule="negation's rule", written="−{0}"),
 ):  # fmt: skip
     register(_row)
 del _row
 
 
 def describe(op: str) -> Op:
-    """The row for an engine op string: its own, "**n" for `x ** number`, else a generic
-    row that writes the op as a function call and its derivatives by number.
+    """The row for an engine op string: its own, "**n" for `x ** number`, a derived row for
+    another engine's node that carries one ("-", "/", "neg": PyTorch's SubBackward0), else a
+    generic row that writes the op as a function call and its derivatives by number.
 
     >>> describe("tanh").activation, describe("+").activation
     (True, False)
     """
-    found = OPS.get(op)
+    found = OPS.get(op) or DERIVED.get(op)  # a derived row: another engine's `a − b` node
     if found is not None and found.key != POWER_N:
         return found
     if op.startswith("**") and op != "**" and POWER_N in OPS:

@@ -290,6 +290,7 @@ def _forward_lines(graph: Graph, names: list[Eq], digits: int) -> list[_Line]:
                 )
             )
     lines = []
+    notes = getattr(graph, "notes", {})  # another engine's graph: where it works differently
     named = [i for i in leaves if nodes[i].role != "const"]
     if named:
         eq = Eq("; ".join(g.text for g in groups), r";\quad ".join(g.latex for g in groups))
@@ -308,6 +309,7 @@ def _forward_lines(graph: Graph, names: list[Eq], digits: int) -> list[_Line]:
             note = f"(÷ {b.text} is × {b.text}⁻¹: a / b is computed as a · b⁻¹)"
             latex = rf"\quad(\div {b.latex}\ \text{{is}}\ \times {{{b.latex}}}^{{-1}})"
             eq = Eq(f"{eq.text}   {note}", eq.latex + latex, eq.prec)
+        eq = _noted(eq, notes.get((i, "forward")))
         reveal = (i,) if lines else (*leaves, i)  # constants only: shown with the first step
         lines.append(_Line("forward", "value", touched, edges, i, eq, reveal))
     return lines
@@ -338,6 +340,8 @@ class _Backward:
         # a learner's engine, checked: what *their* backward() gives, where it differs
         self.theirs = getattr(graph, "engine_grads", None)
         self.seed_flag = getattr(graph, "seed_flag", None)
+        # PyTorch's graph (autograd_viz.engines.torch_run): where its engine works differently
+        self.notes = getattr(graph, "notes", {})
 
     def lines(self) -> tuple[list[_Line], list[float]]:
         r, top = self.r, self.top
@@ -448,7 +452,7 @@ class _Backward:
                     completed.append(p)
             reveal = (p,) if done and not shared else ()
             if done and not shared:
-                eq = self._held(p, eq)
+                eq = _noted(self._held(p, eq), self.notes.get((p, "backward")))
             flag = self.flags.get((i, p)) or (not lines and self.flags.get((i, None)))
             said = ""
             if flag:  # what a check of the learner's engine found here: (sentence, hint)
@@ -493,9 +497,23 @@ class _Backward:
         else:
             parts = [partial(self.top, names[p])]
         eq = self._held(p, chain([*parts, total_eq, num(self.grad[p], digits)]))
+        eq = _noted(eq, self.notes.get((p, "backward")))
         consumers = tuple(dict.fromkeys(c for c, _, _ in received))
         edges = tuple(f"v{p}-op{c}-{k}" for c, k, _ in received)
         return _Line("backward", "accumulate", (p, *consumers), edges, p, eq, (), (p,))
+
+
+_TEXT_SPECIAL = re.compile(r"([{}_#$%&])")
+
+
+def _noted(eq: Eq, note: str | None) -> Eq:
+    """The step's equation with a note after it, `(…)`: where another engine (PyTorch) does
+    this step differently from the kit's, said once, in the caption every front end shows."""
+    if not note:
+        return eq
+    plain = re.sub(r"[\\^~]", " ", note)
+    latex = _TEXT_SPECIAL.sub(r"\\\1", plain)
+    return Eq(f"{eq.text}   ({note})", eq.latex + rf"\quad\text{{({latex})}}", eq.prec)
 
 
 def _close_grad(a: float, b: float) -> bool:

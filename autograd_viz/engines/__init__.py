@@ -1,4 +1,4 @@
-"""Other engines: a learner's own micrograd-style class, or micrograd's, read and checked.
+"""Other engines: a learner's own micrograd-style class, micrograd's or PyTorch's, read.
 
 Everything the kit knows about an engine that is not its own lives here, one job a module:
 
@@ -14,6 +14,8 @@ Everything the kit knows about an engine that is not its own lives here, one job
 * `probe` — their class tried on fresh values (`x * x`, `2 - x`), for `check_engine` alone.
 * `replay` — their graph as a `Graph` snapshot whose rules replay the recorded run, so every
   picture shows their own numbers.
+* `torch_graph`, `torch_run` — PyTorch's graph of a scalar tensor (`grad_fn`), read the same
+  way, and PyTorch's own backward run once with hooks, replayed in the order they fired.
 
 The door (`autograd_viz.door.open_graph`) is how every viewer comes in; the viewers read only
 the snapshot, and mark the first wrong node where the caller asks (`autograd_viz.viz.mark`).

@@ -161,8 +161,10 @@ def _not_a_graph(obj: object, where: str = "") -> NotAGraphError:
     hint = ""
     if kind.startswith("torch."):
         hint = (
-            " A PyTorch tensor keeps its graph in C++ (`grad_fn`), out of reach: build the "
-            "same expression from autograd_viz.Value (notebook 08 compares the two)."
+            " A PyTorch tensor is not read as a micrograd-style node: its graph is its "
+            "`grad_fn`, which autograd_viz.draw(t) reads for a scalar tensor made from "
+            "tensors with requires_grad=True (autograd_viz.side_by_side compares it with "
+            "the same expression built from autograd_viz.Value)."
         )
     elif isinstance(obj, (numbers.Number, str, bytes)):
         hint = " A plain number has no graph: build it from Values, e.g. Value(2.0) * Value(3.0)."

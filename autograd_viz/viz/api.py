@@ -13,6 +13,7 @@ shows the learner's own numbers, from one run of their backward().
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from autograd_viz.door import open_graph
@@ -34,7 +35,7 @@ def _backward_timeout(options: DrawOptions, changes: dict[str, Any]) -> float:
 
 
 def draw(root: object, options: DrawOptions | None = None, /, *, check: bool | None = None,
-         **changes: Any) -> Drawing:  # fmt: skip
+         names: Mapping[str, object] | None = None, **changes: Any) -> Drawing:  # fmt: skip
     """Draw the graph ending at `root`, built with any micrograd-style engine (ours too).
 
     Options are `autograd_viz.viz.render.draw`'s. For a learner's own engine, `check`
@@ -42,6 +43,8 @@ def draw(root: object, options: DrawOptions | None = None, /, *, check: bool | N
     it does once the graph holds gradients (its backward pass has run), True or False
     decides. `timeout=` (seconds) bounds the layout and their backward() alike; left out,
     their backward() may take 5 s (`BackwardTimeoutError` says where it was still running).
+    A PyTorch scalar tensor is drawn from its `grad_fn` graph, with PyTorch's own gradients;
+    `names` labels its tensors (`names={"x": x, "y": y}`), else its inputs are a, b, c.
 
     >>> from micrograd.engine import Value  # doctest: +SKIP
     >>> x, y = Value(2.0), Value(3.0)  # doctest: +SKIP
@@ -50,19 +53,25 @@ def draw(root: object, options: DrawOptions | None = None, /, *, check: bool | N
     """
     options = DrawOptions.of(options, **changes)  # the one option check, before any reading
     graph = open_graph(root, caller="draw()", max_nodes=options.max_nodes, check=check,
-                       timeout=_backward_timeout(options, changes), error=None)  # fmt: skip
+                       timeout=_backward_timeout(options, changes), error=None,
+                       names=names)  # fmt: skip
     return drawing(graph, options)
 
 
-def animate(root: object, *, check: bool = True, **options: Any) -> Any:
+def animate(
+    root: object, *, check: bool = True, names: Mapping[str, object] | None = None, **options: Any
+) -> Any:
     """Step through the forward and backward pass of any engine's graph; for a learner's
     own engine, the numbers are the ones *their* `_backward` closures produced, and (with
     `check`) the step where a rule goes wrong says so. Options are
     `autograd_viz.viz.player.Player`'s; `timeout=` (seconds) bounds the layout and their
     backward() alike (5 s for their backward() when left out). Returns the player: the
-    widget (`Player`) where widgets render, else the widget-free `InlinePlayer`."""
+    widget (`Player`) where widgets render, else the widget-free `InlinePlayer`. A PyTorch
+    tensor steps through PyTorch's own backward run; `names` labels its tensors."""
     from autograd_viz.viz.player import DEFAULT_MAX_FRAMES  # lazily: ipywidgets
 
+    if names is not None:  # a tensor's graph, labelled: opened here (the door refuses others)
+        root = open_graph(root, caller="animate()", max_nodes=_limit(options), names=names)
     if isinstance(root, (Value, Graph)):
         return player_for(root, **options)  # ours: the player opens it, once
     most = options.get("max_nodes", DrawOptions.max_nodes)
@@ -76,12 +85,20 @@ def animate(root: object, *, check: bool = True, **options: Any) -> Any:
     return player_for(graph, **options)  # a graph with more values than frames: unchecked
 
 
-def quiz(root: object, **options: Any) -> Any:
+def quiz(root: object, *, names: Mapping[str, object] | None = None, **options: Any) -> Any:
     """A fill-in quiz on `root`'s graph: blanks on its nodes (see `autograd_viz.viz.quiz.Quiz`,
-    which opens the graph, once)."""
+    which opens the graph, once; a PyTorch tensor's with `names`, here)."""
     from autograd_viz.viz.quiz import Quiz  # lazily: ipywidgets loads on first use
 
+    if names is not None:
+        root = open_graph(root, caller="quiz()", max_nodes=_limit(options), names=names)
     return Quiz(root, **options)
+
+
+def _limit(options: Mapping[str, Any]) -> int | None:
+    """The `max_nodes` option where it is a usable one (else the viewer's check says why)."""
+    most = options.get("max_nodes", DrawOptions.max_nodes)
+    return most if type(most) is int and most > 0 else None
 
 
 def player_for(root: object, *, widgets: bool | None = None, **options: Any) -> Any:

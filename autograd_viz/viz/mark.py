@@ -14,7 +14,6 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from autograd_viz.ops import describe
 from autograd_viz.viz import dot as _dot
 from autograd_viz.viz.palette import COLORS
 
@@ -47,9 +46,7 @@ def mark(source: str, graph: Any) -> str:
     extra = []
     if first is not None:
         i = first.node
-        symbol = _dot.html_text(
-            _dot.clip(describe(graph.nodes[i].op).drawn(graph.nodes[i].op), 16, 1)
-        )
+        symbol = _dot.html_text(graph.drawn_op(i))
         extra.append(
             f'op{i} [class="op wrong" label=<! {symbol}> style="filled,dashed" '
             f'color="{WRONG_COLOR}" fillcolor="{WRONG_FILL}" penwidth=3];'

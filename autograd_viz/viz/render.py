@@ -275,7 +275,7 @@ def _plain_lines(lines, graph, indices, drawn_as, number, show_grad, state_of) -
         lines.append(f'v{i} [id="v{i}" class="{cls}" label={label}{attrs}];')
         if not v.operands:
             continue
-        op = _dot.html_text(_dot.clip(describe(v.op).drawn(v.op), 16, 1))
+        op = _dot.html_text(graph.drawn_op(i))
         ocls = f"op {state}" if state else "op"
         attrs = _dot.ROLE_ATTRS["op"] + sattrs
         lines.append(f'op{i} [id="op{i}" class="{ocls}" label=<{op}>{attrs}];')

@@ -1,0 +1,430 @@
+"""Reading PyTorch's graph: a scalar tensor's `grad_fn` graph, opened once into a `Graph`.
+
+PyTorch keeps its graph within Python's reach: `z.grad_fn` is the Function that made z
+(`MulBackward0`); its `next_functions` are its operands' Functions in operand order — an
+`AccumulateGrad` for a leaf tensor (`.variable`), `None` for a number written into the
+expression (the 2 of `x * 2`) — and it keeps the tensors its backward needs (`_saved_self`,
+`_saved_other`, `_saved_result`, `_saved_exponent`). `torch_snapshot(z)` walks that graph
+once, iteratively and in operand order (so node i is node i of the same expression built
+from our `Value`), into the kit's plain `Graph`: a node per leaf, constant and Function,
+each value computed with the op table's row and checked against every number PyTorch saved
+(a mismatch is an error, never a wrong picture). Then `autograd_viz.engines.torch_run`
+runs PyTorch's own backward once, with a hook on every Function, and the snapshot replays
+what the hooks saw, in the order they fired. torch itself is imported only there, lazily:
+`import autograd_viz` never loads it, and a tensor is recognised without it (`is_tensor`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from autograd_viz._numbers import format_number
+from autograd_viz.engines.ops import canonical_op, engine_op, table_value
+from autograd_viz.errors import GraphTooLargeError, TorchGraphError
+from autograd_viz.ops import POWER_N
+
+__all__ = ["TorchRead", "is_tensor", "read_torch"]
+
+# the saved tensors that are an operand's value, by operand position (`_saved_exponent`
+# is the second operand of x ** y; for x ** 2 it is the number n)
+_BY_POSITION = (("_saved_self", 0), ("_saved_other", 1))
+SCALARS_ONLY = (
+    "autograd_viz draws PyTorch graphs of scalar tensors (one number each) in this version"
+)
+
+
+def is_tensor(obj: object) -> bool:
+    """True for a PyTorch tensor (or `nn.Parameter`), asked without importing torch."""
+    return type(obj).__module__.startswith("torch") and hasattr(obj, "grad_fn")
+
+
+@dataclass(frozen=True)
+class TorchRead:
+    """PyTorch's graph as plain data, in topological order (operands first, root last),
+    plus the PyTorch objects the one backward run needs (`functions`, `leaves`).
+
+    `kinds[i]` is "leaf", "const" or "function"; `names[i]` the Function's name
+    (`MulBackward0`; `AccumulateGrad` for a leaf, '' for a constant); `ops[i]` the op
+    string of the kit's engine ("*", "**2", "-") or, for a Function without a row, its
+    name; `custom` lists the nodes made by a `torch.autograd.Function` of the learner's.
+    """
+
+    root: object
+    kinds: tuple[str, ...]
+    names: tuple[str, ...]
+    ops: tuple[str, ...]
+    operands: tuple[tuple[int, ...], ...]
+    data: tuple[float, ...]
+    exponents: tuple[float | None, ...]
+    labels: tuple[str, ...]
+    params: tuple[int, ...]
+    functions: tuple[object | None, ...]  # the Function (AccumulateGrad for a leaf) per node
+    custom: tuple[int, ...] = ()
+
+    def __len__(self) -> int:
+        return len(self.kinds)
+
+
+class _Const:
+    """A number written into the expression: operand `position` of Function `fn`."""
+
+    def __init__(self, fn: object, position: int) -> None:
+        self.fn, self.position = fn, position
+
+
+def _elements(t: object) -> int:
+    return int(t.numel())  # type: ignore[attr-defined]
+
+
+def _shape(t: object) -> str:
+    return "(" + ", ".join(str(n) for n in t.shape) + ("," if len(t.shape) == 1 else "") + ")"  # type: ignore[attr-defined]
+
+
+def _refuse_root(root: object) -> None:
+    """The tensor itself: one number, with a graph behind it."""
+    if _elements(root) != 1:
+        raise TorchGraphError(
+            f"{SCALARS_ONLY}; this tensor has {_elements(root)} elements (shape "
+            f"{_shape(root)}). Draw one number: build the expression from scalar tensors, "
+            "e.g. x = torch.tensor(2.0, requires_grad=True). (z.sum() or z[0] gives one "
+            "number, but the graph behind it still holds the larger tensors.)"
+        )
+    if getattr(root, "grad_fn", None) is None:
+        leaf = getattr(root, "requires_grad", False)
+        made = "a leaf tensor" if leaf else "a tensor with no graph"
+        raise TorchGraphError(
+            f"this is {made} (its grad_fn is None): there is no operation to draw. Call it on "
+            "the output of an expression of tensors made with requires_grad=True, e.g. "
+            "x = torch.tensor(2.0, requires_grad=True); draw(x * x) — not on a tensor "
+            "computed under torch.no_grad() or from tensors that do not require grad."
+        )
+
+
+def _saved(fn: object, name: str) -> object:
+    """A saved tensor or number of `fn`, translating PyTorch's errors into what to do."""
+    try:
+        return getattr(fn, name, None)
+    except RuntimeError as err:
+        text = str(err)
+        if "second time" in text or "freed" in text:
+            raise TorchGraphError(
+                "PyTorch has freed this graph's saved tensors: backward() already ran on it "
+                "(it frees them unless asked not to). Build the expression again, or call "
+                "backward(retain_graph=True) the first time, then draw it."
+            ) from None
+        if "inplace" in text or "in-place" in text:
+            raise TorchGraphError(
+                "a tensor this graph saved was changed in place afterwards (an operation "
+                "ending in _, like add_, or an assignment t[...] = ...), so PyTorch itself "
+                f"can no longer run its backward ({fn.name()}). Build the expression again "  # type: ignore[attr-defined]
+                "without changing its tensors in place."
+            ) from None
+        raise
+
+
+def _number(value: object, where: str) -> float | None:
+    """A saved tensor or number as a float (None for None); a larger tensor is refused."""
+    if value is None or isinstance(value, bool):
+        return None
+    if isinstance(value, (int, float)):
+        return float(value)
+    if hasattr(value, "numel"):
+        if _elements(value) != 1:
+            raise TorchGraphError(
+                f"{SCALARS_ONLY}; {where} holds a tensor of {_elements(value)} elements "
+                f"(shape {_shape(value)}). Build the expression from scalar tensors, e.g. "
+                "x = torch.tensor(2.0, requires_grad=True)."
+            )
+        number = value.item()  # type: ignore[attr-defined]
+        if isinstance(number, complex):
+            raise TorchGraphError(f"{where} holds a complex number: the kit draws real numbers")
+        return float(number)
+    return None
+
+
+def _children(fn: object) -> list[object]:
+    """A Function's operands in order: Functions, and `_Const` for a number written in."""
+    out = []
+    for k, (child, output) in enumerate(fn.next_functions):  # type: ignore[attr-defined]
+        if child is None:
+            out.append(_Const(fn, k))
+            continue
+        if output != 0:
+            raise TorchGraphError(
+                f"{fn.name()} uses output {output} of {child.name()}, a Function with several "  # type: ignore[attr-defined]
+                "outputs (unbind, split, ...): this version draws Functions of one output. "
+                "Build the expression from scalar tensors."
+            )
+        out.append(child)
+    return out
+
+
+def _walk(root_fn: object, max_nodes: int | None, too_large) -> list[tuple[object, list[object]]]:
+    """Every node (a Function, an AccumulateGrad or a `_Const`) with its operands, in the
+    order of an iterative depth-first walk in operand order: operands before their user."""
+    order: list[tuple[object, list[object]]] = []
+    placed: dict[int, int] = {}
+    marker = object()
+    stack: list[object] = [root_fn]
+    while stack:
+        v = stack.pop()
+        if v is marker:
+            kids, v = stack.pop(), stack.pop()
+            if id(v) not in placed:
+                placed[id(v)] = len(order)
+                order.append((v, kids))
+                if max_nodes is not None and len(order) > max_nodes:
+                    raise too_large(max_nodes)
+        elif id(v) not in placed:
+            kids = [] if isinstance(v, _Const) or hasattr(v, "variable") else _children(v)
+            stack += (v, kids, marker)
+            stack.extend(reversed(kids))
+    return order
+
+
+def _name(fn: object) -> str:
+    return fn.name().removeprefix("torch::autograd::")  # type: ignore[attr-defined]
+
+
+def _op(fn: object, n_operands: int) -> tuple[str, str | None, float | None]:
+    """(the op string, the op table's key or None, the exponent of x ** n) of a Function."""
+    name = _name(fn)
+    if getattr(fn, "_saved_alpha", 1) != 1:  # torch.add(x, y, alpha=2): not the sum's row
+        return name, None, None
+    canonical = canonical_op(name, n_operands)
+    if canonical is None:
+        return name, None, None
+    if canonical == POWER_N:
+        n = _number(_saved(fn, "_saved_exponent"), name)
+        return (name, None, None) if n is None else (f"**{n:g}", POWER_N, n)
+    return engine_op(canonical) or canonical, canonical, None
+
+
+def read_torch(
+    root: object,
+    *,
+    names: Mapping[str, object] | None = None,
+    max_nodes: int | None = None,
+    too_large=None,
+) -> TorchRead:
+    """PyTorch's graph ending at the scalar tensor `root`, read once (see the module
+    docstring); `names` labels tensors of it ({"x": x}). Refused with a `TorchGraphError`
+    that says what to do: a tensor of several elements, one with no graph, a graph whose
+    saved tensors were freed or changed in place, a value PyTorch's numbers contradict."""
+    _refuse_root(root)
+    if too_large is None:
+        too_large = _too_large
+    walked = _walk(root.grad_fn, max_nodes, too_large)  # type: ignore[attr-defined]
+    index = {id(v): i for i, (v, _) in enumerate(walked)}
+    kinds, fnames, ops, operands, exponents, rows, params, custom = [], [], [], [], [], [], [], []
+    for i, (v, kids) in enumerate(walked):
+        operands.append(tuple(index[id(k)] for k in kids))
+        if isinstance(v, _Const):
+            kinds.append("const")
+            fnames.append("")
+            ops.append("")
+            rows.append(None)
+            exponents.append(None)
+        elif hasattr(v, "variable"):
+            var = v.variable
+            if _elements(var) != 1:
+                raise TorchGraphError(
+                    f"{SCALARS_ONLY}; a leaf of this graph has {_elements(var)} elements "
+                    f"(shape {_shape(var)}). Build the expression from scalar tensors, e.g. "
+                    "x = torch.tensor(2.0, requires_grad=True)."
+                )
+            kinds.append("leaf")
+            fnames.append("AccumulateGrad")
+            ops.append("")
+            rows.append(None)
+            exponents.append(None)
+            if type(var).__name__ == "Parameter":
+                params.append(i)
+        else:
+            kinds.append("function")
+            fnames.append(_name(v))
+            op, canonical, n = _op(v, len(kids))
+            ops.append(op)
+            rows.append(canonical)
+            exponents.append(n)
+            if type(v).__module__ == "torch.autograd.function":  # a torch.autograd.Function
+                custom.append(i)
+    data = _values(walked, kinds, rows, operands, exponents, root)
+    labels = _labels(walked, kinds, names)
+    functions = tuple(None if isinstance(v, _Const) else v for v, _ in walked)
+    return TorchRead(root, tuple(kinds), tuple(fnames), tuple(ops), tuple(operands), data,
+                     tuple(exponents), labels, tuple(params), functions, tuple(custom))  # fmt: skip
+
+
+def _too_large(max_nodes: int) -> GraphTooLargeError:
+    return GraphTooLargeError(
+        f"this PyTorch graph has more than {max_nodes} values (max_nodes={max_nodes}), too "
+        "many to show one by one (counting stopped there, before any work). Draw less: a "
+        "sub-expression, or raise max_nodes."
+    )
+
+
+# ---- values: PyTorch keeps Functions and saved tensors, not values ------------------------
+
+
+def _tolerance(root: object) -> tuple[float, float]:
+    """(relative, absolute) agreement expected between PyTorch's numbers and the kit's."""
+    eps = {"torch.float64": 2.2e-16, "torch.float16": 9.8e-4, "torch.bfloat16": 7.8e-3}
+    e = eps.get(str(getattr(root, "dtype", "")), 1.2e-7)  # float32 by default
+    return e * 128, e * 8
+
+
+def _values(walked, kinds, rows, operands, exponents, root) -> tuple[float, ...]:
+    """Every node's value: a leaf's from its tensor; a constant's and each Function's output
+    from what PyTorch saved; the rest computed with the op table's row; every number PyTorch
+    saved checked against the computed one (`TorchGraphError` where they disagree)."""
+    n = len(walked)
+    saved: dict[int, list[tuple[float, str]]] = {i: [] for i in range(n)}
+    fn_index = {id(v): i for i, (v, _) in enumerate(walked) if kinds[i] == "function"}
+
+    def said(i: int, value: float | None, where: str) -> None:
+        if value is not None:
+            saved[i].append((value, where))
+
+    said(n - 1, _number(root, "the tensor"), "the tensor's own data")
+    for i, (v, _) in enumerate(walked):
+        if kinds[i] == "leaf":
+            said(i, _number(v.variable, "a leaf"), "its tensor")
+        if kinds[i] != "function":
+            continue
+        name = _name(v)
+        pairs = list(_BY_POSITION)
+        if rows[i] == "**":
+            pairs.append(("_saved_exponent", 1))
+        for attr, k in [*pairs, ("_saved_result", -1)]:
+            value = _saved(v, attr)
+            if value is None:
+                continue
+            number = _number(value, f"{name}.{attr}")
+            owner = getattr(value, "grad_fn", None)
+            if k == -1:
+                said(i, number, f"{name}._saved_result")
+            elif owner is not None and id(owner) in fn_index:  # a value made on the way
+                said(fn_index[id(owner)], number, f"{name}.{attr}")
+            elif rows[i] is not None and k < len(operands[i]):  # a leaf's, or a number's
+                said(operands[i][k], number, f"{name}.{attr}")
+    data: list[float | None] = [None] * n
+    for i in range(n):
+        if kinds[i] != "function" and saved[i]:
+            data[i] = saved[i][0][0]
+    for _ in range(n + 1):  # forward, then inferring a constant of a sum, until nothing is new
+        changed = False
+        for i in range(n):
+            if data[i] is None and kinds[i] == "function":
+                args = [data[p] for p in operands[i]]
+                if rows[i] is not None and None not in args:
+                    value = table_value(rows[i], args, exponents[i])
+                    if value is not None:
+                        data[i], changed = value, True
+                if data[i] is None and saved[i]:
+                    data[i], changed = saved[i][0][0], True
+        changed |= _infer_constants(data, kinds, rows, operands, saved)
+        if not changed:
+            break
+    missing = [i for i in range(n) if data[i] is None]
+    if missing:
+        i = missing[0]
+        user = next((j for j in range(n) if i in operands[j]), i)
+        what = "a number written into" if kinds[i] == "const" else "the output of"
+        raise TorchGraphError(
+            f"PyTorch keeps no copy of {what} {_name(walked[user][0])} (it needs none for its "
+            "backward), and the kit cannot work it out from the numbers it kept. Make that "
+            "number a tensor that requires grad, e.g. torch.tensor(6.88, requires_grad=True), "
+            "or draw from that operation on."
+        )
+    _check_saved(walked, data, saved, _tolerance(root))
+    return tuple(float(d) for d in data)  # type: ignore[arg-type]
+
+
+def _infer_constants(data, kinds, rows, operands, saved) -> bool:
+    """An operand PyTorch keeps no copy of (the 2 of `x + 2`; the output of a Function whose
+    user saved nothing, like `f(x) * 2`), from its user's value where that is known — saved
+    by a user of it, or the root's — and the other operand: `2 = (x + 2) − x`."""
+    changed = False
+    for i, ops in enumerate(operands):
+        if rows[i] not in ("+", "-", "*", "/", "neg") or not ops:
+            continue
+        out = data[i] if data[i] is not None else (saved[i][0][0] if saved[i] else None)
+        unknown = [k for k, p in enumerate(ops) if data[p] is None]
+        if out is None or len(unknown) != 1:
+            continue
+        k = unknown[0]
+        other = data[ops[1 - k]] if len(ops) == 2 else None
+        value = _solve(rows[i], k, out, other)
+        if value is not None:
+            data[ops[k]], changed = value, True
+    return changed
+
+
+def _solve(row: str, k: int, out: float, other: float | None) -> float | None:
+    """Operand k of `row` from its output and the other operand (None where it has none)."""
+    if row == "neg":
+        return -out
+    if other is None:
+        return None
+    if row == "+":
+        return out - other
+    if row == "-":
+        return other - out if k == 1 else out + other
+    if row == "*":
+        return out / other if other != 0 else None
+    if k == 0:  # a / b = out: a = out · b, b = a / out
+        return out * other
+    return other / out if out != 0 else None
+
+
+def _check_saved(walked, data, saved, tolerance: tuple[float, float]) -> None:
+    rel, abs_ = tolerance
+    for i, found in saved.items():
+        for value, where in found:
+            if not math.isclose(value, data[i], rel_tol=rel, abs_tol=abs_):
+                fn = walked[i][0]
+                what = "a leaf" if hasattr(fn, "variable") else f"the output of {_name(fn)}"
+                raise TorchGraphError(
+                    f"PyTorch's graph contradicts itself: {what} is {format_number(data[i])} "
+                    f"from its operands, but {where} holds {format_number(value)}. A tensor "
+                    "was changed after the graph was built (x.data = ..., or an in-place "
+                    "change under torch.no_grad()). Build the expression again, then draw it."
+                )
+
+
+def _labels(walked, kinds, names: Mapping[str, object] | None) -> tuple[str, ...]:
+    """`names` ({"x": x}) as each node's label: a leaf by its tensor, any other tensor of
+    the graph by its grad_fn; a tensor that is not in the graph is refused."""
+    labels = [""] * len(walked)
+    if names is None:
+        return tuple(labels)
+    if not isinstance(names, Mapping):
+        raise TypeError(
+            f"names must map a name to a tensor, e.g. names={{'x': x, 'y': y}}; got "
+            f"{type(names).__name__}"
+        )
+    where = {}
+    for i, (v, _) in enumerate(walked):
+        if kinds[i] == "leaf":
+            where[id(v.variable)] = i
+        elif kinds[i] == "function":
+            where[id(v)] = i
+    for name, tensor in names.items():
+        if not isinstance(name, str) or not name.strip():
+            raise TypeError(f"names maps a name (a non-empty str) to a tensor; got {name!r}")
+        if not is_tensor(tensor):
+            raise TypeError(
+                f"names[{name!r}] must be a tensor of this graph, got {type(tensor).__name__}"
+            )
+        fn = tensor.grad_fn  # type: ignore[attr-defined]
+        i = where.get(id(tensor)) if fn is None else where.get(id(fn))
+        if i is None:
+            raise TorchGraphError(
+                f"names[{name!r}] is a tensor that is not part of this graph: name the "
+                "tensors the expression was built from (its inputs, or values on the way)."
+            )
+        labels[i] = name
+    return tuple(labels)

@@ -1,0 +1,210 @@
+"""PyTorch's own backward pass, run once with a hook on every Function, as a `Graph` snapshot.
+
+`torch_snapshot(z)` reads PyTorch's graph (`autograd_viz.engines.torch_graph`), registers a
+hook on every Function of it (AccumulateGrad too) and runs one real
+`z.backward(retain_graph=True)`: the hooks record the order PyTorch ran its Functions in and
+what each received (grad_output) and sent (grad_inputs). Then every leaf's `.grad` is put
+back and the hooks removed, so the learner's tensors are left as they were. The snapshot's
+node grads are PyTorch's (a value's gradient is what its Function received, a leaf's what
+its AccumulateGrad received), its rules replay the recorded grad_inputs (scaled by the
+Function's own local derivatives at another gradient, as `engines.replay` does for a
+learner's engine), its `backward_order` is the order the hooks fired, and its `notes` say,
+once each, where PyTorch works differently from the kit's engine — so the derivation, the
+player and the quiz step through PyTorch's own run, with its own numbers.
+
+    >>> import torch  # doctest: +SKIP
+    >>> x, y = (torch.tensor(v, requires_grad=True) for v in (2.0, 3.0))  # doctest: +SKIP
+    >>> g = torch_snapshot((x + y) * y)  # doctest: +SKIP
+    >>> [g.functions[i] for i in g.backward_order], [n.grad for n in g.nodes]  # doctest: +SKIP
+    (['MulBackward0', 'AddBackward0'], [3.0, 8.0, 3.0, 1.0])
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from autograd_viz._numbers import format_number
+from autograd_viz._text import clip
+from autograd_viz.engines.torch_graph import TorchRead, read_torch
+from autograd_viz.graph import Graph, Node
+from autograd_viz.naming import expression_names
+
+__all__ = ["Fired", "TorchSnapshot", "torch_snapshot"]
+
+
+@dataclass(frozen=True)
+class Fired:
+    """One hook call, in the order PyTorch ran its Functions: node `node`'s Function
+    (`name`) received `grad_output` and sent `grad_inputs` (one per operand; 0 for a
+    constant, which gets none; empty for an AccumulateGrad)."""
+
+    node: int
+    name: str
+    grad_output: float
+    grad_inputs: tuple[float, ...]
+
+
+@dataclass(frozen=True, eq=False)
+class TorchSnapshot(Graph):
+    """The snapshot of PyTorch's graph: a `Graph`, plus what the viewers say about it.
+
+    `functions[i]` is the PyTorch Function that made value i (`MulBackward0`;
+    `AccumulateGrad` for a leaf, '' for a constant), drawn in its operation node; `fired`
+    the hook calls of the one backward run, in order; `notes` maps (value, "forward" |
+    "backward") to a sentence the derivation adds to that value's step, once.
+    """
+
+    functions: tuple[str, ...] = ()
+    fired: tuple[Fired, ...] = ()
+    notes: Mapping[tuple[int, str], str] = field(default_factory=dict)
+
+    @property
+    def backward_order(self) -> tuple[int, ...]:
+        """The operations in the order PyTorch's engine ran their Functions."""
+        return tuple(f.node for f in self.fired if self.nodes[f.node].operands)
+
+    def drawn_op(self, i: int) -> str:
+        """The operation node's text: the op table's symbol over the Function's name."""
+        symbol = super().drawn_op(i)
+        name = self.functions[i] if self.functions else ""
+        return symbol if not name or name == symbol else f"{symbol}\n{clip(name, 16, 1)}"
+
+    def with_grads(self, grads: Mapping[int, float]) -> TorchSnapshot:
+        plain = super().with_grads(grads)
+        return dataclasses.replace(self, nodes=plain.nodes)
+
+
+def _rule(recorded: float, sent: tuple[float, ...], local: tuple[float, ...], out) -> None:
+    """PyTorch's Function, replayed: what it sent at the recorded gradient, else its local
+    derivatives times the gradient (a backward rule in the engine's shape)."""
+    g = out.grad
+    shares = sent if g == recorded else tuple(d * g for d in local)
+    for operand, amount in zip(out.parents, shares):
+        operand.grad += amount
+
+
+def torch_snapshot(
+    root: object,
+    *,
+    names: Mapping[str, object] | None = None,
+    max_nodes: int | None = None,
+    too_large=None,
+) -> TorchSnapshot:
+    """The graph snapshot of PyTorch's graph ending at the scalar tensor `root` (see the
+    module docstring); `names` labels its tensors ({"x": x}), else inputs are a, b, c."""
+    read = read_torch(root, names=names, max_nodes=max_nodes, too_large=too_large)
+    fired, local = _run(read)
+    got = {f.node: f for f in fired}
+    nodes, rules = [], []
+    last = len(read) - 1
+    for i, kind in enumerate(read.kinds):
+        operands = read.operands[i]
+        if i == last:
+            role = "output"
+        elif kind == "function":
+            role = "value"
+        elif kind == "const":
+            role = "const"
+        else:
+            role = "param" if i in read.params else "input"
+        grad = got[i].grad_output if i in got else 0.0
+        node = Node(i, read.labels[i], read.data[i], grad, read.ops[i], operands,
+                    read.exponents[i], None, i in read.params, role)  # fmt: skip
+        nodes.append(node)
+        rule = None
+        if operands and i in got:
+            rule = functools.partial(_rule, got[i].grad_output, got[i].grad_inputs, local[i])
+        rules.append(rule)
+    snap = TorchSnapshot(tuple(nodes), tuple(rules), read.names, tuple(fired))
+    return dataclasses.replace(snap, notes=_notes(snap))
+
+
+def _floats(tensors) -> tuple[float, ...]:
+    """Gradients as numbers (0 for None: a constant gets none); one tensor is one gradient."""
+    if hasattr(tensors, "item"):
+        tensors = (tensors,)
+    return tuple(0.0 if t is None else float(t.item()) for t in tensors)
+
+
+def _run(read: TorchRead) -> tuple[list[Fired], dict[int, tuple[float, ...]]]:
+    """PyTorch's backward, run once with a hook on every Function; the learner's tensors
+    left as they were. Returns the hook calls in order and each Function's local
+    derivatives (the Function called at gradient 1; a learner's own Function's are scaled
+    from its recorded call instead, so their backward runs once)."""
+    import torch  # lazily: only a tensor's graph gets here
+
+    fired: list[Fired] = []
+    ones: dict[int, object] = {}
+
+    def hook(i: int, grad_inputs, grad_outputs) -> None:
+        ones[i] = torch.ones_like(grad_outputs[0])
+        fired.append(Fired(i, read.names[i], _floats(grad_outputs)[0], _floats(grad_inputs)))
+
+    leaves = [read.functions[i].variable for i, k in enumerate(read.kinds) if k == "leaf"]
+    before = [t.grad for t in leaves]  # put back as they are: PyTorch adds into a .grad
+    root = read.root
+    kept = root.grad if root.retains_grad else None  # type: ignore[attr-defined]
+    handles = []
+    try:
+        with torch.no_grad():
+            for t in leaves:
+                t.grad = None
+        for i, fn in enumerate(read.functions):
+            if fn is not None:
+                handles.append(fn.register_hook(functools.partial(hook, i)))
+        root.backward(retain_graph=True)  # type: ignore[attr-defined]
+    finally:
+        for h in handles:
+            h.remove()
+        with torch.no_grad():
+            for t, g in zip(leaves, before):
+                t.grad = g
+            if root.retains_grad:  # type: ignore[attr-defined]
+                root.grad = kept  # type: ignore[attr-defined]
+    local: dict[int, tuple[float, ...]] = {}
+    with torch.no_grad():
+        for f in fired:
+            if not read.operands[f.node]:
+                continue
+            if f.node in read.custom or f.node not in ones:
+                g = f.grad_output
+                ok = g != 0 and math.isfinite(g)
+                local[f.node] = tuple(s / g if ok else math.nan for s in f.grad_inputs)
+            else:
+                local[f.node] = _floats(read.functions[f.node](ones[f.node]))
+    return fired, local
+
+
+def _notes(snap: TorchSnapshot) -> dict[tuple[int, str], str]:
+    """Where PyTorch differs from the kit's engine, said once each: its graph holds
+    Functions, not values (at the first operation); a value used several times gets the sum
+    of its shares in PyTorch's engine before its Function (a leaf's AccumulateGrad) runs once."""
+    names = [e.text for e in expression_names(snap)]
+    notes: dict[tuple[int, str], str] = {}
+    first = next((n.index for n in snap.nodes if n.operands), None)
+    if first is not None:
+        notes[(first, "forward")] = (
+            f"in PyTorch: {snap.functions[first]}, a Function; its graph holds Functions and "
+            "the tensors they saved, not values"
+        )
+    shares: dict[int, list[float]] = {}
+    for f in snap.fired:
+        for p, share in zip(snap.nodes[f.node].operands, f.grad_inputs):
+            if snap.nodes[p].role != "const":
+                shares.setdefault(p, []).append(share)
+    for p, received in shares.items():
+        if len(received) < 2:
+            continue
+        total = " + ".join(format_number(s) for s in received)
+        grad = format_number(snap.nodes[p].grad)
+        name = names[p]
+        who = (f"{name}'s AccumulateGrad" if snap.nodes[p].is_leaf
+               else f"{snap.functions[p]} (of {name})")  # fmt: skip
+        notes[(p, "backward")] = (
+            f"PyTorch adds {total} = {grad} in its engine, then calls {who} once"
+        )
+    return notes
