@@ -419,3 +419,28 @@ def test_the_player_widget_opens_a_tensor_at_the_door():
     player = Player(_z()[2])
     assert [n.grad for n in player.graph.nodes] == [3.0, 8.0, 3.0, 1.0]
     assert player.graph.backward_order == (3, 2)
+
+
+# ---- create_graph=True: a gradient that is itself a graph ------------------------------------
+
+
+def test_a_gradient_made_with_create_graph_is_drawn_and_stepped_as_pytorch_ran_it():
+    """The first derivative of x³, made with create_graph=True, is PyTorch's graph of
+    `grad · (3 · x²)` (PowBackward0's own formula; MulBackward1 multiplies by the number 3, which
+    PyTorch saves as a plain number, not in next_functions); stepping it gives the second
+    derivative, 6x = 12 at x = 2, as PyTorch's own grad of it does."""
+    (x,) = _t(2.0)
+    (g,) = torch.autograd.grad(x**3, x, create_graph=True)
+    graph = _open(g, names={"x": x})
+    assert [(f, list(n.operands)) for f, n in zip(graph.functions, graph.nodes)] == [
+        ("", []), ("AccumulateGrad", []), ("PowBackward0", [1]), ("", []),
+        ("MulBackward1", [2, 3]), ("MulBackward0", [0, 4]),
+    ]  # fmt: skip  (the 1 first: the gradient flowing in, grad_output, times 3x²)
+    assert [n.data for n in graph.nodes] == [1.0, 2.0, 4.0, 3.0, 12.0, 12.0]
+    assert [n.role for n in graph.nodes] == ["const", "input", "value", "const", "value", "output"]
+    (second,) = torch.autograd.grad(g, x, retain_graph=True)
+    steps = trace(graph)
+    assert steps[-1].text == "∂out/∂x = ∂out/∂(x²) · ∂(x²)/∂x = 3 · 2x = 3 · 2 · 2 = 12"
+    assert graph.nodes[1].grad == second.item() == 12.0 and x.grad is None
+    third_graph = _open(torch.autograd.grad(g, x, create_graph=True)[0], names={"x": x})
+    assert [n.grad for n in third_graph.nodes if n.label == "x"] == [6.0]  # d³(x³)/dx³

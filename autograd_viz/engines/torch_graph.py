@@ -144,9 +144,18 @@ def _number(value: object, where: str) -> float | None:
     return None
 
 
+# A tensor times a number, made inside PyTorch's own formulas (the backward of x ** 3, run with
+# create_graph=True, is `grad * (3 * x ** 2)`): the number is not in next_functions but saved
+# as a plain number in `_saved_other`, the second operand.
+_SCALAR_OTHER = ("MulBackward1", "DivBackward1")
+
+
 def _children(fn: object) -> list[object]:
     """A Function's operands in order: Functions, and `_Const` for a number written in."""
     out = []
+    if _name(fn) in _SCALAR_OTHER and len(fn.next_functions) == 1:  # type: ignore[attr-defined]
+        child, output = fn.next_functions[0]  # type: ignore[attr-defined]
+        return [_Const(fn, 0) if child is None else child, _Const(fn, 1)]
     for k, (child, output) in enumerate(fn.next_functions):  # type: ignore[attr-defined]
         if child is None:
             out.append(_Const(fn, k))

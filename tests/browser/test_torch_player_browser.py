@@ -1,0 +1,86 @@
+"""PyTorch's own graph in the player, in real JupyterLab and Chromium: `animate(tz)` of a tensor
+shows PyTorch's Functions (MulBackward0, AddBackward0) as the operation nodes and steps through
+the backward pass in the order PyTorch's engine ran it (hooks on one real backward()), with the
+numbers PyTorch computed and the note where PyTorch works differently from our engine."""
+
+from __future__ import annotations
+
+import nbformat
+import pytest
+from player_page import demo_notebook, read_player, wait_for_step
+from test_player_browser import _run_until_the_player_shows
+
+pytest.importorskip("torch")
+
+pytestmark = pytest.mark.browser
+
+PLAYER = ".jp-OutputArea .avz-player"
+SOURCE = """\
+import torch
+import autograd_viz
+tx = torch.tensor(2.0, requires_grad=True)
+ty = torch.tensor(3.0, requires_grad=True)
+ta = tx * tx
+tb = ty * ty
+tz = tb + ta
+player = autograd_viz.animate(tz, names={"x": tx, "y": ty, "a": ta, "b": tb, "z": tz})
+player
+"""
+
+
+def _expected_backward() -> tuple[list[str], list[str]]:
+    """The backward steps the kit writes for the same tensors in this process, and for the same
+    expression built from our Value. PyTorch's engine runs the Function made last first (b's
+    MulBackward0, then a's), our backward() the reverse of its topological order (a, then b)."""
+    import torch
+
+    from autograd_viz import Value
+    from autograd_viz.door import open_graph
+    from autograd_viz.trace import trace
+
+    tx = torch.tensor(2.0, requires_grad=True)
+    ty = torch.tensor(3.0, requires_grad=True)
+    ta, tb = tx * tx, ty * ty
+    tz = tb + ta
+    graph = open_graph(tz, caller="test", names={"x": tx, "y": ty, "a": ta, "b": tb, "z": tz})
+    x, y = Value(2.0, label="x"), Value(3.0, label="y")
+    a, b = x * x, y * y
+    a.label, b.label = "a", "b"
+    z = b + a
+    z.label = "z"
+    return ([s.text for s in trace(graph, phase="backward")],
+            [s.text for s in trace(z, phase="backward")])  # fmt: skip
+
+
+def test_the_player_steps_pytorchs_graph_in_its_own_order_in_jupyterlab(jupyterlab, page):
+    nbformat.write(demo_notebook(SOURCE), jupyterlab.root / "torch_player.ipynb")
+    jupyterlab.start_kernel("torch_player.ipynb")
+    p = page.page
+    p.goto(jupyterlab.notebook_url("torch_player.ipynb"))
+    p.locator(".jp-Notebook .jp-Cell").first.wait_for(timeout=90_000)
+    _run_until_the_player_shows(p)
+    first = wait_for_step(p, 1, PLAYER)
+    n = int(first.caption.split(" of ")[1].split()[0])
+    labels = p.locator(f"{PLAYER} .avz-graph g.node text").all_text_contents()
+    assert "MulBackward0" in labels and "AddBackward0" in labels, labels
+
+    root = p.locator(PLAYER).first
+    root.locator("button.avz-phase[data-phase='backward']").click()
+    shown = [wait_for_step(p, 1, PLAYER).equation]
+    back_n = int(read_player(p, PLAYER).caption.split(" of ")[1].split()[0])
+    for step in range(2, back_n + 1):
+        root.locator("button.avz-next").click()
+        shown.append(wait_for_step(p, step, PLAYER).equation)
+    expected, ours = _expected_backward()
+    assert shown == expected
+    totals = [eq.split("   ")[0] for eq in shown if eq.startswith(("∂z/∂x =", "∂z/∂y ="))]
+    assert totals == ["∂z/∂y = 3 + 3 = 6", "∂z/∂x = 2 + 2 = 4"]  # y's Function ran first
+    assert [eq for eq in ours if eq.startswith(("∂z/∂x =", "∂z/∂y ="))] == [
+        "∂z/∂x = 2 + 2 = 4", "∂z/∂y = 3 + 3 = 6"]  # our engine: x first  # fmt: skip
+    assert "(PyTorch adds 3 + 3 = 6 in its engine, then calls y's AccumulateGrad once)" in (
+        shown[-4]
+    )
+    assert n > back_n  # the forward pass came first in "both"
+    p.locator(PLAYER).first.screenshot(path=str(jupyterlab.root / "torch_player.png"))
+    assert page.foreign_requests() == []
+    assert not [e for e in page.console_errors if "Error" in e], page.console_errors
