@@ -444,3 +444,13 @@ def test_a_gradient_made_with_create_graph_is_drawn_and_stepped_as_pytorch_ran_i
     assert graph.nodes[1].grad == second.item() == 12.0 and x.grad is None
     third_graph = _open(torch.autograd.grad(g, x, create_graph=True)[0], names={"x": x})
     assert [n.grad for n in third_graph.nodes if n.label == "x"] == [6.0]  # d³(x³)/dx³
+
+
+def test_side_by_side_shows_its_pictures_and_its_table_apart_or_together():
+    x, y = Value(2.0, label="x"), Value(3.0, label="y")
+    s = autograd_viz.side_by_side((x + y) * y)
+    pictures, table = s.pictures(), s.table()
+    assert pictures._repr_html_().count("<svg") == 2 and "<table" not in pictures
+    assert "<svg" not in table and table.count(">AccumulateGrad</td>") == 2  # x and y
+    assert "MulBackward0" in table
+    assert s._repr_html_() == f'<div class="avz-side-by-side">{pictures}{table}</div>'

@@ -30,7 +30,7 @@ from autograd_viz.ops import POWER_N, describe
 from autograd_viz.viz.options import DrawOptions
 from autograd_viz.viz.render import Drawing, drawing
 
-__all__ = ["Pair", "SideBySide", "side_by_side"]
+__all__ = ["HTMLBlock", "Pair", "SideBySide", "side_by_side"]
 
 INSTALL = (
     "PyTorch is not installed, and side_by_side compares with it: pip install torch (the "
@@ -81,32 +81,60 @@ class SideBySide:
         return f"<SideBySide of {len(self.pairs)} pairs: {said}>"
 
     def html(self) -> str:
-        """The two pictures side by side, then the blog's table and the pairs, as HTML."""
+        """The pictures, then the table (`pictures`, `table`), as one HTML block."""
+        return f'<div class="avz-side-by-side">{self.pictures()}{self.table()}</div>'
+
+    def pictures(self) -> HTMLBlock:
+        """The two pictures side by side where they fit, else one above the other, each
+        shrunk to the width: on its own, for a slide too small for the pictures and the table."""
         right = re.sub(r'\bid="', 'id="torch-', self.right.svg())  # ids unique on one page
         figures = "".join(
-            f'<figure style="margin:0"><figcaption><b>{html.escape(title)}</b></figcaption>'
-            f"{svg}</figure>"
+            f'<figure style="margin:0;max-width:100%"><figcaption><b>{html.escape(title)}</b>'
+            f"</figcaption>{_scalable(svg)}</figure>"
             for title, svg in (("autograd_viz.Value", self.left.svg()), ("PyTorch", right))
         )
-        blog = "".join(f"<tr><td><code>{html.escape(a)}</code></td><td>{html.escape(b)}</td></tr>"
-                       for a, b in BLOG_TABLE)  # fmt: skip
+        return HTMLBlock(
+            '<div style="display:flex;flex-wrap:wrap;gap:0.5em 2em;align-items:flex-start">'
+            f"{figures}</div>"
+        )
+
+    def table(self) -> HTMLBlock:
+        """The pairs, value by value, with whether they agree, and the blog's table folded
+        away beside them (one line until opened)."""
+        cell = 'style="padding:0.1em 0.6em;text-align:left"'
+        blog = "".join(f"<tr><td {cell}><code>{html.escape(a)}</code></td>"
+                       f"<td {cell}>{html.escape(b)}</td></tr>" for a, b in BLOG_TABLE)  # fmt: skip
         head = ("value", "_op", "data", "grad", "PyTorch Function", "data", "grad", "")
         rows = "".join(
-            "<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in _cells(p)) + "</tr>"
+            "<tr>" + "".join(f"<td {cell}>{html.escape(c)}</td>" for c in _cells(p)) + "</tr>"
             for p in self.pairs
         )
         said = "".join(f"<li>{html.escape(p)}</li>" for p in self.problems)
-        verdict = f"<ul>{said}</ul>" if said else "<p>Every value and gradient agrees.</p>"
-        return (
-            '<div class="avz-side-by-side">'
-            '<div style="display:flex;gap:1.5em;flex-wrap:wrap;align-items:flex-start">'
-            f"{figures}</div><table><tr><th>our Value</th><th>PyTorch</th></tr>{blog}</table>"
-            "<table><tr>" + "".join(f"<th>{h}</th>" for h in head) + f"</tr>{rows}</table>"
-            f"{verdict}</div>"
+        verdict = f"<ul>{said}</ul>" if said else "Every value and gradient agrees."
+        table = 'style="border-collapse:collapse;font-size:0.9em;margin:0"'
+        return HTMLBlock(
+            '<div style="display:flex;gap:2em;flex-wrap:wrap;align-items:flex-start;'
+            f'margin-top:0.5em"><table {table}><caption style="text-align:left">{verdict}'
+            "</caption><tr>" + "".join(f"<th {cell}>{h}</th>" for h in head) + f"</tr>{rows}"
+            f"</table><details><summary>Each part of our Value in PyTorch (the blog's table)"
+            f"</summary><table {table}><tr><th {cell}>our Value</th><th {cell}>PyTorch</th>"
+            f"</tr>{blog}</table></details></div>"
         )
 
     def _repr_html_(self) -> str:
         return self.html()
+
+
+class HTMLBlock(str):
+    """A piece of HTML that Jupyter shows as HTML (a str otherwise)."""
+
+    def _repr_html_(self) -> str:
+        return str(self)
+
+
+def _scalable(svg: str) -> str:
+    """Graphviz's SVG, shrunk to fit its column (its viewBox keeps the proportions)."""
+    return svg.replace("<svg ", '<svg style="max-width:100%;height:auto" ', 1)
 
 
 def _cells(p: Pair) -> list[str]:
