@@ -333,6 +333,24 @@ def test_a_number_pytorch_keeps_no_copy_of_is_refused_saying_how_to_keep_it():
     assert "keeps no copy" in text and "AddBackward0" in text and "requires_grad=True" in text
 
 
+def test_a_matrix_operation_whose_output_pytorch_keeps_no_copy_of_is_refused_as_such():
+    """nn.Linear on one number is addmm then a view: no row computes them again and nothing
+    saved their outputs; the message says which operations are drawn, not to make a number
+    a tensor (which would not help)."""
+    linear = torch.nn.Linear(1, 1).double()
+    text = _refused(linear(torch.tensor([2.0], dtype=torch.float64))[0] * 2)
+    assert "output of AddmmBackward0" in text and "addmm" in text and "scalar operations" in text
+    assert "requires_grad=True)" not in text
+
+
+def test_a_value_that_is_nan_is_drawn_with_pytorchs_gradient():
+    """log(−1) is nan in PyTorch and in the kit alike: not a contradiction; the slope of
+    2·log(x) at x = −1 is still −2."""
+    (x,) = _t(-1.0)
+    graph = _open(x.log() * 2, names={"x": x})
+    assert math.isnan(graph.root.data) and graph.nodes[0].grad == -2.0
+
+
 def test_names_are_checked():
     x, _, z = _z()
     with pytest.raises(TypeError, match="a Value carries its own"):

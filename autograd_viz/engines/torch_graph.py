@@ -341,12 +341,22 @@ def _values(walked, kinds, rows, operands, exponents, root) -> tuple[float, ...]
     if missing:
         i = missing[0]
         user = next((j for j in range(n) if i in operands[j]), i)
-        what = "a number written into" if kinds[i] == "const" else "the output of"
+        if kinds[i] == "const" and rows[user] is None:  # a number read by an op without a row
+            i = user
+        if kinds[i] == "function":  # an operation without a row, whose output nobody saved
+            raise TorchGraphError(
+                f"PyTorch keeps no copy of the output of {_name(walked[i][0])} (it needs none "
+                "for its backward), and the op table has no row to compute it again from its "
+                "operands: this version draws graphs of the scalar operations the course "
+                "teaches (+, −, ·, /, **, tanh, exp, log, relu, sigmoid, ...), not matrix "
+                "operations such as nn.Linear's addmm, indexing or stacking. Build the "
+                "expression from scalar tensors with those operations."
+            )
         raise TorchGraphError(
-            f"PyTorch keeps no copy of {what} {_name(walked[user][0])} (it needs none for its "
-            "backward), and the kit cannot work it out from the numbers it kept. Make that "
-            "number a tensor that requires grad, e.g. torch.tensor(6.88, requires_grad=True), "
-            "or draw from that operation on."
+            f"PyTorch keeps no copy of a number written into {_name(walked[user][0])} (it "
+            "needs none for its backward), and the kit cannot work it out from the numbers it "
+            "kept. Make that number a tensor that requires grad, e.g. "
+            "torch.tensor(6.88, requires_grad=True), or draw from that operation on."
         )
     _check_saved(walked, data, saved, _tolerance(root))
     return tuple(float(d) for d in data)  # type: ignore[arg-type]
@@ -393,7 +403,8 @@ def _check_saved(walked, data, saved, tolerance: tuple[float, float]) -> None:
     rel, abs_ = tolerance
     for i, found in saved.items():
         for value, where in found:
-            if not math.isclose(value, data[i], rel_tol=rel, abs_tol=abs_):
+            both_nan = math.isnan(value) and math.isnan(data[i])  # log(−1): nan on both sides
+            if not both_nan and not math.isclose(value, data[i], rel_tol=rel, abs_tol=abs_):
                 fn = walked[i][0]
                 what = "a leaf" if hasattr(fn, "variable") else f"the output of {_name(fn)}"
                 raise TorchGraphError(
