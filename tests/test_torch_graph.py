@@ -209,6 +209,20 @@ def test_drawing_leaves_the_learners_tensors_as_they_were():
     assert len(graph.fired) == 4
 
 
+def test_drawing_leaves_a_retained_gradient_of_a_value_on_the_way_as_it_was():
+    """retain_grad() makes PyTorch write an intermediate tensor's .grad in any backward run,
+    the kit's too: it is put back, so the learner's own backward() gives ∂z/∂s = 3, not 6."""
+    x, y = _t(2.0, 3.0)
+    s = x + y
+    s.retain_grad()
+    z = s * y
+    z.retain_grad()
+    autograd_viz.draw(z)
+    assert s.grad is None and z.grad is None
+    z.backward()
+    assert (s.grad.item(), z.grad.item(), x.grad.item(), y.grad.item()) == (3.0, 1.0, 3.0, 8.0)
+
+
 def test_no_pytorch_warning_reaches_the_learner():
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # the non-leaf `.grad` UserWarning would fail here

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import gc
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -146,8 +147,8 @@ def _run(read: TorchRead) -> tuple[list[Fired], dict[int, tuple[float, ...]]]:
 
     leaves = [read.functions[i].variable for i, k in enumerate(read.kinds) if k == "leaf"]
     before = [t.grad for t in leaves]  # put back as they are: PyTorch adds into a .grad
-    root = read.root
-    kept = root.grad if root.retains_grad else None  # type: ignore[attr-defined]
+    retained = _retained(read, torch)
+    kept = [t.grad for t in retained]
     handles = []
     try:
         with torch.no_grad():
@@ -156,15 +157,15 @@ def _run(read: TorchRead) -> tuple[list[Fired], dict[int, tuple[float, ...]]]:
         for i, fn in enumerate(read.functions):
             if fn is not None:
                 handles.append(fn.register_hook(functools.partial(hook, i)))
-        root.backward(retain_graph=True)  # type: ignore[attr-defined]
+        read.root.backward(retain_graph=True)  # type: ignore[attr-defined]
     finally:
         for h in handles:
             h.remove()
         with torch.no_grad():
             for t, g in zip(leaves, before):
                 t.grad = g
-            if root.retains_grad:  # type: ignore[attr-defined]
-                root.grad = kept  # type: ignore[attr-defined]
+            for t, g in zip(retained, kept):
+                t.grad = g
     local: dict[int, tuple[float, ...]] = {}
     with torch.no_grad():
         for f in fired:
@@ -177,6 +178,17 @@ def _run(read: TorchRead) -> tuple[list[Fired], dict[int, tuple[float, ...]]]:
             else:
                 local[f.node] = _floats(read.functions[f.node](ones[f.node]))
     return fired, local
+
+
+def _retained(read: TorchRead, torch) -> list:
+    """The tensors of this graph that are not leaves but keep a .grad (`retain_grad()`):
+    PyTorch writes (and adds into) their .grad in any backward run, so the run puts it back.
+    The graph holds Functions, not tensors, so they are found among Python's live objects,
+    by type alone (reading other objects' attributes could run their code)."""
+    functions = {id(f) for f in read.functions if f is not None}
+    return [obj for obj in gc.get_objects()
+            if issubclass(type(obj), torch.Tensor) and id(obj.grad_fn) in functions
+            and obj.retains_grad]  # fmt: skip
 
 
 def _notes(snap: TorchSnapshot) -> dict[tuple[int, str], str]:
