@@ -7,6 +7,8 @@ backward pass with the Next button and screenshots the player alone.
     .venv/bin/python docs/screenshot_player.py                 # writes docs/img/player.png
     .venv/bin/python docs/screenshot_player.py --notebook notebooks/00_start_here.ipynb --next 3
     .venv/bin/python docs/screenshot_player.py --code "..." --out docs/img/player_projector.png
+    .venv/bin/python docs/screenshot_player.py --element .avz-side-by-side --code "..." \
+        --out docs/img/side_by_side.png      # another output: no player to step
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "img" / "player.png")
     parser.add_argument("--code", help="run this in a scratch notebook instead of --notebook")
     parser.add_argument("--width", type=int, default=1280, help="browser window width (px)")
+    parser.add_argument("--element", default=".avz-player", help="CSS selector of the output")
     args = parser.parse_args()
 
     from playwright.sync_api import sync_playwright
@@ -64,19 +67,22 @@ def main() -> None:
             page.wait_for_selector(".jp-NotebookPanel .jp-Cell", timeout=120_000)
             smoke._wait_for_connected_kernel(server, page, 120)
             smoke._run_all(page)
-            player = page.locator(".avz-player").first
-            player.locator(".avz-graph svg").wait_for(timeout=120_000)
+            shown = page.locator(args.element).first
+            shown.wait_for(timeout=120_000)
             page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']",
                                    state="attached", timeout=120_000)
-            nxt = player.get_by_role("button", name="Next")
-            for _ in range(args.next):
-                nxt.click()
-                page.wait_for_timeout(250)
-            player.scroll_into_view_if_needed()
-            player.locator(".avz-eq .katex").wait_for(timeout=60_000)  # the maths typeset
-            page.wait_for_timeout(500)
+            if args.element == ".avz-player":
+                shown.locator(".avz-graph svg").wait_for(timeout=120_000)
+                nxt = shown.get_by_role("button", name="Next")
+                for step in range(2, args.next + 2):
+                    nxt.click()
+                    page.wait_for_selector(f".avz-player[data-step='{step}']", timeout=30_000)
+                shown.locator(".avz-eq .katex").wait_for(timeout=60_000)  # the maths typeset
+            shown.scroll_into_view_if_needed()
+            page.evaluate("() => new Promise((r) => requestAnimationFrame(() => "
+                          "requestAnimationFrame(r)))")  # fmt: skip
             args.out.parent.mkdir(parents=True, exist_ok=True)
-            player.screenshot(path=str(args.out))
+            shown.screenshot(path=str(args.out))
             browser.close()
     finally:
         smoke.stop_lab(server)
