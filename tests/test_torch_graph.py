@@ -85,12 +85,33 @@ def test_the_drawn_nodes_and_edges_are_grad_fns_graph(build):
     source = autograd_viz.draw(z).source
     for i, node in enumerate(graph.nodes):
         if node.operands:  # the operation node shows the Function's name
-            assert re.search(rf'op{i} \[id="op{i}" class="op" label=<[^>]*<BR/>{want[i][0]}>',
-                             source), want[i][0]  # fmt: skip
+            assert re.search(rf'op{i} \[id="op{i}" class="op" label=<[^>]*<BR/>{want[i][0]}'
+                             r'(<BR/>saved [^<>]*)?>', source), want[i][0]  # fmt: skip
     edges = re.findall(r'v(\d+) -> op(\d+) \[id="v\d+-op\d+-(\d+)"', source)
     assert sorted((int(p), int(i), int(k)) for p, i, k in edges) == sorted(
         (p, i, k) for i, (_, kids) in enumerate(want) for k, p in enumerate(kids)
     )
+
+
+def test_each_operation_node_shows_what_its_function_saved_for_its_backward():
+    """PyTorch keeps tensors, not values: MulBackward0 keeps both operands, TanhBackward0 its
+    result, PowBackward0 its base and exponent, a sum nothing. The drawing says so, with the
+    numbers read from the Function itself."""
+    (x, y) = _t(0.5, 3.0)
+    s = x + y
+    m = s * y
+    t = m.tanh()
+    z = t ** 2
+    source = autograd_viz.draw(z).source
+    labels = dict(re.findall(r'(op\d+) \[id="op\d+" class="op" label=<(.*?)> shape=', source))
+    mul, tanh, pow_ = m.grad_fn, t.grad_fn, z.grad_fn
+    assert labels["op2"] == "+<BR/>AddBackward0"  # alpha 1: nothing worth saying
+    assert labels["op3"] == (f"×<BR/>MulBackward0<BR/>saved self {mul._saved_self.item():g}, "
+                             f"other {mul._saved_other.item():g}")  # fmt: skip
+    assert labels["op3"].endswith("saved self 3.5, other 3")
+    result = tanh._saved_result.item()
+    assert labels["op4"] == f"tanh<BR/>TanhBackward0<BR/>saved result {result:.4g}"
+    assert labels["op5"].endswith(f"saved self {pow_._saved_self.item():.4g}, exponent 2")
 
 
 def test_the_dot_is_byte_stable_across_runs():

@@ -62,6 +62,7 @@ class TorchRead:
     params: tuple[int, ...]
     functions: tuple[object | None, ...]  # the Function (AccumulateGrad for a leaf) per node
     custom: tuple[int, ...] = ()
+    saved: tuple[tuple[tuple[str, float], ...], ...] = ()  # per node: what its Function saved
 
     def __len__(self) -> int:
         return len(self.kinds)
@@ -263,8 +264,29 @@ def read_torch(
     data = _values(walked, kinds, rows, operands, exponents, root)
     labels = _labels(walked, kinds, names)
     functions = tuple(None if isinstance(v, _Const) else v for v, _ in walked)
+    saved = tuple(_saved_numbers(v) if kinds[i] == "function" else ()
+                  for i, (v, _) in enumerate(walked))  # fmt: skip
     return TorchRead(root, tuple(kinds), tuple(fnames), tuple(ops), tuple(operands), data,
-                     tuple(exponents), labels, tuple(params), functions, tuple(custom))  # fmt: skip
+                     tuple(exponents), labels, tuple(params), functions, tuple(custom),
+                     saved)  # fmt: skip
+
+
+def _saved_numbers(fn: object) -> tuple[tuple[str, float], ...]:
+    """What a Function keeps for its backward, as (name, number): `self 5`, `result 0.964` —
+    the tensors PyTorch holds instead of values (a sum keeps none: its alpha of 1 is left out,
+    and so is anything that is not one number)."""
+    out = []
+    first = ("_saved_self", "_saved_other", "_saved_exponent", "_saved_result")
+    names = [a for a in dir(fn) if a.startswith("_saved_")]
+    for attr in sorted(names, key=lambda a: (first.index(a) if a in first else len(first), a)):
+        name = attr.removeprefix("_saved_")
+        try:
+            number = _number(_saved(fn, attr), f"{_name(fn)}.{attr}")
+        except TorchGraphError:  # a tensor of several numbers: not drawn in a node
+            continue
+        if number is not None and not (name == "alpha" and number == 1):
+            out.append((name, number))
+    return tuple(out)
 
 
 def _too_large(max_nodes: int) -> GraphTooLargeError:

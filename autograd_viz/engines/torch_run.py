@@ -61,6 +61,7 @@ class TorchSnapshot(Graph):
 
     functions: tuple[str, ...] = ()
     fired: tuple[Fired, ...] = ()
+    saved: tuple[tuple[tuple[str, float], ...], ...] = ()
     notes: Mapping[tuple[int, str], str] = field(default_factory=dict)
 
     @property
@@ -69,10 +70,16 @@ class TorchSnapshot(Graph):
         return tuple(f.node for f in self.fired if self.nodes[f.node].operands)
 
     def drawn_op(self, i: int) -> str:
-        """The operation node's text: the op table's symbol over the Function's name."""
+        """The operation node's text: the op table's symbol over the Function's name, and
+        what the Function saved for its backward (`saved self 5, other 3`)."""
         symbol = super().drawn_op(i)
         name = self.functions[i] if self.functions else ""
-        return symbol if not name or name == symbol else f"{symbol}\n{clip(name, 16, 1)}"
+        lines = [symbol] if not name or name == symbol else [symbol, clip(name, 16, 1)]
+        kept = self.saved[i] if self.saved else ()
+        if kept:
+            said = ", ".join(f"{k} {format_number(v)}" for k, v in kept)
+            lines.append(clip(f"saved {said}", 28, 1))
+        return "\n".join(lines)
 
     def with_grads(self, grads: Mapping[int, float]) -> TorchSnapshot:
         plain = super().with_grads(grads)
@@ -120,7 +127,7 @@ def torch_snapshot(
         if operands and i in got:
             rule = functools.partial(_rule, got[i].grad_output, got[i].grad_inputs, local[i])
         rules.append(rule)
-    snap = TorchSnapshot(tuple(nodes), tuple(rules), read.names, tuple(fired))
+    snap = TorchSnapshot(tuple(nodes), tuple(rules), read.names, tuple(fired), read.saved)
     return dataclasses.replace(snap, notes=_notes(snap))
 
 
