@@ -507,3 +507,13 @@ def test_side_by_side_shows_its_pictures_and_its_table_apart_or_together():
     assert "<svg" not in table and table.count(">AccumulateGrad</td>") == 2  # x and y
     assert "MulBackward0" in table
     assert s._repr_html_() == f'<div class="avz-side-by-side">{pictures}{table}</div>'
+
+
+def test_side_by_side_agrees_where_our_engine_records_a_number_pytorch_computes_at_once():
+    """Our y / 2 is y · 2⁻¹ with the power recorded on the constant 2; PyTorch multiplies by
+    the number 0.5 it computed at once. That is the same expression, not a difference."""
+    x, y = Value(0.5, label="x"), Value(-1.5, label="y")
+    s = autograd_viz.side_by_side(x**3 - y / 2)
+    assert s.ok, s.problems
+    assert [(p.name, p.function) for p in s.pairs if p.name in ("2⁻¹", "y / 2")] == [
+        ("2⁻¹", ""), ("y / 2", "MulBackward0")]  # fmt: skip

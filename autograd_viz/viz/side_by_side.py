@@ -244,6 +244,8 @@ def pair(ours: Graph, theirs: Graph) -> tuple[list[Pair], list[str]]:
     matched: dict[int, int] = {}
     back: dict[int, int] = {}
     problems: list[str] = []
+    numbers = _constant_expressions(ours)
+    folded: set[int] = set()  # ours, inside a number PyTorch computed at once (the 2⁻¹ of y / 2)
     stack = [(len(ours) - 1, len(theirs) - 1)]
     while stack:
         i, j = stack.pop()
@@ -253,6 +255,9 @@ def pair(ours: Graph, theirs: Graph) -> tuple[list[Pair], list[str]]:
             continue
         matched[i], back[j] = j, i
         a, b = ours.nodes[i], theirs.nodes[j]
+        if i in numbers and not a.is_leaf and b.is_leaf and b.role == "const":
+            folded |= _below(ours, i)  # our engine records 2⁻¹; PyTorch only its value
+            continue
         if _kind(ours, i) != _kind(theirs, j) or len(a.operands) != len(b.operands):
             fn = functions[j] if functions else their_names[j]
             problems.append(
@@ -269,10 +274,10 @@ def pair(ours: Graph, theirs: Graph) -> tuple[list[Pair], list[str]]:
         fn = functions[j] if (functions and j is not None) else ""
         problem = ""
         if other is None:
-            problem = "only in our graph"
+            problem = "" if i in folded else "only in our graph"
         elif not _close(node.data, other.data):
             problem = f"data {format_number(node.data)} ≠ {format_number(other.data)}"
-        elif node.role != "const" and not _close(node.grad, other.grad):
+        elif node.role != "const" and other.role != "const" and not _close(node.grad, other.grad):
             problem = f"grad {format_number(node.grad)} ≠ {format_number(other.grad)}"
         if problem and other is not None:
             problems.append(f"{names[i]}: {problem}")
@@ -285,13 +290,36 @@ def pair(ours: Graph, theirs: Graph) -> tuple[list[Pair], list[str]]:
         fn = functions[j] if functions else ""
         pairs.append(Pair(None, j, their_names[j], "", fn, (None, node.data),
                           (None, node.grad), "only in PyTorch's graph"))  # fmt: skip
-    unpaired = sum(1 for p in pairs if p.ours is None or p.theirs is None)
+    unpaired = sum(1 for p in pairs if (p.ours is None or p.theirs is None)
+                   and p.ours not in folded)  # fmt: skip
     if unpaired:
         problems.append(
             f"{unpaired} values have no partner: our graph has {len(ours)} values, "
             f"PyTorch's {len(theirs)}"
         )
     return pairs, problems
+
+
+def _constant_expressions(graph: Graph) -> set[int]:
+    """Our nodes computed from numbers alone (the 2⁻¹ our engine records for y / 2):
+    PyTorch computes such a number at once and keeps only its value."""
+    found: set[int] = set()
+    for node in graph.nodes:  # operands come first: one pass decides
+        if node.role == "const" or (node.operands and all(p in found for p in node.operands)):
+            found.add(node.index)
+    return found
+
+
+def _below(graph: Graph, i: int) -> set[int]:
+    """The nodes strictly below node i (its operands, theirs, ...)."""
+    out: set[int] = set()
+    todo = list(graph.nodes[i].operands)
+    while todo:
+        p = todo.pop()
+        if p not in out:
+            out.add(p)
+            todo.extend(graph.nodes[p].operands)
+    return out
 
 
 def _pair_leaves_by_name(ours, theirs, names, their_names, matched, back) -> None:
