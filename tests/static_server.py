@@ -3,9 +3,10 @@
 The browser tests, the JupyterLite tests and the playground benchmark each need a folder on
 a local port (the machine has no network): `serve(folder)` starts a ThreadingHTTPServer on a
 free port in a daemon thread and yields its base URL (no trailing slash), then shuts it down
-and closes its socket. It logs nothing, names the types a browser is strict about (WebAssembly
-must be `application/wasm` to compile streaming; a module script must be JavaScript) and sends
-the extra headers a caller asks for (a `Cache-Control` of its own, say).
+and closes its socket. It logs nothing (not even a browser dropping a download), names the
+types a browser is strict about (WebAssembly must be `application/wasm` to compile streaming;
+a module script must be JavaScript) and sends the extra headers a caller asks for (a
+`Cache-Control` of its own, say).
 
     with serve(site, headers={"Cache-Control": "no-store"}) as url:
         page.goto(url + "/playground/")
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import functools
 import http.server
+import sys
 import threading
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
@@ -51,6 +53,16 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
         pass  # a test's output shows what failed, not every file a page loaded
 
 
+class _Server(http.server.ThreadingHTTPServer):
+    """Says nothing when a browser drops a request it no longer needs (a page closed while a
+    large file was on its way): the client's choice, not a failure of the server."""
+
+    def handle_error(self, request: object, client_address: object) -> None:
+        if isinstance(sys.exc_info()[1], ConnectionError):  # BrokenPipe, ConnectionReset, ...
+            return
+        super().handle_error(request, client_address)
+
+
 @contextmanager
 def serve(
     folder: Path | str, *, headers: Mapping[str, str] | None = None, name: str = "static-server"
@@ -62,7 +74,7 @@ def serve(
     """
     handler_class = type("Handler", (_Handler,), {"extra_headers": dict(headers or {})})
     handler = functools.partial(handler_class, directory=str(folder))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server = _Server(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, name=name, daemon=True)
     thread.start()
     try:

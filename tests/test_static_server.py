@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import socket
+import struct
 import threading
 import urllib.error
 import urllib.request
@@ -59,6 +61,23 @@ def test_logs_nothing_and_shuts_down_cleanly(folder: Path, capfd: pytest.Capture
     assert [t for t in threading.enumerate() if t not in before and t.name == "test-static"] == []
     with pytest.raises(urllib.error.URLError):  # the socket is closed
         _get(f"{url}/index.html")
+
+
+def test_a_client_that_hangs_up_mid_download_is_not_logged(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+):
+    """A browser closing a page while a large file is on its way (the site's wheels, ~10 MB)
+    broke the server's pipe, and socketserver printed the traceback into CI's log."""
+    (tmp_path / "big.bin").write_bytes(b"x" * 50_000_000)
+    with serve(tmp_path) as url:
+        host, port = url.removeprefix("http://").split(":")
+        with socket.create_connection((host, int(port)), timeout=10) as client:
+            client.sendall(b"GET /big.bin HTTP/1.1\r\nHost: x\r\n\r\n")
+            client.recv(1024)  # the answer has begun
+            client.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        (tmp_path / "small.txt").write_text("x")
+        assert _get(f"{url}/small.txt")[0] == b"x"  # served on after the hang-up
+    assert capfd.readouterr().err == ""
 
 
 def test_no_other_copy_of_the_server_under_tests_or_benchmarks():
