@@ -127,6 +127,12 @@ _LATEX_SPECIAL = re.compile(r"([\\{}_^#$%&~])")
 _LATEX_ESCAPES = {"\\": r"\backslash{}", "^": r"\hat{}", "~": r"\sim{}"}
 
 
+def latex_text(text: str) -> str:
+    r"""Plain words for `\text{...}`, its special characters escaped; a backslash, ^ and ~
+    have no text-mode escape every renderer reads, so they become spaces."""
+    return _LATEX_SPECIAL.sub(lambda c: " " if c[1] in "\\^~" else "\\" + c[1], text)
+
+
 def latex_name(name: str) -> str:
     """A name in LaTeX: `x1` -> `x_{1}`, anything else upright and escaped."""
     m = re.fullmatch(r"([A-Za-z])_?(\d*)", name)

@@ -41,6 +41,7 @@ from autograd_viz._checks import is_number
 from autograd_viz._equations import (
     Eq,
     chain,
+    latex_text,
     num,
     partial,
     plus,
@@ -503,17 +504,12 @@ class _Backward:
         return _Line("backward", "accumulate", (p, *consumers), edges, p, eq, (), (p,))
 
 
-_TEXT_SPECIAL = re.compile(r"([{}_#$%&])")
-
-
 def _noted(eq: Eq, note: str | None) -> Eq:
     """The step's equation with a note after it, `(…)`: where another engine (PyTorch) does
     this step differently from the kit's, said once, in the caption every front end shows."""
     if not note:
         return eq
-    plain = re.sub(r"[\\^~]", " ", note)
-    latex = _TEXT_SPECIAL.sub(r"\\\1", plain)
-    return Eq(f"{eq.text}   ({note})", eq.latex + rf"\quad\text{{({latex})}}", eq.prec)
+    return Eq(f"{eq.text}   ({note})", eq.latex + rf"\quad\text{{({latex_text(note)})}}", eq.prec)
 
 
 def _close_grad(a: float, b: float) -> bool:

@@ -261,27 +261,34 @@ def read_torch(
             exponents.append(n)
             if type(v).__module__ == "torch.autograd.function":  # a torch.autograd.Function
                 custom.append(i)
-    data = _values(walked, kinds, rows, operands, exponents, root)
+    kept = [_kept(v) if kinds[i] == "function" else {} for i, (v, _) in enumerate(walked)]
+    data = _values(walked, kinds, rows, operands, exponents, root, kept)
     labels = _labels(walked, kinds, names)
     functions = tuple(None if isinstance(v, _Const) else v for v, _ in walked)
-    saved = tuple(_saved_numbers(v) if kinds[i] == "function" else ()
-                  for i, (v, _) in enumerate(walked))  # fmt: skip
+    saved = tuple(_saved_numbers(walked[i][0], kept[i]) for i in range(len(walked)))
     return TorchRead(root, tuple(kinds), tuple(fnames), tuple(ops), tuple(operands), data,
                      tuple(exponents), labels, tuple(params), functions, tuple(custom),
                      saved)  # fmt: skip
 
 
-def _saved_numbers(fn: object) -> tuple[tuple[str, float], ...]:
+def _kept(fn: object) -> dict[str, object]:
+    """Everything a Function keeps for its backward (`_saved_self`, `_saved_result`, ...),
+    read once, operands first, then its result and the rest."""
+    first = ("_saved_self", "_saved_other", "_saved_exponent", "_saved_result")
+    names = [a for a in dir(fn) if a.startswith("_saved_")]
+    order = sorted(names, key=lambda a: (first.index(a) if a in first else len(first), a))
+    return {attr: _saved(fn, attr) for attr in order}
+
+
+def _saved_numbers(fn: object, kept: dict[str, object]) -> tuple[tuple[str, float], ...]:
     """What a Function keeps for its backward, as (name, number): `self 5`, `result 0.964` —
     the tensors PyTorch holds instead of values (a sum keeps none: its alpha of 1 is left out,
     and so is anything that is not one number)."""
     out = []
-    first = ("_saved_self", "_saved_other", "_saved_exponent", "_saved_result")
-    names = [a for a in dir(fn) if a.startswith("_saved_")]
-    for attr in sorted(names, key=lambda a: (first.index(a) if a in first else len(first), a)):
+    for attr, value in kept.items():
         name = attr.removeprefix("_saved_")
         try:
-            number = _number(_saved(fn, attr), f"{_name(fn)}.{attr}")
+            number = _number(value, f"{_name(fn)}.{attr}")
         except TorchGraphError:  # a tensor of several numbers: not drawn in a node
             continue
         if number is not None and not (name == "alpha" and number == 1):
@@ -307,7 +314,7 @@ def _tolerance(root: object) -> tuple[float, float]:
     return e * 128, e * 8
 
 
-def _values(walked, kinds, rows, operands, exponents, root) -> tuple[float, ...]:
+def _values(walked, kinds, rows, operands, exponents, root, kept) -> tuple[float, ...]:
     """Every node's value: a leaf's from its tensor; a constant's and each Function's output
     from what PyTorch saved; the rest computed with the op table's row; every number PyTorch
     saved checked against the computed one (`TorchGraphError` where they disagree)."""
@@ -330,7 +337,7 @@ def _values(walked, kinds, rows, operands, exponents, root) -> tuple[float, ...]
         if rows[i] == "**":
             pairs.append(("_saved_exponent", 1))
         for attr, k in [*pairs, ("_saved_result", -1)]:
-            value = _saved(v, attr)
+            value = kept[i].get(attr)
             if value is None:
                 continue
             number = _number(value, f"{name}.{attr}")
