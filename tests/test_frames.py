@@ -168,7 +168,7 @@ def test_each_layout_has_its_own_scope_and_every_rule_uses_it():
 
 def test_each_frame_is_named_by_its_equation_for_screen_readers():
     frames = Frames(sum_times_y())
-    assert 'role="img" aria-label="step 2: s = x + y = 2 + 3 = 5"' in frames.frame_svg(1)
+    assert 'role="img" aria-label="step 2 of 9 — s = x + y = 2 + 3 = 5"' in frames.frame_svg(1)
 
 
 def test_labels_with_markup_stay_escaped_in_frames():

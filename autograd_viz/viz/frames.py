@@ -14,8 +14,9 @@ properties (`autograd_viz.viz.palette`) and scoped by a class unique to the layo
 graphviz's presentation attributes, so no coordinates are touched. A frame costs a
 string join, not a `dot` run: a 20-step animation costs about one drawing.
 
-A frame's caption ("step 3 of 9 — backward pass · the chain rule") is `Frames.caption`:
-the widget, the standalone page and the animated SVG all say the same.
+A frame's caption ("step 3 of 9 — backward pass · the chain rule") is written once, by
+`Frames.caption`: the step table carries its pieces to every player (which only shows them)
+and every export writes its text, so all say the same.
 """
 
 from __future__ import annotations
@@ -94,7 +95,11 @@ KIND_TITLES = {
 
 
 class Caption(NamedTuple):
-    """What a frame's caption says: "step 3 of 9", "backward pass", "the chain rule"."""
+    """What a frame's caption says: "step 3 of 9", "backward pass", "the chain rule".
+
+    The one writer of a caption's words: every front end and export shows `text`, or its
+    three pieces `lead` + `title` + `tail` (a player colours the title by `phase`).
+    """
 
     counter: str
     phase: str  # "forward" or "backward": the step's phase, for colouring the title
@@ -102,10 +107,19 @@ class Caption(NamedTuple):
     kind: str | None
 
     @property
+    def lead(self) -> str:
+        """What comes before the title: `step 3 of 9 — `."""
+        return f"{self.counter} — "
+
+    @property
+    def tail(self) -> str:
+        """What comes after the title: ` · the chain rule`, or nothing."""
+        return f" · {self.kind}" if self.kind else ""
+
+    @property
     def text(self) -> str:
         """The caption as one line: `step 3 of 9 — backward pass · the chain rule`."""
-        kind = f" · {self.kind}" if self.kind else ""
-        return f"{self.counter} — {self.title}{kind}"
+        return f"{self.lead}{self.title}{self.tail}"
 
 
 class Frames:
@@ -258,6 +272,7 @@ class Frames:
         text (unescaped) or the opening of the root `<svg` tag."""
         step = self._check(k)
         states = self.states(k)
+        lead = self.caption(k).lead  # the picture's name: "step 2 of 9 — s = x + y = 5"
         touched = set(step.nodes)
         edges_on = set(step.edges)
         ops_on = {e.split("-")[1] for e in step.edges if e.startswith("v")}
@@ -294,7 +309,7 @@ class Frames:
             "svg": lambda key, base: (  # the equation doubles as the picture's accessible name
                 f'<svg class="avz-frame {self.scope}" data-step="{k}" '
                 f'data-phase="{step.phase}" data-active="v{step.active}" role="img" '
-                f'aria-label="{html.escape(f"step {k + 1}: {step.text}", quote=True)}"'
+                f'aria-label="{html.escape(lead + step.text, quote=True)}"'
             ),
         }
         return [fill[p[0]](p[1], p[2]) for p in self._parts if not isinstance(p, str)]

@@ -283,10 +283,10 @@ def _frame_page(frames: Frames, index: int, earlier: Sequence[Step], history: in
     gap opens between graph and equation."""
     step, caption, svg = frames.steps[index], frames.caption(index), frames.frame_svg(index)
     k = index + 1
-    kind = f' · <span class="avz-kind">{html.escape(caption.kind)}</span>' if caption.kind else ""
-    caption_html = (
-        f'<div class="avz-caption">{caption.counter} — '
-        f'<span class="avz-phase-{caption.phase}">{caption.title}</span>{kind}</div>'
+    caption_html = (  # the pieces the player shows, the title coloured by its phase
+        f'<div class="avz-caption">{html.escape(caption.lead, quote=False)}'
+        f'<span class="avz-phase-{caption.phase}">{html.escape(caption.title, quote=False)}'
+        f"</span>{html.escape(caption.tail, quote=False)}</div>"
     )
     text = html.escape(step.text, quote=True)
     latex = html.escape(step.latex, quote=False)

@@ -8,10 +8,13 @@ the standalone page, the widget-free inline player and the slide deck alike. It 
   text — and `strings`, one table of every class or text any step uses;
 * per unique step (every phase in one table: the backward steps of phase "both" are those
   of phase "backward"), the slots it changes from the step before it in the table, as
-  flat `[slot, string, slot, string, ...]` pairs, its caption's title and kind, its
+  flat `[slot, string, slot, string, ...]` pairs, its caption's `heading` and `tail`, its
   equation as LaTeX and as text, and the value it is about;
 * `phases`: for "both", "forward" and "backward", the steps it shows, in order (a phase
-  too long for the player's limits is left out, and its button says why);
+  too long for the player's limits is left out, and its button says why), and `leads`,
+  each of those steps' caption lead ("step 3 of 9 — "): a step's caption is its phase's
+  lead, then its row's heading and tail, every word as `Frames.caption` wrote it (the
+  player writes none; a lead is per phase, as a row is shared by "both" and one pass);
 * `nodes`: label and operation of each value that has cells, for the text alternative of
   the graph (the values and gradients come from the cells of the step on show);
 * `ask`: what clicking a value explains (`autograd_viz.viz.ask`).
@@ -63,9 +66,10 @@ def step_table(
     keep = [i for i, s in enumerate(frames.slots) if s[0] != "svg"]
     seen: dict[tuple, int] = {}
     rows: list[list[int]] = []
-    columns: dict[str, list] = {"heading": [], "kind": [], "tex": [], "text": [], "active": []}
+    columns: dict[str, list] = {"heading": [], "tail": [], "tex": [], "text": [], "active": []}
     columns["pass"] = []
     order: dict[str, list[int]] = {}
+    leads: dict[str, list[str]] = {}
     refused: dict[str, str] = {}
     wanted = [frames.phase] + [p for p in phases if p != frames.phase]
     for phase in wanted:
@@ -74,17 +78,18 @@ def step_table(
         if why:
             refused[phase] = why
             continue
-        order[phase] = []
+        order[phase], leads[phase] = [], []
         for k, step in enumerate(these.steps):
             values = these.slot_values(k)
             row = [strings.setdefault(values[i], len(strings)) for i in keep]
             caption = these.caption(k)
-            key = (tuple(row), step.text, step.latex, caption.title, caption.kind, step.active)
+            leads[phase].append(caption.lead)
+            key = (tuple(row), step.text, step.latex, caption.title, caption.tail, step.active)
             if key not in seen:
                 seen[key] = len(rows)
                 rows.append(row)
                 columns["heading"].append(caption.title)
-                columns["kind"].append(caption.kind or "")
+                columns["tail"].append(caption.tail)
                 columns["tex"].append(step.latex)
                 columns["text"].append(step.text)
                 columns["active"].append(step.active)
@@ -105,6 +110,7 @@ def step_table(
         "changes": changes,
         **columns,
         "phases": order,
+        "leads": leads,
         "refused": refused,
         "phase": frames.phase,
         "nodes": _nodes(frames),

@@ -1,7 +1,8 @@
 """The one player's accessibility, projector sizing and wide-graph scrolling, in Chromium on
 the standalone page (the same module as the widget, the inline player and the deck).
 
-* the caption and the equation are one `aria-live="polite"` region;
+* the caption and the equation are one `aria-live="polite"` region; the caption, the
+  slider's value text and the graph's name say what `Frames.caption` wrote, every word;
 * every control has an accessible name;
 * the graph's text alternative (label, operation, value, gradient, state) is reachable with
   the keyboard alone and follows the step on show;
@@ -15,8 +16,47 @@ import pytest
 from examples import blog_z
 
 from autograd_viz import Value
+from autograd_viz.nn import MLP
+from autograd_viz.viz.frames import Frames
 
 pytestmark = pytest.mark.browser
+
+# what the player says at each step of a phase: the caption, its coloured title, the
+# slider's value text and the graph's accessible name
+_SAID = """(phase) => {
+  const root = document.querySelector('.avz-player');
+  root.querySelector(`.avz-phase[data-phase='${phase}']`).click();
+  const api = root.avzPlayer, out = [];
+  for (let k = 0; k < api.count(); k++) {
+    api.go(k);
+    const title = root.querySelector('.avz-caption span');
+    out.push([root.querySelector('.avz-caption').textContent, title.className,
+              title.textContent, root.querySelector('.avz-slider').getAttribute('aria-valuetext'),
+              root.querySelector('.avz-graph svg').getAttribute('aria-label')]);
+  }
+  return out;
+}"""
+
+
+def _mlp_loss():
+    return (MLP(2, [3, 1], seed=0)([0.5, -1.0]) - 1.0) ** 2
+
+
+@pytest.mark.parametrize(
+    ("make", "options"), [(blog_z, {}), (_mlp_loss, {"by": "neuron"})], ids=["blog", "by-neuron"]
+)
+def test_every_step_says_the_caption_frames_wrote(opened, make, options):
+    frames = Frames(make(), **options)
+    p = opened(make(), **options)
+    for phase in ("forward", "backward", "both"):
+        these = frames.for_phase(phase)
+        said = p.evaluate(_SAID, phase)
+        assert len(said) == len(these)
+        for k, (caption, cls, title, valuetext, name) in enumerate(said):
+            wrote = these.caption(k)
+            assert caption == valuetext == wrote.text, (phase, k)
+            assert (cls, title) == (f"avz-phase-{wrote.phase}", wrote.title)
+            assert name == wrote.lead + these.steps[k].text
 
 
 def test_caption_and_equation_are_one_polite_live_region(opened):

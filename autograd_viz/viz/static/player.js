@@ -286,15 +286,15 @@ export function mount(el, data, options) {
     k = Math.max(0, Math.min(order.length - 1, Number(target) || 0));
     const i = order[k];
     paintRow(i);
-    const text = "step " + (k + 1) + ": " + data.text[i];
+    const lead = data.leads[phase][k];  // "step 3 of 9 — ", as Python's caption wrote it
     set(svg, "data-step", String(k));
     set(svg, "data-phase", data.pass[i]);
     set(svg, "data-active", "v" + data.active[i]);
-    set(svg, "aria-label", text);
-    setText(captionStep, "step " + (k + 1) + " of " + order.length + " \u2014 ");
+    set(svg, "aria-label", lead + data.text[i]);
+    setText(captionStep, lead);
     set(captionTitle, "class", "avz-phase-" + data.pass[i]);
     setText(captionTitle, data.heading[i]);
-    setText(captionKind, data.kind[i] ? " \u00B7 " + data.kind[i] : "");
+    setText(captionKind, data.tail[i]);
     set(root, "data-step", String(k + 1));
     set(root, "data-phase", phase);
     typeset();
@@ -308,7 +308,7 @@ export function mount(el, data, options) {
     if (history.hidden !== !data.history) history.hidden = !data.history;
     set(slider, "max", String(order.length));
     if (slider.value !== String(k + 1)) slider.value = String(k + 1);
-    set(slider, "aria-valuetext", "step " + (k + 1) + " of " + order.length);
+    set(slider, "aria-valuetext", caption.textContent);  // what the caption says
     setDisabled(first, k === 0);
     setDisabled(prev, k === 0);
     setDisabled(next, k === order.length - 1);
