@@ -13,6 +13,7 @@
 const KEYS = {ArrowRight: 1, PageDown: 1, ArrowLeft: -1, PageUp: -1, Home: "first", End: "last"};
 const SPEEDS = [["slow", 2], ["normal", 1], ["fast", 0.5]];
 const CHECKPOINT = 32;  // a full row kept every 32 steps: a jump rebuilds at most 31 rows
+const MIN_TEXT = 10;  // px: a wide graph fits to the width only where its text stays this big
 
 function h(tag, props, kids) {
   const el = document.createElement(tag);
@@ -68,206 +69,46 @@ function katexOf(win) {
   }
 }
 
-export function mount(el, data, options) {
-  const opts = options || {};
-  const n = data.text.length;
-  const nSlots = data.slots.length;
-  // rows: checkpoints of full rows (string indices per slot), rebuilt from the changes
+// ---- the player, in small pieces: each builds its part of the page and shows a step ----------
+// A piece returns {el, show(...)} (and `destroy` where it holds a listener); `mount` puts them
+// together and keeps the one state: the phase, the step on show and the Play timer.
+
+// Each step's row of slot strings, rebuilt from the table's changes: a full row is kept every
+// CHECKPOINT steps, so a jump rebuilds at most CHECKPOINT - 1 rows.
+function stepRows(data) {
   const checkpoints = [];
-  let row = Int32Array.from(data.base);
-  for (let i = 0; i < n; i++) {
+  const row = Int32Array.from(data.base);
+  for (let i = 0; i < data.text.length; i++) {
     const c = data.changes[i];
     for (let j = 0; j < c.length; j += 2) row[c[j]] = c[j + 1];
     if (i % CHECKPOINT === 0) checkpoints.push(Int32Array.from(row));
   }
-  function rowOf(i) {
+  return (i) => {
     const r = Int32Array.from(checkpoints[Math.floor(i / CHECKPOINT)]);
     for (let s = i - (i % CHECKPOINT) + 1; s <= i; s++) {
       const c = data.changes[s];
       for (let j = 0; j < c.length; j += 2) r[c[j]] = c[j + 1];
     }
     return r;
-  }
+  };
+}
 
-  const title = data.title || "Backpropagation, step by step";
-  const root = h("div", {class: "avz-player" + (data.projector ? " avz-projector" : ""),
-                         role: "group", "aria-label": "Backpropagation player: " + title,
-                         tabindex: "0"});
-  const graph = h("div", {class: "avz-graph tex2jax_ignore"});
-  graph.innerHTML = data.svg;
-  const svg = graph.querySelector("svg");
+// The graph stage: the one SVG layout, drawn once; a step restyles only the slots (a node's or
+// edge's class, a cell's text) whose string differs from the one on show (`shown`).
+function graphStage(data) {
+  const el = h("div", {class: "avz-graph tex2jax_ignore"});
+  el.innerHTML = data.svg;
+  const svg = el.querySelector("svg");
   const els = data.slots.map((s) => svg.querySelector('[id="' + CSS.escape(s[1]) + '"]'));
-  const shown = new Int32Array(nSlots).fill(-1);  // the string index each slot shows now
-  const history = h("ol", {class: "avz-history tex2jax_ignore", "aria-label": "earlier steps"});
-  const caption = h("p", {class: "avz-caption"});
-  const eq = h("div", {class: "avz-eq"});
-  const now = h("div", {class: "avz-now", "aria-live": "polite", "aria-atomic": "true"},
-                [caption, eq]);
-
-  const button = (name, text, label, click) =>
-    h("button", {type: "button", class: "avz-button avz-" + name, title: label,
-                 "aria-label": label, onclick: click, text: text});
-  const first = button("first", "First", "First step (Home)", () => { stop(); go(0); });
-  const prev = button("prev", "\u25C0 Prev", "Previous step (\u2190 or PageUp)",
-                      () => { stop(); go(k - 1); });
-  const play = button("play", "\u25B6 Play", "Play (Space)", () => toggle());
-  const next = button("next", "Next \u25B6", "Next step (\u2192 or PageDown)",
-                      () => { stop(); go(k + 1); });
-  const last = button("last", "Last", "Last step (End)", () => { stop(); go(count() - 1); });
-  const slider = h("input", {type: "range", class: "avz-slider", min: "1", value: "1",
-                             "aria-label": "Step", oninput: () => { stop(); go(slider.value - 1); }});
-  const ms = data.interval || 1000;
-  const speed = h("select", {class: "avz-speed", "aria-label": "Speed",
-                             onchange: () => { if (timer) { stop(); start(); } }},
-    SPEEDS.map(([name, f]) => h("option", {value: String(Math.round(ms * f)),
-                                           selected: f === 1, text: name})));
-  const phaseButtons = {};
-  const phaseBox = h("div", {class: "avz-phases", role: "group", "aria-label": "Phase"},
-    ["forward", "backward", "both"].map((p) => {
-      const why = data.refused && data.refused[p];
-      const b = h("button", {type: "button", class: "avz-button avz-phase", "data-phase": p,
-                             "aria-pressed": "false", disabled: !!why || !data.phases[p],
-                             title: why || (p === "both" ? "Forward, then backward" :
-                                            p[0].toUpperCase() + p.slice(1) + " pass only"),
-                             onclick: () => setPhase(p), text: p});
-      phaseButtons[p] = b;
-      return b;
-    }));
-  const controls = h("div", {class: "avz-controls"},
-    [first, prev, play, next, last, slider, h("label", {}, ["speed ", speed]), phaseBox]);
-
-  // a graph wider than the player keeps its size and scrolls; "fit to width" where readable
-  const wide = h("div", {class: "avz-wide-note", hidden: true}, [
-    h("span", {class: "avz-scroll-hint",
-               text: "\u21C6 This graph is wider than the player: scroll it sideways " +
-                     "(Shift + mouse wheel); each step\u2019s node comes into view."})]);
-  const fit = h("input", {type: "checkbox", class: "avz-fit",
-                          onchange: () => root.classList.toggle("avz-fitted", fit.checked)});
-  wide.append(h("label", {}, [fit, " Fit to width"]));
-
-  // the graph as text: label, operation, value, gradient and state, as of the step on show
-  const tbody = h("tbody");
-  const cells = {};
-  data.slots.forEach((s, j) => { if (s[0] === "cell") cells[s[1]] = j; });
-  const nodeIndex = {};
-  data.slots.forEach((s, j) => { if (s[0] === "node") nodeIndex[s[1]] = j; });
-  const rows = (data.nodes || []).map(([id, label, op]) => {
-    const tds = [label, op, "", "", ""].map((t) => h("td", {text: t}));
-    const tr = h("tr", {"data-node": id}, tds);
-    tbody.append(tr);
-    return [id, tds];
-  });
-  const table = h("details", {class: "avz-table"}, [
-    h("summary", {text: "The graph as a table"}),
-    h("table", {}, [
-      h("caption", {text: "Every value of the graph, as of the step on show"}),
-      h("thead", {}, [h("tr", {}, ["label", "operation", "value", "gradient", "state"]
-        .map((t) => h("th", {scope: "col", text: t})))]),
-      tbody])]);
-  table.addEventListener("toggle", () => { if (table.open) fillTable(); });
-
-  root.append(graph, wide, history, now, controls, table);
-  el.append(root);
-
-  let phase = data.phases[opts.phase] ? opts.phase : data.phase;
-  if (!data.phases[phase]) phase = Object.keys(data.phases)[0];
-  let k = 0;
-  let timer = null;
-  const count = () => data.phases[phase].length;
-
-  function strip(text) { return text.replace(/^(data|grad) /, ""); }
-  function fillTable() {
-    const r = shown;
-    for (const [id, tds] of rows) {
-      const d = cells[id + "-data"], g = cells[id + "-grad"];
-      setText(tds[2], d === undefined ? "" : strip(data.strings[r[d]]));
-      setText(tds[3], g === undefined ? "" : strip(data.strings[r[g]]));
-      const cls = nodeIndex[id] === undefined ? "" : data.strings[r[nodeIndex[id]]];
-      const state = /\bbackward\b/.test(cls) ? "gradient final" :
-        /\bforward\b/.test(cls) ? "value computed" : "not computed yet";
-      setText(tds[4], state + (/\bactive\b/.test(cls) ? " \u2014 this step" : ""));
-    }
-  }
-
-  // Each equation is typeset once, into an element kept for its step: showing it again (or
-  // the next one, typeset while the learner reads this one) moves that element in, with no
-  // HTML to parse on the click.
-  const typeset_ = new Map();  // step -> its typeset element
-  let eqShown = null;  // [step, typeset?] on show
-  function maths(katex, i) {
-    if (!typeset_.has(i)) {
-      const box = document.createElement("div");
-      box.className = "avz-eq-maths";
-      box.innerHTML = katex.renderToString(data.tex[i], {displayMode: true, throwOnError: false,
-                                                         output: "htmlAndMathml"});
-      typeset_.set(i, box);
-    }
-    return typeset_.get(i);
-  }
-  function typeset() {
-    const order = data.phases[phase];
-    const i = order[k];
-    const katex = katexOf(window);
-    if (eqShown && eqShown[0] === i && eqShown[1] === !!katex) return;  // already on show
-    set(eq, "data-text", data.text[i]);
-    if (katex) {
-      try {
-        eq.replaceChildren(maths(katex, i));
-        if (!eq.classList.contains("avz-typeset")) eq.classList.add("avz-typeset");
-        eqShown = [i, true];
-        const after = order[k + 1];  // the next one, while the learner reads this one
-        if (after !== undefined) setTimeout(() => { try { maths(katex, after); } catch (e) {} }, 0);
-        return;
-      } catch (e) { /* fall back to the text */ }
-    }
-    if (eq.classList.contains("avz-typeset")) eq.classList.remove("avz-typeset");
-    eq.textContent = data.text[i];
-    eqShown = [i, false];
-  }
-
-  let wideNow = false;  // the graph is wider than its box (the ResizeObserver keeps this)
-  let revealing = false;
-  function reveal() {  // a wide graph: bring the step's node into view, in the next frame
-    if (!wideNow || revealing) return;  // no layout is read after the step's writes
-    revealing = true;
-    requestAnimationFrame(() => {
-      revealing = false;
-      const node = svg.querySelector("g.node.active");
-      if (!node) return;
-      const a = node.getBoundingClientRect(), v = graph.getBoundingClientRect();
-      if (a.left < v.left || a.right > v.right) {
-        graph.scrollLeft += a.left + a.width / 2 - (v.left + v.width / 2);
-      }
-    });
-  }
-
-  // the caption's parts, kept: a step changes only the texts and the class that differ
-  const captionStep = document.createTextNode("");
-  const captionTitle = h("span");
-  const captionKind = document.createTextNode("");
-  caption.append(captionStep, captionTitle, captionKind);
-  // the history on show: the lines of steps [histFrom, histTo) of phase histPhase
-  let histFrom = 0, histTo = 0, histPhase = null;
-  function showHistory(order, from, to) {
-    if (histPhase !== phase || from >= histTo || to <= histFrom) {
-      history.replaceChildren();  // nothing to keep
-      histFrom = histTo = from;
-      histPhase = phase;
-    }
-    while (histFrom < from) { history.firstChild.remove(); histFrom++; }
-    while (histTo > to) { history.lastChild.remove(); histTo--; }
-    while (histFrom > from) { histFrom--; history.prepend(h("li", {text: data.text[order[histFrom]]})); }
-    while (histTo < to) { history.append(h("li", {text: data.text[order[histTo]]})); histTo++; }
-  }
-
+  const shown = new Int32Array(data.slots.length).fill(-1);  // the string index each slot shows
+  const rowOf = stepRows(data);
   let shownI = -1;  // the step whose row `shown` holds
-  function paintRow(i) {
-    // the slots whose string differs from the one on show: one step on, just that step's
-    // changes; else the whole row, compared
+  function paint(i) {
+    // one step on: just that step's changes; else the whole row, compared
     if (i === shownI) return;
     const c = shownI >= 0 && i === shownI + 1 ? data.changes[i] : null;
     const r = c ? null : rowOf(i);
-    const m = c ? c.length / 2 : nSlots;
+    const m = c ? c.length / 2 : data.slots.length;
     for (let x = 0; x < m; x++) {
       const j = c ? c[2 * x] : x;
       const v = c ? c[2 * x + 1] : r[j];
@@ -280,77 +121,347 @@ export function mount(el, data, options) {
     }
     shownI = i;
   }
+  function show(i, k, lead) {
+    paint(i);
+    set(svg, "data-step", String(k));
+    set(svg, "data-phase", data.pass[i]);
+    set(svg, "data-active", "v" + data.active[i]);
+    set(svg, "aria-label", lead + data.text[i]);  // the picture's name: the step and its equation
+  }
+  return {el, svg, shown, show};
+}
+
+// A graph wider than the player keeps its size and scrolls ("fit to width" where its text stays
+// readable), and each step's node is brought into view.
+function wideGraph(data, root, stage) {
+  const fit = h("input", {type: "checkbox", class: "avz-fit",
+                          onchange: () => root.classList.toggle("avz-fitted", fit.checked)});
+  const el = h("div", {class: "avz-wide-note", hidden: true}, [
+    h("span", {class: "avz-scroll-hint",
+               text: "\u21C6 This graph is wider than the player: scroll it sideways " +
+                     "(Shift + mouse wheel); each step\u2019s node comes into view."}),
+    h("label", {}, [fit, " Fit to width"])]);
+  const graph = stage.el;
+  let wideNow = false;  // the graph is wider than its box (the ResizeObserver keeps this)
+  let revealing = false;
+  function reveal() {  // bring the step's node into view, in the next frame
+    if (!wideNow || revealing) return;  // no layout is read after the step's writes
+    revealing = true;
+    requestAnimationFrame(() => {
+      revealing = false;
+      const node = stage.svg.querySelector("g.node.active");
+      if (!node) return;
+      const a = node.getBoundingClientRect(), v = graph.getBoundingClientRect();
+      if (a.left < v.left || a.right > v.right) {
+        graph.scrollLeft += a.left + a.width / 2 - (v.left + v.width / 2);
+      }
+    });
+  }
+  const observer = new ResizeObserver(() => {
+    const room = graph.clientWidth;
+    if (!room) return;  // hidden (a slide not on show): measure once shown
+    const over = data.width > room + 1;  // a projector too: squeezed, its text would shrink
+    wideNow = graph.scrollWidth > room;
+    root.classList.toggle("avz-wide", over);
+    el.hidden = !over;
+    fit.parentNode.hidden = !(over && data.text_px * room / data.width >= MIN_TEXT);
+    if (!over && fit.checked) { fit.checked = false; root.classList.remove("avz-fitted"); }
+    reveal();
+  });
+  observer.observe(graph);
+  return {el, show: reveal, destroy: () => observer.disconnect()};
+}
+
+// The caption: every word as the step table carries it (Frames.caption wrote it once, in
+// Python); the player builds its pieces, the title coloured by the step's phase, and changes
+// only the texts and the class that differ.
+function captionView(data) {
+  const lead = document.createTextNode("");
+  const title = h("span");
+  const tail = document.createTextNode("");
+  const el = h("p", {class: "avz-caption"}, [lead, title, tail]);
+  function show(i, leadText) {
+    setText(lead, leadText);
+    set(title, "class", "avz-phase-" + data.pass[i]);
+    setText(title, data.heading[i]);
+    setText(tail, data.tail[i]);
+  }
+  return {el, show};
+}
+
+// The step's equation, typeset with KaTeX where there is one (this page's or the page around
+// it), else as text. Each equation is typeset once, into an element kept for its step: showing
+// it again (or the next one, typeset while the learner reads this one) moves that element in,
+// with no HTML to parse on the click.
+function equationView(data) {
+  const el = h("div", {class: "avz-eq"});
+  const typeset = new Map();  // step -> its typeset element
+  let onShow = null;  // [step, typeset?] on show
+  function maths(katex, i) {
+    if (!typeset.has(i)) {
+      const box = document.createElement("div");
+      box.className = "avz-eq-maths";
+      box.innerHTML = katex.renderToString(data.tex[i], {displayMode: true, throwOnError: false,
+                                                         output: "htmlAndMathml"});
+      typeset.set(i, box);
+    }
+    return typeset.get(i);
+  }
+  function show(i, after) {  // `after`: the next step, if any
+    const katex = katexOf(window);
+    if (onShow && onShow[0] === i && onShow[1] === !!katex) return;  // already on show
+    set(el, "data-text", data.text[i]);
+    if (katex) {
+      try {
+        el.replaceChildren(maths(katex, i));
+        if (!el.classList.contains("avz-typeset")) el.classList.add("avz-typeset");
+        onShow = [i, true];
+        if (after !== undefined) setTimeout(() => { try { maths(katex, after); } catch (e) {} }, 0);
+        return;
+      } catch (e) { /* fall back to the text */ }
+    }
+    if (el.classList.contains("avz-typeset")) el.classList.remove("avz-typeset");
+    el.textContent = data.text[i];
+    onShow = [i, false];
+  }
+  return {el, show};
+}
+
+// The earlier lines of the derivation, small, above the equation: steps [from, to) of a phase;
+// a step on keeps the lines still in reach and adds or drops only the others.
+function historyView(data) {
+  const lines = data.history || 0;
+  const el = h("ol", {class: "avz-history tex2jax_ignore", "aria-label": "earlier steps"});
+  let from = 0, to = 0, phase = null;  // the lines on show
+  function show(p, order, k) {
+    const first = Math.max(0, k - lines);
+    if (phase !== p || first >= to || k <= from) {
+      el.replaceChildren();  // nothing to keep
+      from = to = first;
+      phase = p;
+    }
+    while (from < first) { el.firstChild.remove(); from++; }
+    while (to > k) { el.lastChild.remove(); to--; }
+    while (from > first) { from--; el.prepend(h("li", {text: data.text[order[from]]})); }
+    while (to < k) { el.append(h("li", {text: data.text[order[to]]})); to++; }
+    set(el, "start", String(first + 1));
+    if (lines <= 3) {
+      const tall = lines * 1.4 + "em";
+      if (el.style.minHeight !== tall) el.style.minHeight = tall;
+    }
+    if (el.hidden !== !lines) el.hidden = !lines;
+  }
+  return {el, show};
+}
+
+// The controls: first, previous, play, next, last, the slider, the speed and the phase switch.
+// `on` says what each does; `show` follows the step on show, `playing` the Play button.
+function controlsView(data, on) {
+  const button = (name, text, label, click) =>
+    h("button", {type: "button", class: "avz-button avz-" + name, title: label,
+                 "aria-label": label, onclick: click, text: text});
+  const first = button("first", "First", "First step (Home)", on.first);
+  const prev = button("prev", "\u25C0 Prev", "Previous step (\u2190 or PageUp)", on.prev);
+  const play = button("play", "\u25B6 Play", "Play (Space)", on.play);
+  const next = button("next", "Next \u25B6", "Next step (\u2192 or PageDown)", on.next);
+  const last = button("last", "Last", "Last step (End)", on.last);
+  const slider = h("input", {type: "range", class: "avz-slider", min: "1", value: "1",
+                             "aria-label": "Step", oninput: () => on.slide(slider.value - 1)});
+  const ms = data.interval || 1000;
+  const speed = h("select", {class: "avz-speed", "aria-label": "Speed", onchange: on.speed},
+    SPEEDS.map(([name, f]) => h("option", {value: String(Math.round(ms * f)),
+                                           selected: f === 1, text: name})));
+  const phases = {};
+  for (const p of ["forward", "backward", "both"]) {
+    const why = data.refused && data.refused[p];
+    phases[p] = h("button", {type: "button", class: "avz-button avz-phase", "data-phase": p,
+                             "aria-pressed": "false", disabled: !!why || !data.phases[p],
+                             title: why || (p === "both" ? "Forward, then backward" :
+                                            p[0].toUpperCase() + p.slice(1) + " pass only"),
+                             onclick: () => on.phase(p), text: p});
+  }
+  const phaseBox = h("div", {class: "avz-phases", role: "group", "aria-label": "Phase"},
+                     Object.values(phases));
+  const el = h("div", {class: "avz-controls"},
+    [first, prev, play, next, last, slider, h("label", {}, ["speed ", speed]), phaseBox]);
+  function show(phase, k, n, said) {  // `said`: the caption, as the slider's value text
+    set(slider, "max", String(n));
+    if (slider.value !== String(k + 1)) slider.value = String(k + 1);
+    set(slider, "aria-valuetext", said);
+    setDisabled(first, k === 0);
+    setDisabled(prev, k === 0);
+    setDisabled(next, k === n - 1);
+    setDisabled(last, k === n - 1);
+    for (const [p, b] of Object.entries(phases)) set(b, "aria-pressed", String(p === phase));
+  }
+  function playing(yes) {
+    setText(play, yes ? "\u275A\u275A Pause" : "\u25B6 Play");
+    set(play, "aria-label", yes ? "Pause (Space)" : "Play (Space)");
+  }
+  return {el, show, playing, interval: () => Number(speed.value)};
+}
+
+// The graph as text: label, operation, value, gradient and state of each value, as of the step
+// on show (read from the slots the stage shows); filled while it is open.
+function tableView(data, shown) {
+  const tbody = h("tbody");
+  const cells = {}, nodeIndex = {};
+  data.slots.forEach((s, j) => {
+    if (s[0] === "cell") cells[s[1]] = j;
+    if (s[0] === "node") nodeIndex[s[1]] = j;
+  });
+  const rows = (data.nodes || []).map(([id, label, op]) => {
+    const tds = [label, op, "", "", ""].map((t) => h("td", {text: t}));
+    tbody.append(h("tr", {"data-node": id}, tds));
+    return [id, tds];
+  });
+  const el = h("details", {class: "avz-table"}, [
+    h("summary", {text: "The graph as a table"}),
+    h("table", {}, [
+      h("caption", {text: "Every value of the graph, as of the step on show"}),
+      h("thead", {}, [h("tr", {}, ["label", "operation", "value", "gradient", "state"]
+        .map((t) => h("th", {scope: "col", text: t})))]),
+      tbody])]);
+  const strip = (text) => text.replace(/^(data|grad) /, "");
+  function fill() {
+    for (const [id, tds] of rows) {
+      const d = cells[id + "-data"], g = cells[id + "-grad"];
+      setText(tds[2], d === undefined ? "" : strip(data.strings[shown[d]]));
+      setText(tds[3], g === undefined ? "" : strip(data.strings[shown[g]]));
+      const cls = nodeIndex[id] === undefined ? "" : data.strings[shown[nodeIndex[id]]];
+      const state = /\bbackward\b/.test(cls) ? "gradient final" :
+        /\bforward\b/.test(cls) ? "value computed" : "not computed yet";
+      setText(tds[4], state + (/\bactive\b/.test(cls) ? " \u2014 this step" : ""));
+    }
+  }
+  el.addEventListener("toggle", () => { if (el.open) fill(); });
+  return {el, show: () => { if (el.open) fill(); }, fill};
+}
+
+// What a key asks of a player on step k of n: "toggle" (Space), a step to go to, or null: the
+// key is not the player's (a modifier, a text field's, Space on a button, PageDown on the last
+// step) and is let through.
+function keyAction(e, k, n) {
+  if (e.altKey || e.ctrlKey || e.metaKey || e.shiftKey || !(e.key in KEYS || e.key === " ")) {
+    return null;
+  }
+  const t = e.target || {};
+  const tag = t.tagName;
+  const typing = tag === "TEXTAREA" || tag === "SELECT" || (tag === "INPUT" && t.type !== "range");
+  if (typing) return null;
+  if (e.key === " ") {
+    return tag === "BUTTON" || tag === "SUMMARY" || tag === "INPUT" ? null : "toggle";  // theirs
+  }
+  const move = KEYS[e.key];
+  const target = move === "first" ? 0 : move === "last" ? n - 1 : k + move;
+  return target < 0 || target > n - 1 || target === k ? null : target;
+}
+
+// The keys on the player, and on the page too where the player is the page's own (`pageKeys`:
+// a key pressed with nothing focused); `use(e)` says whether the player used the key.
+function keyboard(root, pageKeys, use) {
+  const onPage = (e) => {
+    const t = e.target;
+    if (t === document.body || t === document.documentElement) use(e);
+  };
+  root.addEventListener("keydown", use);
+  if (pageKeys) document.addEventListener("keydown", onPage);
+  return {destroy: () => { if (pageKeys) document.removeEventListener("keydown", onPage); }};
+}
+
+// Play: one step on per tick of the speed menu's interval, stopping on the last step; `at()`
+// is the step on show and `go` shows another.
+function playClock(controls, at, count, go) {
+  let timer = null;
+  function stop() {
+    if (timer) clearInterval(timer);
+    timer = null;
+    controls.playing(false);
+  }
+  function start() {
+    if (at() >= count() - 1) go(0);
+    controls.playing(true);
+    timer = setInterval(() => { if (at() >= count() - 1) stop(); else go(at() + 1); },
+                        controls.interval());
+  }
+  return {stop, start, toggle: () => (timer ? stop() : start()), running: () => timer !== null};
+}
+
+// The host hears of a step once the frame showing it is painted: the widget's sync to the
+// kernel (serialising, sending) is then not part of the click's frame. Steps in between
+// (Play, a held key) are told once, as the latest; a hidden page runs no frames, so a timer
+// tells it there.
+function teller(tellNow) {
+  let telling = false;
+  function told() {
+    if (!telling) return;
+    telling = false;
+    tellNow();
+  }
+  return {
+    tell() {
+      if (telling) return;
+      telling = true;
+      requestAnimationFrame(() => setTimeout(told, 0));
+      setTimeout(told, 100);
+    },
+    cancel() { telling = false; },
+  };
+}
+
+export function mount(el, data, options) {
+  const opts = options || {};
+  let phase = data.phases[opts.phase] ? opts.phase : data.phase;
+  if (!data.phases[phase]) phase = Object.keys(data.phases)[0];
+  let k = 0;  // the step on show, in the phase's order
+  const count = () => data.phases[phase].length;
+
+  const title = data.title || "Backpropagation, step by step";
+  const root = h("div", {class: "avz-player" + (data.projector ? " avz-projector" : ""),
+                         role: "group", "aria-label": "Backpropagation player: " + title,
+                         tabindex: "0"});
+  const stage = graphStage(data);
+  const wide = wideGraph(data, root, stage);
+  const history = historyView(data);
+  const caption = captionView(data);
+  const equation = equationView(data);
+  const controls = controlsView(data, {
+    first: () => { stop(); go(0); },
+    prev: () => { stop(); go(k - 1); },
+    play: () => toggle(),
+    next: () => { stop(); go(k + 1); },
+    last: () => { stop(); go(count() - 1); },
+    slide: (i) => { stop(); go(i); },
+    speed: () => { if (clock.running()) { stop(); clock.start(); } },
+    phase: (p) => setPhase(p),
+  });
+  const table = tableView(data, stage.shown);
+  const now = h("div", {class: "avz-now", "aria-live": "polite", "aria-atomic": "true"},
+                [caption.el, equation.el]);
+  root.append(stage.el, wide.el, history.el, now, controls.el, table.el);
+  el.append(root);
+  const host = teller(() => opts.onChange(k + 1, phase));
 
   function go(target, quiet) {
     const order = data.phases[phase];
     k = Math.max(0, Math.min(order.length - 1, Number(target) || 0));
     const i = order[k];
-    paintRow(i);
     const lead = data.leads[phase][k];  // "step 3 of 9 — ", as Python's caption wrote it
-    set(svg, "data-step", String(k));
-    set(svg, "data-phase", data.pass[i]);
-    set(svg, "data-active", "v" + data.active[i]);
-    set(svg, "aria-label", lead + data.text[i]);
-    setText(captionStep, lead);
-    set(captionTitle, "class", "avz-phase-" + data.pass[i]);
-    setText(captionTitle, data.heading[i]);
-    setText(captionKind, data.tail[i]);
+    stage.show(i, k, lead);
+    caption.show(i, lead);
     set(root, "data-step", String(k + 1));
     set(root, "data-phase", phase);
-    typeset();
-    const from = Math.max(0, k - (data.history || 0));
-    showHistory(order, from, k);
-    set(history, "start", String(from + 1));
-    if ((data.history || 0) <= 3) {
-      const tall = (data.history || 0) * 1.4 + "em";
-      if (history.style.minHeight !== tall) history.style.minHeight = tall;
-    }
-    if (history.hidden !== !data.history) history.hidden = !data.history;
-    set(slider, "max", String(order.length));
-    if (slider.value !== String(k + 1)) slider.value = String(k + 1);
-    set(slider, "aria-valuetext", caption.textContent);  // what the caption says
-    setDisabled(first, k === 0);
-    setDisabled(prev, k === 0);
-    setDisabled(next, k === order.length - 1);
-    setDisabled(last, k === order.length - 1);
-    for (const [p, b] of Object.entries(phaseButtons)) set(b, "aria-pressed", String(p === phase));
-    if (table.open) fillTable();
-    reveal();
-    if (!quiet && opts.onChange) tell();
+    equation.show(i, order[k + 1]);
+    history.show(phase, order, k);
+    controls.show(phase, k, order.length, caption.el.textContent);
+    table.show();
+    wide.show();
+    if (!quiet && opts.onChange) host.tell();
   }
+  function typeset() { equation.show(data.phases[phase][k], data.phases[phase][k + 1]); }
 
-  // The host hears of a step once the frame showing it is painted: the widget's sync to the
-  // kernel (serialising, sending) is then not part of the click's frame. Steps in between
-  // (Play, a held key) are told once, as the latest; a hidden page runs no frames, so a
-  // timer tells it there.
-  let telling = false;
-  function told() {
-    if (!telling) return;
-    telling = false;
-    opts.onChange(k + 1, phase);
-  }
-  function tell() {
-    if (telling) return;
-    telling = true;
-    requestAnimationFrame(() => setTimeout(told, 0));
-    setTimeout(told, 100);
-  }
-
-  function stop() {
-    if (timer) clearInterval(timer);
-    timer = null;
-    setText(play, "\u25B6 Play");
-    set(play, "aria-label", "Play (Space)");
-  }
-  function start() {
-    if (k >= count() - 1) go(0);
-    play.textContent = "\u275A\u275A Pause";
-    play.setAttribute("aria-label", "Pause (Space)");
-    timer = setInterval(() => { if (k >= count() - 1) stop(); else go(k + 1); },
-                        Number(speed.value));
-  }
-  function toggle() { if (timer) stop(); else start(); }
-
+  const clock = playClock(controls, () => k, count, go);
+  const stop = clock.stop, toggle = clock.toggle;
   function setPhase(p, quiet) {
     if (!data.phases[p] || (p === phase && !quiet)) return;
     stop();
@@ -358,53 +469,20 @@ export function mount(el, data, options) {
     go(0, quiet);
   }
 
-  function key(e) {
-    // true if the player used the key (then nothing else should); false lets it through
-    if (e.altKey || e.ctrlKey || e.metaKey || e.shiftKey || !(e.key in KEYS || e.key === " ")) {
-      return false;
-    }
-    const t = e.target || {};
-    const tag = t.tagName;
-    if (tag === "TEXTAREA" || tag === "SELECT" || (tag === "INPUT" && t.type !== "range")) return false;
-    if (e.key === " ") {
-      if (tag === "BUTTON" || tag === "SUMMARY" || tag === "INPUT") return false;  // theirs
-      toggle();
-    } else {
-      const move = KEYS[e.key];
-      const target = move === "first" ? 0 : move === "last" ? count() - 1 : k + move;
-      if (target < 0 || target > count() - 1 || target === k) return false;
-      stop();
-      go(target);
-    }
+  function key(e) {  // true if the player used the key (then nothing else should)
+    const action = keyAction(e, k, count());
+    if (action === null) return false;
+    if (action === "toggle") toggle();
+    else { stop(); go(action); }
     e.preventDefault();
     e.stopPropagation();
     return true;
   }
-  root.addEventListener("keydown", key);
-  const onPage = (e) => {
-    const t = e.target;
-    if (t === document.body || t === document.documentElement) key(e);
-  };
-  if (opts.pageKeys) document.addEventListener("keydown", onPage);
+  const keys = keyboard(root, opts.pageKeys, key);
 
-  const MIN_TEXT = 10;  // px: fitted to the width only where the node text stays this large
-  const observer = new ResizeObserver(() => {
-    const room = graph.clientWidth;
-    if (!room) return;  // hidden (a slide not on show): measure once shown
-    const over = data.width > room + 1;  // a projector too: squeezed, its text would shrink
-    wideNow = graph.scrollWidth > room;
-    root.classList.toggle("avz-wide", over);
-    wide.hidden = !over;
-    fit.parentNode.hidden = !(over && data.text_px * room / data.width >= MIN_TEXT);
-    if (!over && fit.checked) { fit.checked = false; root.classList.remove("avz-fitted"); }
-    reveal();
-  });
-  observer.observe(graph);
-
-  const start1 = Number(opts.step) || Number(data.start) || 1;
-  go(start1 - 1, true);
-  fillTable();  // filled before it is first opened (its toggle event comes a task later)
-  if (data.ask) attachAsk(root, svg, data.ask);  // eslint-disable-line no-undef
+  go((Number(opts.step) || Number(data.start) || 1) - 1, true);
+  table.fill();  // filled before it is first opened (its toggle event comes a task later)
+  if (data.ask) attachAsk(root, stage.svg, data.ask);  // eslint-disable-line no-undef
 
   const api = {
     root: root,
@@ -421,9 +499,9 @@ export function mount(el, data, options) {
     typeset: typeset,
     destroy: () => {
       stop();
-      telling = false;
-      observer.disconnect();
-      if (opts.pageKeys) document.removeEventListener("keydown", onPage);
+      host.cancel();
+      wide.destroy();
+      keys.destroy();
       root.remove();
     },
   };
