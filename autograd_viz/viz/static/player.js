@@ -71,7 +71,7 @@ function katexOf(win) {
 
 // ---- the player, in small pieces: each builds its part of the page and shows a step ----------
 // A piece returns {el, show(...)} (and `destroy` where it holds a listener); `mount` puts them
-// together and keeps the one state: the phase, the step on show and the Play timer.
+// together and keeps the one state: the phase and the step on show.
 
 // Each step's row of slot strings, rebuilt from the table's changes: a full row is kept every
 // CHECKPOINT steps, so a jump rebuilds at most CHECKPOINT - 1 rows.
