@@ -448,6 +448,18 @@ def test_only_player_js_steps_a_player_or_handles_its_keys():
     assert "keydown" in player_js and "Home" in player_js and "PageDown" in player_js
 
 
+def test_player_js_is_small_named_pieces_not_one_closure():
+    """mount() was one 362-line closure; now it puts named pieces together (the graph stage,
+    the caption, the equation, the history, the controls, the table, the keys, ...)."""
+    lines = (STATIC / "player.js").read_text(encoding="utf-8").splitlines()
+    sizes = {}
+    for i, line in enumerate(lines):
+        if m := re.match(r"(?:export )?(?:async )?function (\w+)", line):
+            sizes[m.group(1)] = lines.index("}", i) - i + 1
+    assert {"mount", "graphStage", "captionView", "controlsView", "keyAction"} <= set(sizes)
+    assert max(sizes.values()) <= 110, sizes
+
+
 @pytest.mark.parametrize("max_frames", [0, -3, 2.5, True])
 def test_refuses_a_max_frames_that_is_not_a_positive_count(max_frames):
     with pytest.raises(PlayerError, match="max_frames must be a positive int"):
