@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING
 
 from autograd_viz.engine import Value
 from autograd_viz.engines.read import _not_a_graph, is_graph
-from autograd_viz.engines.replay import ForeignSnapshot, foreign_snapshot
+from autograd_viz.engines.replay import ForeignSnapshot, read_foreign
 from autograd_viz.engines.run import DEFAULT_TIMEOUT, code_time_limit
 from autograd_viz.engines.torch_graph import is_tensor
 from autograd_viz.errors import LOOKS_FOR, GraphError, GraphTooLargeError
@@ -98,7 +98,8 @@ def open_graph(
             raise error(
                 f"{caller} needs {needs}, got {type(root).__name__}: {root!r}. {LOOKS_FOR}."
             )
-        graph = foreign_snapshot(root, check=False, timeout=timeout, read=read)
+        graph = read_foreign(root, timeout=timeout, read=read)
+    graph = graph.numbered()  # their backward() runs once, under its own time limit
     if check is None:
         check = any(n.grad != 0 for n in graph.nodes)
     if check and (check_up_to is None or len(graph) <= check_up_to):

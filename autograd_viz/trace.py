@@ -354,7 +354,7 @@ class _Backward:
         out = [_Line("backward", "seed", (r,), (), r, eq, (), (r,), said)]
         self.grad[r] = 1.0
         # a learner's engine (autograd_viz.engines): the order their backward() ran in
-        theirs = getattr(self.graph, "backward_order", None)
+        theirs = self.graph.backward_order
         nodes = [self.graph.nodes[i] for i in theirs] if theirs else reversed(self.graph.nodes)
         for node in nodes:
             if not node.is_leaf:
@@ -371,12 +371,10 @@ class _Backward:
         return _via(describe(self.graph.nodes[i].op), named, twice, k, self.names[i])
 
     def _numbers(self, node: Node) -> tuple[tuple[float, ...], tuple[float, ...]]:
-        """The engine's rule run twice: the local derivatives (at gradient 1) and what it
-        adds to each operand at this node's gradient."""
+        """The local derivatives and what one backward pass sent each operand: numbers the
+        graph's opener wrote from the engine's own rule."""
         i = node.index
-        try:
-            return self.graph.local(i), self.graph.contributions(i, self.grad[i])
-        except (ArithmeticError, ValueError) as err:
+        if i in self.graph.unsolved:
             at = ", ".join(
                 f"{self.names[p].text} = {format_number(self.graph.nodes[p].data)}"
                 for p in dict.fromkeys(node.operands)
@@ -384,9 +382,10 @@ class _Backward:
             raise TraceError(
                 f"the local derivative of {self.names[i].text} = "
                 f"{_forward_eq(self.graph, node, self.names, self.digits).text.split(' = ')[1]} "
-                f"has no finite value at {at} ({err}), so there is no derivation to show "
-                "(backward() fails here too)"
-            ) from None
+                f"has no finite value at {at} ({self.graph.unsolved[i]}), so there is no "
+                "derivation to show (backward() fails here too)"
+            )
+        return node.local, node.sent
 
     def _operation(self, node: Node) -> list[_Line]:
         """The lines for one operation: one per operand edge, then any completed sums."""

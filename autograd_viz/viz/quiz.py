@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
-import functools
 import html
 import math
 import re
@@ -47,7 +46,7 @@ from autograd_viz.answers import graph_key
 from autograd_viz.door import open_graph
 from autograd_viz.errors import QuizError
 from autograd_viz.grading import ANSWER_HELP, AnswerKey, AnswerParseError, agrees, parse_number
-from autograd_viz.graph import Graph
+from autograd_viz.graph import Graph, with_numbers
 from autograd_viz.naming import expression_names
 from autograd_viz.ops import describe
 from autograd_viz.teacher import answer_box, register
@@ -751,19 +750,20 @@ def _right_answers(graph: Graph) -> tuple[Graph, set[int], tuple[float, ...] | N
     if not isinstance(graph, ForeignSnapshot) or graph.source is None:
         return graph, set(), None
     source = graph.source
-    rules: list[Any] = []
+    right: dict[int, tuple[float, ...]] = {}
     unknown: set[int] = set()
     for i, node in enumerate(graph.nodes):
         partials = None if node.is_leaf else _right_partials(source, i)
         if partials is None and not node.is_leaf:
             unknown.add(i)  # its operands' gradients are neither shown nor asked
             partials = [0.0] * len(node.operands)
-        rules.append(None if node.is_leaf else functools.partial(_fixed_rule, tuple(partials)))
+        if partials is not None:
+            right[i] = tuple(partials)
     run = graph.backward_run()  # the one run of their backward(): the check's, if it ran
-    right = dataclasses.replace(
-        graph, rules=tuple(rules), report=None, flags={}, source=None, replay=None
-    )  # no flags: a caption saying "the product rule gives 3" would give the answer away
-    return right, unknown, run.grads
+    plain = dataclasses.replace(graph, report=None, flags={}, source=None, run=None)
+    # no flags: a caption saying "the product rule gives 3" would give the answer away
+    graded = with_numbers(plain, lambda i, g: tuple(d * g for d in right[i]))
+    return graded, unknown, run.grads
 
 
 def _right_partials(source: Any, i: int) -> list[float] | None:
@@ -784,12 +784,6 @@ def _right_partials(source: Any, i: int) -> list[float] | None:
         method = method_name(source.nodes[i], canonical)
         partials = numeric_partials(source.nodes[i], method, args, exponent, out)
     return partials
-
-
-def _fixed_rule(partials: tuple[float, ...], out: Any) -> None:
-    """A backward rule in the engine's shape that sends each operand its right share."""
-    for operand, slope in zip(out.parents, partials):
-        operand.grad += slope * out.grad
 
 
 def _depends_on(graph: Graph, unknown: set[int]) -> set[int]:

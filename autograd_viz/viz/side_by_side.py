@@ -173,9 +173,8 @@ def side_by_side(value_root: object, tensor_root: object = None, **options: Any)
         names = None
     theirs = open_graph(tensor_root, caller="side_by_side()", names=names,
                         max_nodes=draw_options.max_nodes)  # fmt: skip
-    once = ours.one_backward_pass()  # our engine's gradients, from fresh ones
-    if once is not None:
-        ours = ours.with_grads(dict(enumerate(once)))
+    if ours.once is not None:  # our engine's gradients, from fresh ones
+        ours = ours.with_grads(dict(enumerate(ours.once)))
     pairs, problems = pair(ours, theirs)
     left, right = drawing(ours, draw_options), drawing(theirs, draw_options)
     return SideBySide(ours, theirs, left, right, pairs, problems)
