@@ -45,6 +45,8 @@ from autograd_viz.grading import (
     format_answer,
     parse_number,
     read_answer,
+    read_or_none,
+    unreadable,
     verdict_html,
 )
 from autograd_viz.teacher import (
@@ -178,11 +180,7 @@ class Exercise:
             )
             return False
         except AnswerParseError as err:
-            self.feedback.value = verdict_html(
-                False,
-                f"I couldn't read that: {err}. Type a number such as 8, -24, 0.5 or 1,000 "
-                f"(a sum like 5+3 is fine too).",
-            )
+            self.feedback.value = verdict_html(False, unreadable(err))
             _record(self, text, False)
             return False
         if right:
@@ -248,11 +246,7 @@ def _record(exercise: Exercise, text: str, right: bool) -> None:
     """Append this attempt to the learner's answers file, when the notebook turned it on."""
     if answers.recording() is None:
         return
-    try:
-        read: float | None = parse_number(text)
-    except AnswerParseError:
-        read = None  # a word, or text that could not be read
     answers.record_attempt(
         kind="exercise", question=answers.question_id("exercise", exercise.question),
-        prompt=exercise.question, answer=text.strip(), read=read, right=right,
+        prompt=exercise.question, answer=text.strip(), read=read_or_none(text), right=right,
     )  # fmt: skip
