@@ -226,6 +226,63 @@ def trace(
     return _steps(graph, lines, phase, grads)
 
 
+def local_equations(graph: Graph, digits: int = 4) -> dict[str, Eq]:
+    """Each operand edge's local derivative as the adjoint notation writes it, by SVG edge
+    id: the `local` lines of `trace(graph, notation="adjoint")`, written without tracing
+    again (what a player's "ask the graph" panel shows on an edge).
+
+    >>> from autograd_viz import Value
+    >>> from autograd_viz.graph import snapshot
+    >>> x, y = Value(2.0, label="x"), Value(3.0, label="y")
+    >>> local_equations(snapshot((x + y) * y))["v1-op3-1"].text
+    '∂((x + y) · y)/∂y = x + y = 5'
+    """
+    names = _names(graph, digits)
+    out: dict[str, Eq] = {}
+    for node in graph.nodes:
+        if node.is_leaf or node.index in graph.unsolved:
+            continue
+        row = describe(node.op)
+        args = _args(graph, node, names, digits)
+        own = _own(graph, node, row, args, names)
+        for k, p in enumerate(node.operands):
+            if graph.nodes[p].role != "const":
+                sides = _local_sides(row, k, args, names[node.index], names[p], node.local[k],
+                                     digits)  # fmt: skip
+                out[f"v{p}-op{node.index}-{k}"] = _local_eq(own, names[p], node, k, *sides, digits)
+    return out
+
+
+def _local_sides(
+    row: Op, k: int, args: Args, out: Eq, operand: Eq, local: float, digits: int
+) -> tuple[Eq, Eq]:
+    """The local derivative of operand k, symbolic and in numbers (by number only for an
+    op the table does not know)."""
+    if row.local is None:
+        return partial(out, operand), num(local, digits)
+    symbolic, numbers = row.local(k, args)
+    return symbolic, numbers or num(local, digits)
+
+
+def _own(graph: Graph, node: Node, row: Op, args: Args, names: list[Eq]) -> Eq:
+    """What a local partial is written with: its operation's output; where that is the root,
+    the operation itself — ∂(s · y)/∂s, as ∂z/∂s means the total."""
+    return (
+        row.forward(args.names, args) if node.index == len(graph.nodes) - 1 else names[node.index]
+    )
+
+
+def _local_eq(
+    own: Eq, operand: Eq, node: Node, k: int, symbolic: Eq, numbers: Eq, digits: int
+) -> Eq:
+    """`∂own/∂operand = symbolic = numbers = value`, saying which operand in `a * a`."""
+    part = partial(own, operand)
+    if node.operands.count(node.operands[k]) > 1:
+        part = Eq(f"{part.text} (operand {k + 1})",
+                  rf"{part.latex}\ (\text{{operand {k + 1}}})")  # fmt: skip
+    return chain([part, symbolic, numbers, num(node.local[k], digits)])
+
+
 def _too_large(max_nodes: int) -> GraphTooLargeError:
     return GraphTooLargeError(
         f"trace(): this graph has more than {max_nodes} values (max_nodes={max_nodes}), too "
@@ -402,11 +459,7 @@ class _Backward:
         for k, p in enumerate(node.operands):
             if graph.nodes[p].role == "const":
                 continue
-            if row.local is None:  # an op the table does not know: by number only
-                symbolic, numbers = partial(out, names[p]), None
-            else:
-                symbolic, numbers = row.local(k, args)
-            numbers = numbers or num(local[k], digits)
+            symbolic, numbers = _local_sides(row, k, args, out, names[p], local[k], digits)
             reads = tuple(q for m, q in enumerate(node.operands) if m != k and row.reads)
             contribution = contributions[k]
             self.received[p].append((i, k, contribution))
@@ -416,14 +469,8 @@ class _Backward:
             edges = (f"op{i}-v{i}", f"v{p}-op{i}-{k}")
             touched = tuple(dict.fromkeys((p, i, *reads)))
             if self.adjoint:
-                # a local partial is written with its own operation's output; where that is
-                # the root, with the operation itself: ∂(s · y)/∂s, as ∂z/∂s means the total
-                own = row.forward(args.names, args) if i == r else out
-                part = partial(own, names[p])
-                if node.operands.count(p) > 1:  # a * a: say which operand
-                    part = Eq(f"{part.text} (operand {k + 1})",
-                              rf"{part.latex}\ (\text{{operand {k + 1}}})")  # fmt: skip
-                eq = chain([part, symbolic, numbers, num(local[k], digits)])
+                own = _own(graph, node, row, args, names)
+                eq = _local_eq(own, names[p], node, k, symbolic, numbers, digits)
                 locals_.append(_Line("backward", "local", touched, edges, p, eq))
                 kind, eq = "contribution", chain([
                     _bar(names[p], share), times(_bar(out), partial(own, names[p])),
@@ -621,6 +668,7 @@ __all__ = [
     "check_phase",
     "derivation",
     "format_number",
+    "local_equations",
     "node_names",
     "trace",
 ]

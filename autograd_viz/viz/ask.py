@@ -5,9 +5,9 @@ dict the front end (`viz/static/ask.js`) shows when a value node is clicked. For
 value node it holds the chain-rule sum, one term per use of the value (one per edge out
 of it), each term with the SVG edge ids it travels; for every operand edge, the local
 derivative written the autodiff way. Every line and number is a line of the kit's own
-trace (`autograd_viz.trace`, blog notation for the sums, adjoint notation for the edges'
-local derivatives): nothing here is recomputed, so the panel can never disagree with the
-player, the worksheet or `backward()`.
+trace (`autograd_viz.trace`: its blog-notation steps for the sums, `local_equations` — the
+adjoint notation's local lines — for the edges): nothing here is recomputed, so the panel
+can never disagree with the player, the worksheet or `backward()`.
 
 For z = (x + y) · y, clicking y gives
 `∂z/∂y = ȳ via the product + ȳ via the sum = 5 + 3 = 8`, with the terms
@@ -21,7 +21,7 @@ from typing import Any
 
 from autograd_viz.graph import snapshot_for
 from autograd_viz.naming import expression_names
-from autograd_viz.trace import MAX_NODES, Step, trace
+from autograd_viz.trace import MAX_NODES, Step, local_equations, trace
 
 __all__ = ["ask_table"]
 
@@ -66,7 +66,6 @@ def ask_table(
     steps = [s for s in steps or () if s.phase == "backward"]
     if not steps:  # none given, or a forward-only trace (a player of phase="forward")
         steps = trace(graph, "backward", digits=digits, max_nodes=max_nodes)
-    adjoint = trace(graph, "backward", digits=digits, notation="adjoint", max_nodes=max_nodes)
     grads = steps[-1].grads if steps else {}
     names = [e.text for e in expression_names(graph, digits)]
     root_name = names[-1]
@@ -106,11 +105,9 @@ def ask_table(
         entry["grad"] = entry["sum"].rsplit(_EQ, 1)[-1]  # the trace's number, as it wrote it
         nodes[f"v{i}"] = entry
 
-    edges: dict[str, dict[str, str]] = {}
-    for step in adjoint:
-        if step.kind == "local" and len(step.edges) == 2:
-            text, tex = _unflagged(step)
-            edges[step.edges[1]] = {"text": text, "latex": tex}
+    edges = {
+        e: {"text": eq.text, "latex": eq.latex} for e, eq in local_equations(graph, digits).items()
+    }
     table = {"root": root_name, "nodes": nodes, "edges": edges}
     return table if latex else _without_latex(table)
 
