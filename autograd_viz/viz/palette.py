@@ -88,12 +88,14 @@ def with_palette(css: str) -> str:
 
     Why: a fallback in each `var()` was a second copy of the palette in every CSS file. The
     declarations sit on `:where(:root)`, which has no specificity: a theme that sets a
-    property anywhere (`:root{--avz-ink:...}`, a deck's projector look) still wins.
+    property anywhere (`:root{--avz-ink:...}`, a deck's projector look) still wins. They sit
+    on `:host` too, for a stylesheet inside a shadow tree (marimo shows each anywidget in
+    one), where `:root` matches nothing; in a page's own stylesheet `:host` matches nothing.
 
     >>> with_palette("a{color:var(--avz-ink)}").startswith(":where(:root){--avz-forward:")
     True
     """
-    return f"{css_variables(':where(:root)')}\n{css}"
+    return f"{css_variables(':where(:root)')}{css_variables(':host')}\n{css}"
 
 
 _VAR = re.compile(r"var\(--avz-[\w-]+, (#[0-9A-Fa-f]{6})\)")
