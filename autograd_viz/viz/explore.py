@@ -40,6 +40,7 @@ from autograd_viz.trace import trace
 from autograd_viz.viz import layout, render
 from autograd_viz.viz.ask import ask_table
 from autograd_viz.viz.dot import html_text, number_formatter
+from autograd_viz.viz.palette import with_palette
 from autograd_viz.viz.static import static_text
 
 __all__ = ["MAX_EXPLORE_NODES", "ExploreError", "Explorer", "explore"]
@@ -65,6 +66,7 @@ class Explorer(anywidget.AnyWidget):
     """
 
     _esm = module_text()
+    _css = with_palette("")  # the palette's properties, which ask.js and explore.js colour by
 
     svg = traitlets.Unicode("").tag(sync=True)
     spec = traitlets.List().tag(sync=True)  # per input: name, value, min, max, step
