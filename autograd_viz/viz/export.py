@@ -1,9 +1,10 @@
 """Static forms of the animation, for printing, slides and places without widgets, gathered in one
 module: `filmstrip` (`viz/filmstrip.py`), `save_html` (the standalone page, `viz/page.py`),
-`save_svg_animation` and `save_gif` (`viz/animation.py`), `save_notebook_html`
-(`viz/notebook_html.py`) and the printable `save_worksheet` (`viz/worksheet.py`). Each takes a
-`Value`, a graph snapshot or an existing `Frames`, draws from its one layout, says the same caption
-as the widget (`Frames.caption`) and needs no kernel or network.
+`save_svg_animation` and `save_gif` (`viz/animation.py`) and the printable `save_worksheet`
+(`viz/worksheet.py`) take a `Value` or a graph snapshot (the animations also an existing `Frames`),
+draw from one layout and say the same caption as the widget (`Frames.caption`);
+`save_notebook_html` (`viz/notebook_html.py`) writes a whole notebook. None needs a kernel or the
+network to be viewed.
 """
 
 from __future__ import annotations
