@@ -1,16 +1,11 @@
-"""Reading and grading a typed answer: what a learner may type, and what counts as right.
-
-No widgets here: `Exercise` (`autograd_viz.exercises`) and the fill-in quiz (`viz/quiz.py`)
-read, judge, word an unreadable answer and record what was read the same way because they all
-do it here. The text is read tolerantly: `8`, `8.0`, `−24` (Unicode minus), `1e-3`, digits of
-any script, direction marks pasted with a number, `2½`, and arithmetic on plain numbers
-(`5+3`, `2^3`, `(2+3)*3`) as a derivation writes it; no names or calls are evaluated, and
-Python-only forms (`0x3`, `1_000`) are refused. Separators follow `SEPARATOR_RULE` (`1,000` is
-a thousand, `0,5` a half). An `AnswerKey` says what is right: within `tol` when one is given,
-else `ANSWER_RULE` (one part in a million, or the answer as the drawings print it); a word
-matches ignoring case and spaces; `check=` takes a function of the text for anything else.
-Its `judge` adds a note to a wrong answer that was nearly right: "give at least 4 significant
-digits", or "did you mean …?" where a separator allows the other reading.
+"""Reading and judging a typed answer, with no widgets, so that `Exercise`
+(`autograd_viz.exercises`) and the fill-in quiz (`viz/quiz.py`) read, judge, word an unreadable
+answer and record what was read the same way. The text is read tolerantly (`8`, `−24`, `1e-3`,
+digits of any script, `2½`, arithmetic on plain numbers such as `5+3` or `2^3`; separators by
+`SEPARATOR_RULE`) but never evaluated as Python: no names or calls, and Python-only forms (`0x3`,
+`1_000`) are refused. An `AnswerKey` says what is right (within `tol`, else `ANSWER_RULE`; a word
+ignoring case and spaces; `check=` for anything else), and its `judge` adds a note to a wrong
+answer that was nearly right ("give at least 4 significant digits", "did you mean …?").
 
 >>> AnswerKey(8).judge("5+3")
 (True, '')

@@ -1,11 +1,8 @@
-"""DOT text for one computation graph: escaping, number formatting and node/edge statements.
-
-`autograd_viz.viz.render` decides *what* to draw (which values, which boxes, which
-states); this module knows only how to spell it in graphviz's DOT language. All
-user text goes through `html_text`, which escapes the five markup characters and
-keeps everything else literal, so no label can break the DOT or inject markup
-into the SVG. Statements are built as plain strings: for a thousand-node graph
-that takes a few milliseconds, next to the hundreds `dot` spends on layout.
+"""DOT text for one computation graph: `autograd_viz.viz.render` decides *what* to draw, and this
+module only spells it in graphviz's DOT language. All user text goes through `html_text`, the one
+escaping (the five markup characters, everything else literal), so no label can break the DOT or
+inject markup into the SVG; statements are plain strings, a few milliseconds for a thousand nodes
+next to the hundreds `dot` spends on layout.
 """
 
 from __future__ import annotations
