@@ -1,23 +1,11 @@
-"""The one door into the viewers: a graph opened once per public call.
-
-Every public entry (`Value.draw`/`animate`, `autograd_viz.draw`/`animate`/`check_engine`/
-`quiz`, `trace`, `Player`, `Frames`, every export) calls `open_graph` exactly once, and
-every layer below it takes the `Graph` it returns — nothing below re-counts or re-reads the
-user's graph. Opening is, in order:
-
-1. the size check (`autograd_viz.size`), before any other work: a graph too large to show
-   is refused having read at most `max_nodes` values;
-2. the one read, handed what the count read already, so every node's operands are read
-   once: the kit's own `Value` by `autograd_viz.graph.snapshot`, a PyTorch tensor by
-   `autograd_viz.engines.torch_run` (its `grad_fn` graph, and PyTorch's own backward run
-   once with hooks), any other micrograd-style object by `autograd_viz.engines`
-   (`engines.replay.read_foreign`, then their backward() run once) — the other engines'
-   openers load only when such a graph arrives;
-3. for another engine's graph, its engine check when asked (`check`): the learner's
-   backward() runs once, and that run is what every picture of the call replays.
-
-What the caller checks itself, once, are its own options (`DrawOptions.of`, a phase):
-the door takes only what opening needs. A `Graph` passes through as it is (it was opened).
+"""The one door into the viewers: every public entry opens the user's graph once with
+`open_graph` — the size check first (`autograd_viz.size`: a graph too large is refused having
+read at most `max_nodes` values), then the one read, handed what the count read (our
+`Value` by `autograd_viz.graph.snapshot`; a PyTorch tensor by `engines.torch_run`, with
+PyTorch's backward run once with hooks; any other micrograd-style object by
+`engines.replay`, their backward() run once and, when asked, checked) — and every layer
+below takes the plain `Graph` it returns; the other engines' openers load only when such a
+graph arrives, and a `Graph` passes through as it is. Options are the caller's to check.
 
     >>> from autograd_viz import Value
     >>> x, y = Value(2.0, label="x"), Value(3.0, label="y")

@@ -1,11 +1,12 @@
-"""The graph snapshot: a computation graph read once and kept as plain data.
-
-Every viewer — the derivation (`autograd_viz.trace`), drawings, animation frames, the
-player, exports, quizzes — reads a `Graph`, never the `Value`s themselves, and never
-writes to them. Reading a graph happens in exactly one place, `snapshot(root)`: one
-iterative depth-first walk (no recursion limit) that numbers the values in topological
-order, exactly as `Value.topological_order()` does, so node `i` here is value `i` there
-and drawings keep their ids (`v{i}`, `op{i}`, `v{p}-op{i}-{k}`).
+"""The graph snapshot: a computation graph read once and kept as plain numbers, which every
+viewer reads instead of the `Value`s (never writing to them) — `snapshot(root)` is the one
+iterative walk of our Value's graph (no recursion limit), numbering values in topological
+order exactly as `Value.topological_order()` does so drawings keep stable ids (`v{i}`,
+`op{i}`, `v{p}-op{i}-{k}`), checking that no value is stale, and writing each operation's
+numbers once (`with_numbers`: the local derivatives and what one backward pass sent, from
+the engine's own rule), so the Graph holds no callable and every number shown agrees with
+`backward()`; other engines' graphs become a Graph of the same shape in
+`autograd_viz.engines`, behind the one door (`autograd_viz.door.open_graph`).
 
     >>> from autograd_viz import Value
     >>> x, y = Value(2.0, label="x"), Value(3.0, label="y")
@@ -19,23 +20,6 @@ and drawings keep their ids (`v{i}`, `op{i}`, `v{p}-op{i}-{k}`).
     ((3.0, 5.0), (3.0, 5.0))
     >>> [e.id for e in g.edges][:2]
     ['v0-op2-0', 'v1-op2-1']
-
-A `Node` carries: `index` (topological position; the root is last), `label` (the
-user's, '' if none), `data`, `grad` (as read), `op` (the engine's op string: "+", "*",
-"**2", "**", "tanh", ...; '' for a leaf), `operands` (indices, in operand order, a
-repeat for `a * a`), `exponent` (the number of `x**n`, else None), `tag` (the name of
-the `nn` neuron that made it, e.g. "L2.n1"; None), `trainable` (a weight or bias),
-`role` ("input", "param", "const" — a number the engine wrapped, the 2 of `x * 2`, an
-`engine.Constant` — "value", "output"), `name` (the label, else `v{i}`; the viewers'
-names are `autograd_viz.naming`'s), and per operand position two numbers written once,
-when the graph is opened: `local` (∂node/∂operand, the engine's own rule at gradient 1)
-and `sent` (what one backward pass from the root sent that operand). The Graph holds no
-callables: whoever opens a graph runs its engine's backward rules once (`with_numbers`),
-so every number shown to a learner agrees with their engine's `backward()`.
-
-This module reads the kit's own `Value` (`_read`, the one function that looks inside
-one); other engines (a learner's micrograd-style class) are read by `autograd_viz.engines`
-into a `Graph` of the same shape, and `autograd_viz.door.open_graph` is the door for both.
 """
 
 from __future__ import annotations
@@ -67,7 +51,14 @@ G = TypeVar("G", bound="Graph")
 
 
 class Node(NamedTuple):
-    """One value of the graph, as plain data (see the module docstring for the fields)."""
+    """One value of the graph, as plain data: `index` (topological position; the root is
+    last), `label` (the user's, '' if none), `data`, `grad` (as read), `op` (the engine's op
+    string: "+", "*", "**2", "tanh", ...; '' for a leaf), `operands` (indices in operand
+    order, a repeat for `a * a`), `exponent` (the n of `x**n`, else None), `tag` (the `nn`
+    neuron that made it, e.g. "L2.n1"; None), `trainable` (a weight or bias), `role`
+    ("input", "param", "const" — a number the engine wrapped, the 2 of `x * 2` — "value",
+    "output"), and per operand position `local` (∂node/∂operand, the engine's rule at
+    gradient 1) and `sent` (what one backward pass from the root sent it)."""
 
     index: int
     label: str

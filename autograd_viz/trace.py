@@ -1,32 +1,14 @@
-"""The derivation as data: forward and backward pass as an ordered list of equations.
-
-`trace(root)` walks the graph the way the blog works it by hand and returns one
-`Step` per line of that derivation. Forward, in topological order: the inputs,
-then every operation with its equation (`s = x + y = 2 + 3 = 5`). Backward: the
-seed (`∂z/∂z = 1`); then, for each operation in reverse topological order, one
-line per operand edge — the local partial where the operation is the output's
-own (`∂z/∂s = y = 3`), the chain rule elsewhere (`∂z/∂x = ∂z/∂s · ∂s/∂x = 3 · 1 = 3`)
-— and an accumulation line wherever a value feeds several operations
-(`∂z/∂y = 5 + 3 = 8`). Each step names the value indices and SVG edge ids it
-touches (the ids of `autograd_viz.viz.render`), the values and gradients known after
-it, and its equation as plain Unicode text and as LaTeX. Steps are plain data:
-notebooks print them, the player animates them, tests compare them, and the
-gradients agree bit for bit with `Value.backward()`. `notation="adjoint"` writes the
-backward pass the autodiff way instead: each operation's local partials, then each
-contribution to the adjoints (`s̄ = z̄ · ∂(s · y)/∂s = 1 · 3 = 3`, `ȳ = ȳ_mul + ȳ_add`).
-
-Names (`autograd_viz.naming`): a value's label where it has one; else its expression
-while that stays short (`x + y`, `tanh(a · b)`: `∂z/∂(x + y)`), a neuron's name (`L2.n1`),
-or a stable generated name `v{i}` from its topological index; an input nobody labelled is
-a, b, c, …. Constants (numbers written into the expression, like the 2 in `2 * d`, which
-the engine wraps in a `Constant`) appear by value and get no gradient line. Numbers are
-formatted by `format_number`.
-
-Where the pieces come from: the graph is read once into a snapshot
-(`autograd_viz.graph`); how each operation is written and named is its row in the op
-table (`autograd_viz.ops`); every number of a local derivative or a gradient comes from
-the engine's own backward rule; equation pieces are `autograd_viz._equations`. This
-module is the walk: which line comes when, and what it reveals.
+"""The derivation as data: `trace(root)` works the graph the way the blog works it by hand and
+returns one `Step` per line — forward, the inputs then every operation with its equation
+(`s = x + y = 2 + 3 = 5`); backward, the seed, then per operation (in the engine's own
+order) one line per operand edge, the chain rule written out (`∂z/∂x = ∂z/∂s · ∂s/∂x = 3 ·
+1 = 3`), and a sum wherever a value feeds several operations (`∂z/∂y = 5 + 3 = 8`), or in
+`notation="adjoint"` each operation's local partials then each contribution to the adjoints
+— each step naming the values and SVG edges it touches, what is known after it, and its
+equation as Unicode text and LaTeX; this module is only the walk (which line comes when):
+names come from `autograd_viz.naming`, how an operation is written from its op table row,
+every number from the engine's own backward pass as the opened graph holds it, so the
+gradients agree bit for bit with `backward()`.
 """
 
 from __future__ import annotations

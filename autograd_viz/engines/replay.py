@@ -1,12 +1,9 @@
-"""The snapshot of a learner's own graph, with the numbers their backward pass sent.
-
-`foreign_snapshot(root)` is the graph snapshot of a micrograd-style graph, the form in
-which every viewer reads it (the door, `autograd_viz.door.open_graph`, calls it): their
-backward() runs once (`autograd_viz.engines.run`), the check's run when the graph is
-checked, and what their closures sent becomes plain numbers in the nodes — each
-operation's local derivatives (a call's share scaled to gradient 1: a `_backward` adds
-`local · out.grad`) and what one pass from the root sent — so every derivation, drawing
-and frame shows the learner's own numbers. A value that does not follow from its operation
+"""The snapshot of a learner's own graph with the numbers their backward pass sent:
+`foreign_snapshot(root)` (the door calls `read_foreign`, then `ForeignSnapshot.numbered`)
+runs their backward() once (`autograd_viz.engines.run`) — the run the check judges too —
+and writes what their closures sent into the nodes as plain numbers (each local derivative a
+call's share scaled to gradient 1, since a `_backward` adds `local · out.grad`), so every
+viewer shows the learner's own numbers; a value that does not follow from its operation
 (their `__add__` giving 2 + 3 = −1) is written as a call of their method, `__add__(2, 3) =
 −1`, never as a false equation, and said (`ForwardProblem`).
 """

@@ -1,16 +1,11 @@
-"""PyTorch's own backward pass, run once with a hook on every Function, as a `Graph` snapshot.
-
-`torch_snapshot(z)` reads PyTorch's graph (`autograd_viz.engines.torch_graph`), registers a
-hook on every Function of it (AccumulateGrad too) and runs one real
-`z.backward(retain_graph=True)`: the hooks record the order PyTorch ran its Functions in and
-what each received (grad_output) and sent (grad_inputs). Then every leaf's `.grad` is put
-back and the hooks removed, so the learner's tensors are left as they were. The snapshot's
-node grads are PyTorch's (a value's gradient is what its Function received, a leaf's what
-its AccumulateGrad received), each node holds the recorded grad_inputs and the Function's
-own local derivatives as plain numbers, its `backward_order` is the order the hooks
-fired, and its `notes` say,
-once each, where PyTorch works differently from the kit's engine — so the derivation, the
-player and the quiz step through PyTorch's own run, with its own numbers.
+"""PyTorch's own backward pass as a `Graph` snapshot: `torch_snapshot(z)` reads PyTorch's graph
+(`autograd_viz.engines.torch_graph`), hooks every Function of it (AccumulateGrad too) and
+runs one real `z.backward(retain_graph=True)`, whose hooks record the order PyTorch ran its
+Functions in and what each received and sent; every leaf's `.grad` is then put back and the
+hooks removed, and the snapshot holds PyTorch's gradients, each Function's numbers, the
+order the hooks fired (`backward_order`) and `notes` saying where PyTorch works differently
+from the kit's engine — so the derivation, the player and the quiz step through PyTorch's
+own run.
 
     >>> import torch  # doctest: +SKIP
     >>> x, y = (torch.tensor(v, requires_grad=True) for v in (2.0, 3.0))  # doctest: +SKIP

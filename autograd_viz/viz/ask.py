@@ -1,18 +1,10 @@
-"""Ask the graph: for each value, why its gradient is what it is; for each edge, its slope.
-
-`ask_table(root)` is the data behind "click `y` to ask why its gradient is 8": a JSON-able
-dict the front end (`viz/static/ask.js`) shows when a value node is clicked. For every
-value node it holds the chain-rule sum, one term per use of the value (one per edge out
-of it), each term with the SVG edge ids it travels; for every operand edge, the local
-derivative written the autodiff way. Every line and number is a line of the kit's own
-trace (`autograd_viz.trace`: its blog-notation steps for the sums, `local_equations` — the
-adjoint notation's local lines — for the edges): nothing here is recomputed, so the panel
-can never disagree with the player, the worksheet or `backward()`.
-
-For z = (x + y) · y, clicking y gives
-`∂z/∂y = ȳ via the product + ȳ via the sum = 5 + 3 = 8`, with the terms
-`ȳ via the product = x + y = 5` (edges `op3-v3`, `v1-op3-1`) and
-`ȳ via the sum = ∂z/∂(x + y) · ∂(x + y)/∂y = 3 · 1 = 3` (edges `op2-v2`, `v1-op2-1`).
+"""Ask the graph — the data behind "click `y` to ask why its gradient is 8": `ask_table(root)`
+gives, for every value node, its chain-rule sum with one term per use (each term with the
+SVG edge ids it travels) and, for every operand edge, its local derivative written the
+autodiff way, as a JSON-able dict the front end (`viz/static/ask.js`) shows; every line is
+one the kit's own trace writes (its blog-notation steps for the sums, `local_equations` for
+the edges), nothing recomputed, so the panel can never disagree with the player, the
+worksheet or `backward()`.
 """
 
 from __future__ import annotations

@@ -1,16 +1,12 @@
-"""The one palette: every colour the package paints with (drawings, frames, the widget, the
-standalone page, quizzes, exercises, the training view, slide decks).
-
-Okabe–Ito colours (colour-blind safe) for the four animation states, and the greys of
-ink, rules and muted text. Each colour has a CSS custom property, `--avz-<name>`, so a page
-can re-theme every picture at once by setting the properties. The package's stylesheets and
-scripts (`viz/static/`) colour through `var(--avz-<name>)` alone and copy no colour: each
-stylesheet comes with every property declared before it (`with_palette`, at zero
-specificity, so any theme wins), and JupyterLab's dark themes take the `dark-*` rows
-(player.css). What Python writes into SVG and HTML colours through
-`var(--avz-<name>, <colour>)` (`var`), so it stays right where no stylesheet came along.
-DOT needs literal colours, so drawings take them from `COLORS`. Renderers without custom
-properties (cairosvg, for the GIF) get literal CSS from `resolve`.
+"""The one palette — every colour the package paints with (drawings, frames, the widget, the
+standalone page, quizzes, exercises, the training view, slide decks): Okabe–Ito colours
+(colour-blind safe) for the four animation states and the greys of ink, rules and muted
+text, each a CSS custom property `--avz-<name>` so a page re-themes every picture at once;
+stylesheets and scripts in `viz/static/` colour through `var(--avz-<name>)` alone, declared
+before them at zero specificity (`with_palette`, on `:root` and `:host`), JupyterLab's dark
+themes take the `dark-*` rows, Python's SVG and HTML write `var(--avz-<name>, <colour>)`
+(`var`), DOT takes literals (`COLORS`) and renderers without custom properties get literal
+CSS (`resolve`).
 """
 
 from __future__ import annotations

@@ -1,17 +1,12 @@
-"""Fill in the graph: a quiz whose blanks sit on the nodes of the drawing.
-
-`quiz(z)` draws z's graph (one graphviz layout, restyled per state) with a text box over every
-gradient's cell, or over the values and gradients a teacher picks; Tab follows the order the
-backward pass fills them in (values first, in forward order). Every answer is read and judged
-by the exercises' one judge (`autograd_viz.grading.AnswerKey`, at the quiz's `digits`), notes
-included ("give at least 4 significant digits", "Did you mean 1000?"); a right one fills its
-node in, a wrong one is told the rule to apply with the numbers it needs ("that is one path
-only"), and after two misses is offered the step's equation. On a learner's own engine the
-answers are the right derivatives (the op table's, or central differences on their forward
-method), never what their `_backward` sends, and the feedback says where theirs differs. No
-answer is in the widget or its saved state until it is given or revealed (`reveal()`, or the
-teacher's switch in `autograd_viz.teacher`); once a notebook turns recording on
-(`autograd_viz.answers`), every attempt is appended to the learner's answers file.
+"""Fill in the graph: `quiz(z)` draws z's graph (one layout, restyled per state) with a text
+box over every gradient's cell, or over the values and gradients a teacher picks, Tab in
+the order the backward pass fills them; every answer is judged by the exercises' one judge
+(`autograd_viz.grading.AnswerKey`), a wrong one is told the rule to apply with its numbers
+and after two misses offered the step's equation; on a learner's own engine the answers are
+the right derivatives (the op table's, or central differences on their forward method),
+never what their `_backward` sends; no answer is in the widget or its saved state until it
+is given or revealed (`reveal()`, the teacher's switch), and with recording on
+(`autograd_viz.answers`) every attempt goes to the learner's answers file.
 """
 
 from __future__ import annotations
