@@ -139,6 +139,11 @@ class Graph:
         op = self.nodes[i].op
         return clip(describe(op).drawn(op), 16, 1)
 
+    def drawn_note(self, i: int) -> str:
+        """A line under value i's name in a drawing, where its engine keeps something there:
+        none for ours; PyTorch's graph names a leaf's `AccumulateGrad`."""
+        return ""
+
     def local(self, i: int) -> tuple[float, ...]:
         """The local derivatives ∂node_i/∂(operand k), from the engine's rule at gradient 1."""
         return self.nodes[i].local

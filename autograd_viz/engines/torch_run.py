@@ -59,6 +59,11 @@ class TorchSnapshot(Graph):
     saved: tuple[tuple[tuple[str, float], ...], ...] = ()
     notes: Mapping[tuple[int, str], str] = field(default_factory=dict)
 
+    def drawn_note(self, i: int) -> str:
+        """A leaf's Function: PyTorch's graph holds an `AccumulateGrad` for it, which adds
+        what arrives into its `.grad` — a node of PyTorch's graph, as the operations are."""
+        return self.functions[i] if self.nodes[i].is_leaf and self.functions else ""
+
     def drawn_op(self, i: int) -> str:
         """The operation node's text: the op table's symbol over the Function's name, and
         what the Function saved for its backward (`saved self 5, other 3`)."""

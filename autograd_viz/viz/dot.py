@@ -206,9 +206,12 @@ def edge_state_attrs(state: str) -> str:
     return ""
 
 
-def value_label(name: str, generated: bool, bold: bool, data: str, grad: str | None) -> str:
+def value_label(
+    name: str, generated: bool, bold: bool, data: str, grad: str | None, note: str = ""
+) -> str:
     """The HTML label of a value node: name | data | grad, in one row (grad None: no grad
-    cell at all, for `draw(show_grad=False)`).
+    cell at all, for `draw(show_grad=False)`); `note` is a muted line under the name
+    (a PyTorch leaf's `AccumulateGrad`).
 
     The SVG post-processing in `render` relies on this order: the name's text lines
     first, then exactly one text for data and one for grad. Long names are clipped.
@@ -220,6 +223,8 @@ def value_label(name: str, generated: bool, bold: bool, data: str, grad: str | N
         name_html = f'<FONT FACE="{BOLD}">{html_text(name)}</FONT>'
     else:
         name_html = html_text(name)
+    if note:
+        name_html += f'<BR/><FONT COLOR="{MUTED}">{html_text(clip(note, lines=1))}</FONT>'
     return (
         '<<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="3" COLUMNS="*" '
         f'COLOR="{RULE}">'

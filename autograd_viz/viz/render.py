@@ -268,7 +268,8 @@ def _plain_lines(lines, graph, indices, drawn_as, number, show_grad, state_of) -
         else:
             grad = _grad_text(v.grad, number, show_grad)
             generated = not v.label
-            label = _dot.value_label(names[i], generated, role in ("input", "output"), data, grad)
+            bold, note = role in ("input", "output"), graph.drawn_note(i)
+            label = _dot.value_label(names[i], generated, bold, data, grad, note)
         attrs = _dot.ROLE_ATTRS[role] + sattrs
         lines.append(f'v{i} [id="v{i}" class="{cls}" label={label}{attrs}];')
         if not v.operands:
