@@ -1,7 +1,6 @@
-"""autograd_viz: see backpropagation work, one step and one equation at a time.
-
-`from autograd_viz import Value` loads only the engine (standard library);
-drawing and widgets load on first use.
+"""autograd_viz: see backpropagation work, one step and one equation at a time —
+`from autograd_viz import Value` loads only the engine (standard library); drawing and
+widgets load on first use.
 """
 
 import sys as _sys

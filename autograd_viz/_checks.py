@@ -1,10 +1,7 @@
-"""One check for "a number, not a bool", used wherever an option or an input must be a number.
-
-Python's `True` is an `int` (`isinstance(True, int)` holds), so `max_nodes=True` would pass a
-plain `isinstance` check and quietly mean 1. Every option check asks `is_number` instead of
-writing the two isinstance tests out by hand; the message each check raises stays its own.
-Standard library only: the engine's neighbours (gradcheck) and the teacher's answers
-reader (classroom) use it too.
+"""One check for "a number, not a bool" (`is_number`), asked wherever an option or an input must be
+a number: Python's `True` is an `int`, so `max_nodes=True` would pass a plain `isinstance` check
+and quietly mean 1. Each check keeps its own message. Standard library only, so the engine's
+neighbours (gradcheck) and the teacher's answers reader (classroom) use it too.
 """
 
 from __future__ import annotations

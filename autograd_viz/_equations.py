@@ -1,9 +1,8 @@
-"""Equations as data: each piece has a plain-text form and a LaTeX form, built together.
-
-`autograd_viz.trace` writes every line of a derivation with these pieces, and each row of
-the op table (`autograd_viz.ops`) writes its operation and local derivative with them, so
-the Unicode text and the LaTeX of a line can never say different things. `Eq.prec` says
-how tightly a piece binds, so parentheses appear exactly where they are needed.
+"""Equations as data: each piece has a plain-text form and a LaTeX form, built together, so the
+Unicode text and the LaTeX of a line can never say different things. `autograd_viz.trace` writes
+every line of a derivation with these pieces, and each row of the op table (`autograd_viz.ops`)
+writes its operation and local derivative with them; `Eq.prec` says how tightly a piece binds, so
+parentheses appear exactly where they are needed.
 """
 
 from __future__ import annotations

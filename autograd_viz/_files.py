@@ -1,9 +1,7 @@
-"""Write a file so that a failed write never leaves a truncated file in place of a good one.
-
-Every export and the teacher's CSV write here: the bytes go to a temporary file beside the
-target (same folder, so the same disk), which then replaces the target in one step
-(`os.replace`). A full disk, a crash or an error part way leaves the old file as it was and
-no temporary file behind.
+"""Write a file so that a failed write never leaves a truncated file in place of a good one: every
+export and the teacher's CSV write here, to a temporary file beside the target (same folder, so the
+same disk) that then replaces it in one step (`os.replace`). A full disk, a crash or an error part
+way leaves the old file as it was and no temporary file behind.
 """
 
 from __future__ import annotations

@@ -1,9 +1,7 @@
-"""How numbers are written, in pictures and in equations alike.
-
-One formatter, so a drawing's `data 0.6667` and the equation beside it can never
-disagree: whole numbers in full, others to a few significant digits, and a real
-minus sign (−) as in typeset maths. And one rule for when a typed number counts as an
-answer (`agrees`, stated in `ANSWER_RULE`), shared by exercises and quizzes, so a number
+"""How numbers are written, in pictures and in equations alike: one formatter (`format_number`:
+whole numbers in full, others to a few significant digits, a real minus sign), so a drawing's `data
+0.6667` and the equation beside it can never disagree; and one rule for when a typed number counts
+as an answer (`agrees`, stated in `ANSWER_RULE`), shared by exercises and quizzes, so a number
 typed as the kit prints it is right wherever it is typed.
 """
 

@@ -1,18 +1,10 @@
-"""What changes when Python runs in the browser (Pyodide, the JupyterLite edition).
-
-`import autograd_viz` calls `setup()` there, and only there, for two things:
-
-- **Drawing.** Pyodide has no `dot` program: start loading Graphviz compiled to WebAssembly
-  (`autograd_viz.viz.wasm`) now, so it is ready by the time a cell draws. A page that started
-  loading it before Python (the playground: `globalThis.avzGraphviz`, the promise of its
-  `Graphviz.load()`) hands it over instead, and the copy inside the package is not read.
-- **Freeing long graphs.** CPython frees a chain of Values one inside the other: dropping the
-  last node of an n-step chain nests n deallocations. Natively the interpreter defers them
-  before its stack runs out; in WebAssembly the browser's stack is smaller than the interpreter
-  assumes, and dropping a chain of ~7,000 steps kills the kernel ("Maximum call stack size
-  exceeded"), so notebook 05's million-step chain could never be freed. `free_graphs_flat`
-  gives `Value` a finalizer that hands a dying node's operands to a queue emptied in a loop:
-  every graph is freed one node at a time, at any depth. Natively it would only cost time.
+"""What changes when Python runs in the browser (Pyodide, the JupyterLite edition), set up by
+`import autograd_viz` there and only there: drawing through Graphviz compiled to WebAssembly,
+started at import (or handed over by a page that started it before Python, the playground's
+`globalThis.avzGraphviz`), since Pyodide has no `dot`; and long graphs freed one node at a
+time (`free_graphs_flat`), because the browser's stack is smaller than the interpreter
+assumes and dropping a chain of ~7,000 Values nested that many deallocations and killed the
+kernel (notebook 05's million-step chain could never be freed).
 """
 
 from __future__ import annotations

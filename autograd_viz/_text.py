@@ -1,13 +1,8 @@
-"""How a label is written: one cleaning for every picture, equation and export.
-
-The graph snapshot passes every label through `clean_label`, so a drawing, the
-derivation under it, the player, a quiz and every exported page show the same name:
-characters that XML and HTML cannot carry (C0 controls, DEL, lone surrogates, U+FFFE,
-U+FFFF) and the bidirectional embedding, override and isolate controls (U+202A–U+202E,
-U+2066–U+2069: left open, they reorder the text around the label on the page, so an
-equation reads backwards) become U+FFFD (�), a tab becomes a space, and a name longer than
-anyone could read is clipped, with "…" marking the cut, to `MAX_LINES` lines of `MAX_LINE`
-characters.
+"""How a label is written: `clean_label`, the one cleaning the graph snapshot gives every label, so
+a drawing, the derivation under it, the player, a quiz and every exported page show the same name.
+Characters XML and HTML cannot carry and the bidirectional controls (left open, they reorder the
+text around the label, so an equation reads backwards) become U+FFFD, and a name longer than anyone
+could read is clipped with "…" (`clip`, `MAX_LINES` lines of `MAX_LINE` characters).
 """
 
 from __future__ import annotations
@@ -40,6 +35,10 @@ def clip(text: str, width: int = MAX_LINE, lines: int = MAX_LINES) -> str:
 
 def clean_label(text: str) -> str:
     """A label as every viewer shows it: clipped, and safe for XML, HTML and UTF-8.
+
+    C0 controls, DEL, lone surrogates, U+FFFE, U+FFFF and the bidirectional embedding,
+    override and isolate controls (U+202A–U+202E, U+2066–U+2069) become U+FFFD (�), and a tab
+    becomes a space.
 
     >>> clean_label("a\\ud800b\\x00c\\td"), len(clean_label("x" * 100_000))
     ('a�b�c d', 60)

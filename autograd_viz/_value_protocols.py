@@ -1,20 +1,11 @@
-"""How a Value behaves towards the rest of Python: not the lesson, so not in engine.py.
-
-Input checks (a real number for `Value()`, text for a label), and two jobs that keep
-the graph whole:
-
-* **Plain maths gets a hint, never a silent float.** `float(x)`, `math.exp(x)`,
-  `x > 0`, `max(x, y)`, `abs(x)`, `round(x)` and `f"{x:.2f}"` would each turn a Value
-  into a bare number and cut it out of the graph without a word. They raise a
-  TypeError in the kit's voice that says what to write instead; a few methods
-  people expect from PyTorch or numpy (`x.sqrt()`, `x.item()`) say the same.
-  Equality stays identity (no `__eq__`), so Values still work in sets and dicts.
-* **Copying and pickling without recursion.** Python's defaults follow parents
-  depth-first and hit the recursion limit on a chain of a few hundred steps.
-  Here the graph is written parents-first in one flat pass, so a million-step
-  chain copies and pickles at the default recursion limit, and a node reached
-  twice (inside one graph, or from several objects pickled together) stays one
-  object.
+"""How a Value behaves towards the rest of Python, kept out of `engine.py` because it is not the
+lesson: input checks (a real number for `Value()`, text for a label); a TypeError in the kit's
+voice, saying what to write instead, wherever plain maths (`float(x)`, `math.exp(x)`, `x > 0`,
+`max`, `abs`, `round`, `f"{x:.2f}"`) or a PyTorch or numpy habit (`x.sqrt()`, `x.item()`) would
+silently turn a Value into a bare number and cut it out of the graph (equality stays identity, so
+Values still work in sets and dicts); and copying and pickling that write the graph parents-first
+in one flat pass, so a million-step chain copies and pickles at Python's default recursion limit
+and a node reached twice (in one graph, or from several objects pickled together) stays one object.
 """
 
 from __future__ import annotations

@@ -1,9 +1,8 @@
-"""A grade of learner code (`Verdict`) and the sentences every grader writes with it.
-
-The code-exercise graders (`autograd_viz.code_checks`, `autograd_viz.lesson_checks`) and the
-exercise box (`autograd_viz.code_exercises`) share these: how a number is shown, how an
-exception in the learner's code becomes an answer ("your `f` raised ZeroDivisionError at
-x = 0.5 (line 2: ...)"), and the error an exercise's author gets for a check written wrongly.
+"""A grade of learner code (`Verdict`) and the sentences every grader writes with it, shared by the
+code-exercise graders (`autograd_viz.code_checks`, `autograd_viz.lesson_checks`) and the exercise
+box (`autograd_viz.code_exercises`): how a number is shown, how an exception in the learner's code
+becomes an answer ("your `f` raised ZeroDivisionError at x = 0.5 (line 2: ...)"), and the error an
+exercise's author gets for a check written wrongly.
 """
 
 from __future__ import annotations

@@ -1,12 +1,10 @@
-"""Watching a learner's code run: which functions it entered, and whether it recursed.
-
-Questions about what a learner's code does — does it call `backward()`, recurse, use the
-engine's own `topological_order()` — are answered by running it under a profiler hook
-(`sys.setprofile`), never by reading its text:
-a comment, a docstring or a string that mentions a name changes nothing, and a helper or
-an alias that makes the call is still seen. Only Python functions are seen (a builtin has
-no code object); that is all these questions need. `touched_grads` words what a function
-that only had to build a graph did to the gradients (ran `backward()` itself, set `.grad`).
+"""Watching a learner's code run: which functions it entered, and whether it recursed. Questions
+about what a learner's code does (does it call `backward()`, recurse, use the engine's own
+`topological_order()`) are answered by running it under a profiler hook (`sys.setprofile`), never
+by reading its text: a comment, a docstring or a string that mentions a name changes nothing, and a
+helper or an alias that makes the call is still seen. Only Python functions are seen (a builtin has
+no code object), which is all these questions need; `touched_grads` words what a function that only
+had to build a graph did to the gradients.
 
 >>> def visit(n):
 ...     return 0 if n == 0 else visit(n - 1)

@@ -1,37 +1,10 @@
-"""A learner's answers, written to a file they hand in: the class's answers for a teacher.
-
-Nothing is recorded until the notebook turns recording on. Then every attempt at an
-`Exercise` or a quiz blank (`autograd_viz.quiz`) appends one line of JSON to a file in the
-current directory, which is the notebook's folder (in the browser edition, JupyterLite, that
-folder lives in the browser's storage: right-click the file in the file browser and choose
-Download to hand it in):
-
->>> import tempfile, os; os.chdir(tempfile.mkdtemp())
->>> recording = record_answers(student="Ada")   # writes Ada.answers.jsonl
->>> recording.path.name
-'Ada.answers.jsonl'
->>> stop_recording()
-
-One line per attempt, and exactly these fields (nothing else about the learner or their
-machine is written):
-
-- `format`: `"autograd_viz.answers/1"`, so the teacher's command knows the file;
-- `student`: the name given to `record_answers` (or the file's name without its suffixes);
-- `session`: 8 random hex digits, new at each `record_answers` call (a kernel restart);
-- `seq`: the attempt's number in the session (1, 2, ...), so a file handed in twice counts once;
-- `question`: a stable id (`question_id`): `exercise:` and 10 hex digits of the SHA-256 of the
-  question's text, or `quiz:`, 10 hex digits of the quiz's graph (every value's name,
-  operation, operands and number) and the blank's label (`quiz:1a2b3c4d5e:∂z/∂y`), so the
-  same question gets the same id in any notebook, on any machine;
-- `prompt`: the question's text (an exercise), or "quiz on z (x = 2, y = 3): ∂z/∂y";
-- `kind`: `"exercise"` or `"quiz"`;
-- `answer`: the text typed; `read`: the number it was read as (`null` for a word, or text
-  that could not be read);
-- `right`: true or false (text that could not be read is wrong);
-- `time`: when, in UTC (`2026-12-01T14:30:05.123+00:00`).
-
-Pressing Check again on the same text is not a new attempt. `python -m autograd_viz.classroom
-FOLDER` turns a folder of these files into a table per question (`autograd_viz.classroom`).
+"""A learner's answers, written to a file they hand in, so a teacher can see what the class
+answered without a server: nothing is recorded until the notebook calls `record_answers`; then
+every attempt at an `Exercise` or a quiz blank appends one line of JSON (the fields listed on
+`record_answers`, nothing else about the learner or their machine) to a file in the notebook's
+folder (in JupyterLite, the browser's storage: right-click the file and choose Download to hand it
+in). Pressing Check again on the same text is not a new attempt; `python -m autograd_viz.classroom
+FOLDER` turns a folder of these files into a table per question.
 """
 
 from __future__ import annotations
@@ -140,11 +113,30 @@ def record_answers(path: str | Path | None = None, *, student: str | None = None
     `student`, to `<student>.answers.jsonl` in the current directory, the notebook's folder).
 
     Why: so a teacher can see what the class answered without a server; the learner hands
-    the file in. What is written is listed in this module's docstring.
+    the file in. One line of JSON per attempt, with exactly these fields:
+
+    - `format`: `"autograd_viz.answers/1"`, so the teacher's command knows the file;
+    - `student`: the name given to `record_answers` (or the file's name without its suffixes);
+    - `session`: 8 random hex digits, new at each `record_answers` call (a kernel restart);
+    - `seq`: the attempt's number in the session (1, 2, ...), so a file handed in twice counts once;
+    - `question`: a stable id (`question_id`): `exercise:` and 10 hex digits of the SHA-256 of the
+      question's text, or `quiz:`, 10 hex digits of the quiz's graph (every value's name,
+      operation, operands and number) and the blank's label (`quiz:1a2b3c4d5e:∂z/∂y`), so the
+      same question gets the same id in any notebook, on any machine;
+    - `prompt`: the question's text (an exercise), or "quiz on z (x = 2, y = 3): ∂z/∂y";
+    - `kind`: `"exercise"` or `"quiz"`;
+    - `answer`: the text typed; `read`: the number it was read as (`null` for a word, or text
+      that could not be read);
+    - `right`: true or false (text that could not be read is wrong);
+    - `time`: when, in UTC (`2026-12-01T14:30:05.123+00:00`).
 
     >>> import tempfile, os; os.chdir(tempfile.mkdtemp())
     >>> record_answers("ada.answers.jsonl").student
     'ada'
+    >>> stop_recording()
+    >>> recording = record_answers(student="Ada")   # writes Ada.answers.jsonl
+    >>> recording.path.name
+    'Ada.answers.jsonl'
     >>> stop_recording()
     """
     if student is not None and (not isinstance(student, str) or not student.strip()):

@@ -1,11 +1,9 @@
-"""The grader of a method a learner writes for their own class: `method_check`, on graphs `on(...)`.
-
-`method_check(base, method, graphs=[on(...), ...])` grades a method of the learner's own
-micrograd-style class (their `__mul__`, a `sigmoid`) on several graphs: the forward value,
-the new node's parents (every operand reachable, in order where the order changes the
-operation), then `check_engine` (which names the first wrong node) and
-`gradcheck(engine=...)`. A check whose graphs could let a wrong rule pass (no upstream
-gradient other than 1, no computed or reused operand) is refused when its exercise is made.
+"""The grader of a method a learner writes for their own micrograd-style class (their `__mul__`, a
+`sigmoid`): `method_check(base, method, graphs=[on(...), ...])` checks, on several graphs, the
+forward value, the new node's parents (every operand reachable, in order where the order changes
+the operation), then `check_engine` (which names the first wrong node) and `gradcheck(engine=...)`.
+A check whose graphs could let a wrong rule pass (no upstream gradient other than 1, no computed or
+reused operand) is refused when its exercise is made.
 """
 
 from __future__ import annotations

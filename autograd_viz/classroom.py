@@ -1,29 +1,9 @@
-"""The teacher's side of the class's answers: a table per question, and the teacher's key.
-
-The learners hand in the files their notebooks wrote (`autograd_viz.answers.record_answers`);
-put them in one folder and run
-
-    python -m autograd_viz.classroom answers/              # prints a table per question
-    python -m autograd_viz.classroom answers/ --csv out.csv  # and writes it as CSV
-
-or call `class_answers("answers/")` for the rows. Per question: how many learners tried it,
-how many attempts they made, the fraction right at their first try and right in the end, and
-the most common wrong answer (counted once per learner who gave it; `5` and `5.0` are one
-answer). A file that is not an answers file, or a line in one that is broken, is skipped with
-a warning naming it; the same attempt handed in twice (a file copied, or sent again) counts
-once; one learner's files from two sessions (a kernel restarted) count as one learner.
-
-The teacher's key unlocks `autograd_viz.exercises.teacher_mode(key=...)` where the
-environment variable `AUTOGRAD_VIZ_TEACHER=1` cannot be set (the browser edition, a
-classroom computer). `python -m autograd_viz.classroom --make-key notebooks/` asks for a key
-(of at least 15 characters) and writes its salted hash (PBKDF2-SHA256, 600,000 iterations) to
-`notebooks/teacher_key.txt`, next to the notebooks; the key itself is written nowhere.
-`AUTOGRAD_VIZ_TEACHER_KEY` set to that hash line works too. This module uses only the
-standard library.
-
->>> line = hash_teacher_key("correct horse battery", salt=b"0123456789abcdef", iterations=1000)
->>> key_matches("correct horse battery", line), key_matches("Correct horse battery", line)
-(True, False)
+"""The teacher's side of the class's answers, on the standard library only: `python -m
+autograd_viz.classroom FOLDER [--csv out.csv]` (or `class_answers`) turns a folder of the files
+learners hand in (`autograd_viz.answers.record_answers`) into a table per question, and `--make-key
+FOLDER` writes the salted hash of the teacher's key (never the key itself) that unlocks
+`autograd_viz.exercises.teacher_mode(key=...)` where `AUTOGRAD_VIZ_TEACHER=1` cannot be set (the
+browser edition, a classroom computer). docs/teachers_guide.md walks a teacher through both.
 """
 
 from __future__ import annotations
@@ -131,7 +111,11 @@ def class_answers(folder: str | Path) -> list[QuestionRow]:
     the class met them (by first attempt).
 
     Why: what fraction of the class got ∂z/∂y right, and what the others wrote, without a
-    server. Skipped files and lines are reported as `SkippedAnswersWarning`s.
+    server. Per question: how many learners tried it, how many attempts they made, the
+    fraction right at their first try and right in the end, and the most common wrong answer
+    (counted once per learner who gave it; `5` and `5.0` are one answer). The same attempt
+    handed in twice counts once, and one learner's files from two sessions count as one
+    learner. Skipped files and lines are reported as `SkippedAnswersWarning`s.
 
     >>> import tempfile; class_answers(tempfile.mkdtemp())
     Traceback (most recent call last):
@@ -427,6 +411,10 @@ def hash_teacher_key(key: str, *, salt: bytes | None = None, iterations: int = _
     Why: the notebooks' folder (or the browser edition's site) can carry the line; the key it
     was made from cannot be read back from it. Lines made with fewer iterations (100,000
     before) still check: the count is read from the line.
+
+    >>> line = hash_teacher_key("correct horse battery", salt=b"0123456789abcdef", iterations=1000)
+    >>> key_matches("correct horse battery", line), key_matches("Correct horse battery", line)
+    (True, False)
     """
     if not isinstance(key, str) or not key.strip():
         raise TeacherKeyError("a teacher's key must be non-empty text, e.g. a short sentence")

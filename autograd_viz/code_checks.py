@@ -1,12 +1,10 @@
-"""The general grader of a learner's function of a `Value`: `function_check`.
-
-`function_check(reference, points)` grades a function built from the kit's operations (a
-`my_sigmoid` from `exp`): forward values against a reference at a few points away from
-kinks, then gradients with `gradcheck`, alone and inside a larger graph. What the learner's
-code does while it runs (calls `backward()` itself) is watched, never read from its text
-(`autograd_viz._watch`). A method of the learner's own class is graded by `method_check`
-(`autograd_viz.class_checks`), re-exported here. Both return a `Verdict`;
-`autograd_viz.code_exercises` puts them behind a Check button.
+"""The general grader of a learner's function of a `Value`: `function_check(reference, points)`
+grades a function built from the kit's operations (a `my_sigmoid` from `exp`) by its forward values
+against a reference at points away from kinks, then its gradients with `gradcheck`, alone and
+inside a larger graph. What the learner's code does while it runs is watched, never read from its
+text (`autograd_viz._watch`). `method_check` (`autograd_viz.class_checks`, for a method of the
+learner's own class) is re-exported here; both return a `Verdict`, which
+`autograd_viz.code_exercises` puts behind a Check button.
 """
 
 from __future__ import annotations

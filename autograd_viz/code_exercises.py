@@ -1,26 +1,14 @@
-"""Write-the-code exercises: the learner writes a function or a method, a check grades it.
-
-A `CodeExercise` names what the learner is to write (`my_sigmoid`, a `tanh` method) and how
-to grade it. Its Check button grades whatever that name holds in the kernel now, so the
-learner edits their cell, runs it, and presses Check again; `check(obj)` grades an object
-directly (a notebook's worked example, a test). The answer is right or wrong, with where and
-why: the input at which the forward value is off, the node that cuts the graph, or, for a
-learner's own micrograd-style class, the first wrong node `check_engine` finds ("your `tanh`
-sent 0.75 to x; the tanh rule gives 0.7864"). An exception in the learner's code, a missing
-method or something that is not a function is an answer too ("your `my_sigmoid` raised
-ZeroDivisionError at x = 0.5, line 2"), never a traceback.
-
-Two graders cover the usual cases (`autograd_viz.code_checks`): `function_check` for a
-function of a `Value` built from the kit's operations, and `method_check` for a method of the
-learner's own class, checked on several graphs (`on(...)`). The lessons' own checks live in
-`autograd_viz.lesson_checks`. Any callable returning a `Verdict`, a bool or `(bool, message)`
-grades too.
-
-Every exercise carries a model answer as code. It is run through the exercise's own check
-when the exercise is made (an exercise whose model answer fails is refused), and shown by
-the teacher's switch (`autograd_viz.teacher`: `teacher_mode()`, `reveal_all()`,
-`AUTOGRAD_VIZ_TEACHER=1`), with the number exercises' answers. `try_answers` runs the check on
-typical wrong answers and other right ones, and fails loudly if one is misjudged.
+"""Write-the-code exercises: a `CodeExercise` names what the learner is to write (`my_sigmoid`, a
+`tanh` method) and how to grade it, and its Check button grades whatever that name holds in the
+kernel now, so the learner edits their cell, runs it and presses Check again. The answer is right
+or wrong with where and why (the input where the forward value is off, the node that cuts the
+graph, the first wrong node `check_engine` finds in a learner's own class), and an exception in the
+learner's code is an answer too, never a traceback. The usual graders are `function_check` and
+`method_check` (`autograd_viz.code_checks`), the lessons' own checks live in
+`autograd_viz.lesson_checks`, and every exercise's model answer must pass its own check when the
+exercise is made (shown by the teacher's switch, `autograd_viz.teacher`), so a check that refuses a
+right answer cannot ship; `try_answers` does the same for typical wrong answers and other right
+ones.
 
 >>> ex = CodeExercise("Write my_sigmoid(x) = 1 / (1 + e^(−x)) from exp.",
 ...     function_check(lambda x: 1 / (1 + math.exp(-x)), [-1.5, 0.5, 2.0], without=["sigmoid"]),

@@ -1,22 +1,11 @@
-"""The one door into the viewers: a graph opened once per public call.
-
-Every public entry (`Value.draw`/`animate`, `autograd_viz.draw`/`animate`/`check_engine`/
-`quiz`, `trace`, `Player`, `Frames`, every export) calls `open_graph` exactly once, and
-every layer below it takes the `Graph` it returns — nothing below re-counts or re-reads the
-user's graph. Opening is, in order:
-
-1. the size check (`autograd_viz.size`), before any other work: a graph too large to show
-   is refused having read at most `max_nodes` values;
-2. the one read, handed what the count read already, so every node's operands are read
-   once: the kit's own `Value` by `autograd_viz.graph.snapshot`, a PyTorch tensor by
-   `autograd_viz.engines.torch_run` (its `grad_fn` graph, and PyTorch's own backward run
-   once with hooks), any other micrograd-style object by `autograd_viz.engines`
-   (`engines.replay.foreign_snapshot`);
-3. for another engine's graph, its engine check when asked (`check`): the learner's
-   backward() runs once, and that run is what every picture of the call replays.
-
-What the caller checks itself, once, are its own options (`DrawOptions.of`, a phase):
-the door takes only what opening needs. A `Graph` passes through as it is (it was opened).
+"""The one door into the viewers: every public entry opens the user's graph once with
+`open_graph` — the size check first (`autograd_viz.size`: a graph too large is refused having
+read at most `max_nodes` values), then the one read, handed what the count read (our
+`Value` by `autograd_viz.graph.snapshot`; a PyTorch tensor by `engines.torch_run`, with
+PyTorch's backward run once with hooks; any other micrograd-style object by
+`engines.replay`, their backward() run once and, when asked, checked) — and every layer
+below takes the plain `Graph` it returns; the other engines' openers load only when such a
+graph arrives, and a `Graph` passes through as it is. Options are the caller's to check.
 
     >>> from autograd_viz import Value
     >>> x, y = Value(2.0, label="x"), Value(3.0, label="y")
@@ -30,10 +19,6 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
 from autograd_viz.engine import Value
-from autograd_viz.engines.read import _not_a_graph, is_graph
-from autograd_viz.engines.replay import ForeignSnapshot, foreign_snapshot
-from autograd_viz.engines.run import DEFAULT_TIMEOUT, code_time_limit
-from autograd_viz.engines.torch_graph import is_tensor
 from autograd_viz.errors import LOOKS_FOR, GraphError, GraphTooLargeError
 from autograd_viz.graph import Graph, snapshot
 from autograd_viz.size import check_size, read_within
@@ -53,7 +38,7 @@ def open_graph(
     too_large: Callable[[int], Exception] | None = None,
     check: bool | None = None,
     check_up_to: int | None = None,
-    timeout: float = DEFAULT_TIMEOUT,
+    timeout: float | None = None,
     error: type[Exception] | None = TypeError,
     needs: str = "a Value",
     probe: bool = False,
@@ -67,15 +52,31 @@ def open_graph(
     with no collapsed boxes: the quiz, a derivation); then `too_large(max_nodes)` is the
     error raised. `check` (another engine's graph): run the engine check and keep its
     findings (None: if the graph holds gradients, i.e. its backward pass has run), for a
-    graph of at most `check_up_to` values; their backward() may run `timeout` seconds.
+    graph of at most `check_up_to` values; their backward() may run `timeout` seconds
+    (None: `engines.run.DEFAULT_TIMEOUT`).
     What is not a graph raises `error` naming `caller` and what the kit looks for (None:
     the reader's own `NotAGraphError`, with a hint for a tensor, a number, a list).
     `probe`: the check also tries each method of their class on fresh values
     (`check_engine` only: a picture runs nothing of theirs but their backward(), once).
     `names` labels the tensors of a PyTorch graph ({"x": x}); tensors have no labels.
     """
+    if isinstance(root, (Graph, Value)):
+        if names is not None:
+            raise TypeError(
+                f"{caller}: names= labels the tensors of a PyTorch graph ({{'x': x}}), which "
+                "have no labels of their own; a Value carries its own: Value(2.0, label='x')."
+            )
+        if isinstance(root, Graph):
+            return root
+        return snapshot(root, read=_count(root, max_nodes, every_value, too_large))
+    # another engine's graph: its openers load only now, so drawing our Value never loads them
+    from autograd_viz.engines.read import _not_a_graph, is_graph
+    from autograd_viz.engines.replay import read_foreign
+    from autograd_viz.engines.run import DEFAULT_TIMEOUT, code_time_limit
+    from autograd_viz.engines.torch_graph import is_tensor
+
     if is_tensor(root):  # PyTorch's graph: read, and its backward run once with hooks
-        from autograd_viz.engines.torch_run import torch_snapshot  # lazily: imports torch
+        from autograd_viz.engines.torch_run import torch_snapshot  # imports torch
 
         limit = max_nodes if type(max_nodes) is int else None
         return torch_snapshot(root, names=names, max_nodes=limit,
@@ -85,10 +86,7 @@ def open_graph(
             f"{caller}: names= labels the tensors of a PyTorch graph ({{'x': x}}), which have "
             "no labels of their own; a Value carries its own: Value(2.0, label='x')."
         )
-    if isinstance(root, Graph):
-        return root
-    if isinstance(root, Value):
-        return snapshot(root, read=_count(root, max_nodes, every_value, too_large))
+    timeout = DEFAULT_TIMEOUT if timeout is None else timeout
     # their class's code runs as it is read (a `data` property, `_prev`): bounded too
     with code_time_limit(f"Reading your graph for {caller}", timeout):
         read = _count(root, max_nodes, every_value, too_large)
@@ -98,7 +96,8 @@ def open_graph(
             raise error(
                 f"{caller} needs {needs}, got {type(root).__name__}: {root!r}. {LOOKS_FOR}."
             )
-        graph = foreign_snapshot(root, check=False, timeout=timeout, read=read)
+        graph = read_foreign(root, timeout=timeout, read=read)
+    graph = graph.numbered()  # their backward() runs once, under its own time limit
     if check is None:
         check = any(n.grad != 0 for n in graph.nodes)
     if check and (check_up_to is None or len(graph) <= check_up_to):
@@ -129,7 +128,7 @@ def _count(
     return read or None
 
 
-def check_engine(root: object, *, timeout: float = DEFAULT_TIMEOUT) -> EngineReport:
+def check_engine(root: object, *, timeout: float | None = None) -> EngineReport:
     """Check a micrograd-style engine's backward rules on the graph ending at `root`: each
     rule right, wrong or unchecked, and the first node whose gradient goes wrong
     (`autograd_viz.engines.check`). The graph is opened once and their backward() runs once
@@ -152,7 +151,7 @@ def check_engine(root: object, *, timeout: float = DEFAULT_TIMEOUT) -> EngineRep
     graph = open_graph(
         root, caller="check_engine()", check=True, timeout=timeout, error=None, probe=True
     )
-    if not isinstance(graph, ForeignSnapshot) or graph.report is None:  # a Graph passed in
+    if getattr(graph, "report", None) is None:  # a Graph passed in
         raise GraphError(
             "check_engine needs the output of your own engine's expression (a node of your "
             f"class), not a graph snapshot. {LOOKS_FOR}."

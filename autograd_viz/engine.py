@@ -1,45 +1,15 @@
-"""A scalar autograd engine: backpropagation in one small file.
-
-A `Value` wraps a number and remembers how it was made: its parents (in operand
-order) and the operation that joined them. Each operation has one *local*
-backward rule that says how the gradient of the output flows to its inputs.
-`backward()` visits the graph in reverse topological order and applies those
-rules, so every node's gradient is complete before it is passed on.
-
-Read it top to bottom: every operation is a forward method followed by its
-backward rule. Two choices differ from micrograd, and both are about speed:
-
-* Each backward rule is written once per operation and shared by every node
-  (a static method taking the output node), instead of a new closure per node.
-  Nodes are then two small objects (the Value and its parents tuple) with no
-  reference cycles, so Python's cyclic garbage collector has little to walk and
-  a dropped graph is freed at once by reference counting. The lecture's names
-  still work: `v._prev` is the parents, and `v._backward()` runs the node's rule.
-* Graph walks use an explicit stack, so a chain of a million operations needs
-  no recursion.
-
-A number an operation meets (the 2 of `x * 2`) is wrapped in a `Constant`, a Value
-that drawings show by its number; a Value you make yourself is an input, labelled or not.
-
-The numeric rules, the same in forward and backward (tests pin each one):
-
-* Numbers are Python floats and follow IEEE arithmetic: nan and inf flow through
-  (inf * 0 is nan), and a result too large for a float is ±inf, never an error —
-  `Value(1e200) ** 2` is inf, `exp(1000)` is inf, and so is the slope of 1/x at
-  x = 1e-200 (−inf), as in PyTorch.
-* `x ** n` at x = 0 has the true slope: 0 for n = 0 (a constant) and for n > 1,
-  1 for n = 1, and inf for 0 < n < 1 (√x at 0), as in PyTorch.
-* Errors only where the maths has no real answer, with a message naming the
-  operation and the operand: log of a value <= 0 (ValueError), division by zero
-  and 0 to a negative power (ZeroDivisionError), a negative base to a fractional
-  power or to a Value exponent (ValueError). An infinite or nan exponent is no
-  fraction: `Value(-2) ** inf` is inf, as IEEE (and Python's floats) say.
-* Any real number can be an operand or exponent: int, float, Fraction, numpy
-  scalars, and bools as 1 and 0 (`x * (x.data > 0)`).
-* A Value never turns silently into a plain number (that would cut the graph):
-  `float(x)`, `math.exp(x)`, `x > 0`, `abs(x)` raise a TypeError saying what to
-  write instead (`x.data`, `x.exp()`, ...). Those messages, the input checks, and
-  copying and pickling (iterative, like every walk here) live in `_value_protocols.py`.
+"""A scalar autograd engine, backpropagation in one small file, and the lesson a learner reads top
+to bottom: a `Value` wraps a number and remembers its parents (in operand order) and the operation
+that joined them; every operation is a forward method followed by its one local backward rule, and
+`backward()` applies those rules in reverse topological order, so every node's gradient is complete
+before it is passed on. Two choices differ from micrograd, both for speed: each backward rule is a
+static method shared by every node of its operation (the lecture's `v._prev` and `v._backward()`
+still work), not a new closure per node, so a node holds no reference cycle and a dropped graph is
+freed at once by reference counting, with little for Python's cyclic garbage collector to walk; and
+graph walks use an explicit stack, so a chain of a million operations needs no recursion. The
+numeric rules (IEEE floats, errors only where the maths has no real answer) are stated on `Value`;
+a number an operation meets becomes a `Constant`; how a Value behaves towards the rest of Python
+(no silent float, input checks, copying and pickling) lives in `_value_protocols.py`, not here.
 """
 
 from __future__ import annotations
@@ -70,6 +40,25 @@ def _power(x: float, n: float) -> float:
 
 class Value(ValueProtocols):
     """A number that remembers how it was computed, so gradients can flow back.
+
+    The numeric rules, the same in forward and backward (tests pin each one):
+
+    * Numbers are Python floats and follow IEEE arithmetic: nan and inf flow through
+      (inf * 0 is nan), and a result too large for a float is ±inf, never an error —
+      `Value(1e200) ** 2` is inf, `exp(1000)` is inf, and so is the slope of 1/x at
+      x = 1e-200 (−inf), as in PyTorch.
+    * `x ** n` at x = 0 has the true slope: 0 for n = 0 (a constant) and for n > 1,
+      1 for n = 1, and inf for 0 < n < 1 (√x at 0), as in PyTorch.
+    * Errors only where the maths has no real answer, with a message naming the
+      operation and the operand: log of a value <= 0 (ValueError), division by zero
+      and 0 to a negative power (ZeroDivisionError), a negative base to a fractional
+      power or to a Value exponent (ValueError). An infinite or nan exponent is no
+      fraction: `Value(-2) ** inf` is inf, as IEEE (and Python's floats) say.
+    * Any real number can be an operand or exponent: int, float, Fraction, numpy
+      scalars, and bools as 1 and 0 (`x * (x.data > 0)`).
+    * A Value never turns silently into a plain number (that would cut the graph):
+      `float(x)`, `math.exp(x)`, `x > 0`, `abs(x)` raise a TypeError saying what to
+      write instead (`x.data`, `x.exp()`, ...), from `_value_protocols.py`.
 
     >>> x, y = Value(2.0, label="x"), Value(3.0, label="y")
     >>> z = (x + y) * y

@@ -1,21 +1,9 @@
-"""The errors met when a graph is opened, traced, drawn, played or exported: one place.
-
-Opening a graph (`autograd_viz.door.open_graph`) can fail in a few ways, whichever
-viewer asked: the object is not a graph (`GraphError`, `NotAGraphError`), the graph loops
-(`CycleError`), a value no longer follows from its operands (`StaleGraphError`), a number
-is too large for a float (`NumberOutOfRangeError`), the graph is too large to show
-(`GraphTooLargeError`), a learner's backward() never returns (`BackwardTimeoutError`);
-drawing it can fail for want of graphviz (`GraphvizNotFoundError`, `GraphvizError`,
-`GraphvizLoadingError`) or because frames cannot be cut from the layout (`FramesError`).
-Each viewer's own refusals follow: `TraceError` (and `NetworkError`, by neuron),
-`PlayerError` / `AnimationTooLargeError`, `QuizError`, `ExploreError`, `FrontendError`,
-`SlidesError`, `NotebookHTMLError`, `WorksheetError`, `ExportError`.
-
-They live here, below every layer (this module needs nothing but Python), so the graph
-snapshot, the size check, other engines' readers and the viewers raise the same classes
-without importing one another. The modules that raised them before re-export them under
-their old names (`autograd_viz.viz.render.GraphTooLargeError` is this class), and
-docs/errors.md says what each one means and what to do.
+"""The errors met when a graph is opened, traced, drawn, played or exported, in one module below
+every layer that needs nothing but Python, so the graph snapshot, the size check, other engines'
+readers and the viewers raise the same classes without importing one another. The modules that
+raised them before re-export them under their old names
+(`autograd_viz.viz.render.GraphTooLargeError` is this class); each class says when it is raised,
+and docs/errors.md says what each one means and what to do.
 """
 
 from __future__ import annotations

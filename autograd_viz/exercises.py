@@ -1,24 +1,11 @@
-"""Self-check exercises for the notebooks: type an answer, press Check, get right or wrong at once.
-
-An `Exercise` shows a question (LaTeX between `$...$` is typeset), a text box and a Check button.
-How the learner's text is read (`8`, `−24`, `5+3`, `1,000`, `0,5`, `2½`) and what counts as right
-(`answer=` a number, a word or a list of them, `tol=`, `check=`; by default the rule quizzes use
-too, `ANSWER_RULE`) is `autograd_viz.grading`, which this module re-exports (`parse_number`,
-`read_answer`, `SEPARATOR_RULE`, shown as the answer box's tooltip). A wrong answer shows the
-hint, and "did you mean …?" where a separator could mean something else. The expected answer is
-in neither the widget nor the saved widget state until it is revealed, and
-`scripts/execute_notebooks.py` collapses the input of every cell that creates an `Exercise`, so
-the code holding the answer is one click away, not on show.
-
-A teacher can reveal every answer in the notebook at once (`autograd_viz.teacher`, re-exported
-here): start Jupyter with the environment variable `AUTOGRAD_VIZ_TEACHER=1` (exercises then
-appear already revealed, and `teacher_mode()` is a switch that shows and hides them), or unlock
-`teacher_mode()` with the teacher's key (`autograd_viz.classroom`); without either, the switch
-says what it needs and reveals nothing. `reveal_all()` does it from code, behind the same lock
-(as is the click-to-open answer of a page without widgets). Checks need a running kernel.
-
-Once a notebook calls `autograd_viz.answers.record_answers(...)`, every attempt is appended to
-the learner's answers file (what is written: `autograd_viz.answers`); nothing is recorded before.
+"""Self-check exercises for the notebooks: an `Exercise` shows a question, a text box and a Check
+button, and says right or wrong at once, with the hint (and "did you mean …?") for a wrong answer.
+How the text is read and what counts as right is `autograd_viz.grading`, and revealing every answer
+at once is `autograd_viz.teacher` (`teacher_mode()`, `reveal_all()`), both re-exported here. The
+expected answer is in neither the widget nor its saved state until it is revealed, and
+`scripts/execute_notebooks.py` collapses the input of every cell that creates an `Exercise`, so the
+code holding the answer is one click away, not on show. Checks need a running kernel; once a
+notebook calls `autograd_viz.answers.record_answers(...)` every attempt is recorded.
 
 >>> ex = Exercise("With x=2, y=3 and z=(x+y)·y, what is ∂z/∂y?", answer=8, hint="y is used twice.")
 >>> ex.submit("5+3")
@@ -45,6 +32,8 @@ from autograd_viz.grading import (
     format_answer,
     parse_number,
     read_answer,
+    read_or_none,
+    unreadable,
     verdict_html,
 )
 from autograd_viz.teacher import (
@@ -178,11 +167,7 @@ class Exercise:
             )
             return False
         except AnswerParseError as err:
-            self.feedback.value = verdict_html(
-                False,
-                f"I couldn't read that: {err}. Type a number such as 8, -24, 0.5 or 1,000 "
-                f"(a sum like 5+3 is fine too).",
-            )
+            self.feedback.value = verdict_html(False, unreadable(err))
             _record(self, text, False)
             return False
         if right:
@@ -248,11 +233,7 @@ def _record(exercise: Exercise, text: str, right: bool) -> None:
     """Append this attempt to the learner's answers file, when the notebook turned it on."""
     if answers.recording() is None:
         return
-    try:
-        read: float | None = parse_number(text)
-    except AnswerParseError:
-        read = None  # a word, or text that could not be read
     answers.record_attempt(
         kind="exercise", question=answers.question_id("exercise", exercise.question),
-        prompt=exercise.question, answer=text.strip(), read=read, right=right,
+        prompt=exercise.question, answer=text.strip(), read=read_or_none(text), right=right,
     )  # fmt: skip

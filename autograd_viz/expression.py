@@ -1,15 +1,12 @@
-"""Read an expression a person typed (or a link carried) and build it with the engine.
-
-The playground (`lite/playground/`) lets anyone type `tanh(w*x + b)` and see it backpropagate,
-and keeps the expression in the page's URL, so a link can carry any text at all. This module
-is the only door from that text to Python, and it is an allow-list: numbers, names, `+ - * /
-**`, unary minus, parentheses, and the engine's own functions (`tanh exp log relu sigmoid sin
-cos`). A hand-written tokenizer and a recursive-descent parser read it; nothing here calls
-`eval`, `exec` or `compile`, looks up an attribute a text names, or calls anything outside the
-list. Every refusal is an `ExpressionError` that names the offending character, with its
-column and a caret under it. Size limits refuse before any work: the length of the text, the
-nesting depth, the number of values the graph would have, and the size of an exponent
-(`9**9**9` is refused, never computed).
+"""Read an expression a person typed in the playground (`lite/playground/`), or that a link's URL
+carried, and build it with the engine. Since a link can carry any text at all, this module is the
+only door from that text to Python and it is an allow-list: numbers, names, `+ - * / **`, unary
+minus, parentheses and the engine's own functions, read by a hand-written tokenizer and
+recursive-descent parser; nothing here calls `eval`, `exec` or `compile`, looks up an attribute a
+text names, or calls anything outside the list. Every refusal is an `ExpressionError` naming the
+offending character with a caret under its column, and size limits (the text's length, nesting
+depth, number of values, size of an exponent: `9**9**9` is refused, never computed) refuse before
+any work.
 
 >>> z = build("(x + y) * y", {"x": "2", "y": "3"})
 >>> z.data, z.label

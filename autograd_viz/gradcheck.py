@@ -1,15 +1,10 @@
-"""Numerical gradient checking: trust backprop only after comparing it to finite differences.
-
-`gradcheck(f, inputs)` runs `f` on Values, back-propagates, then nudges each
-input by ±h and measures the slope (central differences, error O(h²)). The
-report lists analytic and numeric gradients side by side with their errors and
-prints as a table, so tests and notebooks use the same check.
-
-Inputs given as a mapping bind to `f`'s parameters by name; a list binds by
-position. Where the check cannot give a fair verdict it says why instead of a
-bare FAIL: a probe x ± h outside `f`'s domain is refused with an `h` that works,
-an input at a kink (ReLU at 0) is reported as not differentiable there, and an input
-on the edge of the domain (sqrt at 0), where no h works, as one-sided.
+"""Numerical gradient checking, so that backprop is trusted only after it is compared with finite
+differences: `gradcheck(f, inputs)` runs `f` on Values, back-propagates, nudges each input by ±h
+(central differences, error O(h²)) and reports analytic and numeric gradients side by side with
+their errors, as a table that tests and notebooks share. Where no fair verdict is possible it says
+why instead of a bare FAIL: a probe outside `f`'s domain is refused with an `h` that works, an
+input at a kink (ReLU at 0) is reported as not differentiable there, and one on the edge of the
+domain (sqrt at 0) as one-sided.
 """
 
 from __future__ import annotations

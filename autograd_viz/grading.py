@@ -1,23 +1,11 @@
-"""Reading and grading a typed answer: what a learner may type, and what counts as right.
-
-No widgets here: `Exercise` (`autograd_viz.exercises`), `CodeExercise` and the fill-in quiz
-(`viz/quiz.py`) read and judge answers the same way because they all do it here. The learner's
-text is read tolerantly: `8`, `8.0`, `-24`, `−24` (Unicode minus), `1e-3`, full-width digits,
-and arithmetic on plain numbers (`5+3`, `2*3`, `1/2`, `2^3`, `(2+3)*3`), so a learner may type
-a sum exactly as a derivation writes it; no names or calls are evaluated, and Python-only forms
-(`0x3`, `0b11`, `1_000`) are refused. Separators follow one rule
-(`SEPARATOR_RULE`): a comma or space followed by exactly three digits separates thousands
-(`1,000`, `1 000`), any other comma is a decimal comma (`0,5`), a point is a decimal point.
-Digits of any script (`٣`, `３`), direction marks pasted with a number, and fractions such as
-`2½` (2.5) are read too.
-
-What counts as right is an `AnswerKey`: a number is right within `tol` (relative and absolute)
-when one is given, else by the rule quizzes use too (`ANSWER_RULE`, from
-`autograd_viz._numbers`): within one part in a million, or what the drawings print for the
-answer (4 significant digits). A text answer is right when it matches ignoring case and
-surrounding spaces; several answers may be acceptable; `check=` takes a function of the typed
-text for anything else. Where a separator could mean something else (`1,000` vs 1.000) and
-only the other reading is right, the key's note asks "did you mean …?".
+"""Reading and judging a typed answer, with no widgets, so that `Exercise`
+(`autograd_viz.exercises`) and the fill-in quiz (`viz/quiz.py`) read, judge, word an unreadable
+answer and record what was read the same way. The text is read tolerantly (`8`, `−24`, `1e-3`,
+digits of any script, `2½`, arithmetic on plain numbers such as `5+3` or `2^3`; separators by
+`SEPARATOR_RULE`) but never evaluated as Python: no names or calls, and Python-only forms (`0x3`,
+`1_000`) are refused. An `AnswerKey` says what is right (within `tol`, else `ANSWER_RULE`; a word
+ignoring case and spaces; `check=` for anything else), and its `judge` adds a note to a wrong
+answer that was nearly right ("give at least 4 significant digits", "did you mean …?").
 
 >>> AnswerKey(8).judge("5+3")
 (True, '')
@@ -48,10 +36,11 @@ __all__ = [
     "AnswerParseError",
     "ExerciseError",
     "Reading",
-    "agrees",
     "format_answer",
     "parse_number",
     "read_answer",
+    "read_or_none",
+    "unreadable",
     "verdict_html",
 ]
 
@@ -141,6 +130,27 @@ def parse_number(text: str) -> float:
     (1000.0, 0.5, 1000000.0)
     """
     return read_answer(text).value
+
+
+def read_or_none(text: str) -> float | None:
+    """The number `text` reads as, or None for a word or text that cannot be read: what an
+    answers file records beside the text typed.
+
+    >>> read_or_none("5+3"), read_or_none("eight")
+    (8.0, None)
+    """
+    try:
+        return read_answer(text).value
+    except AnswerParseError:
+        return None
+
+
+def unreadable(err: AnswerParseError) -> str:
+    """What a learner is told when their answer cannot be read (exercises and the quiz)."""
+    return (
+        f"I couldn't read that: {err}. Type a number such as 8, −24, 0.5 or 1,000 "
+        "(a sum like 5+3 is fine too)."
+    )
 
 
 def read_answer(text: str) -> Reading:

@@ -1,11 +1,12 @@
-"""The graph snapshot: a computation graph read once and kept as plain data.
-
-Every viewer — the derivation (`autograd_viz.trace`), drawings, animation frames, the
-player, exports, quizzes — reads a `Graph`, never the `Value`s themselves, and never
-writes to them. Reading a graph happens in exactly one place, `snapshot(root)`: one
-iterative depth-first walk (no recursion limit) that numbers the values in topological
-order, exactly as `Value.topological_order()` does, so node `i` here is value `i` there
-and drawings keep their ids (`v{i}`, `op{i}`, `v{p}-op{i}-{k}`).
+"""The graph snapshot: a computation graph read once and kept as plain numbers, which every
+viewer reads instead of the `Value`s (never writing to them) — `snapshot(root)` is the one
+iterative walk of our Value's graph (no recursion limit), numbering values in topological
+order exactly as `Value.topological_order()` does so drawings keep stable ids (`v{i}`,
+`op{i}`, `v{p}-op{i}-{k}`), checking that no value is stale, and writing each operation's
+numbers once (`with_numbers`: the local derivatives and what one backward pass sent, from
+the engine's own rule), so the Graph holds no callable and every number shown agrees with
+`backward()`; other engines' graphs become a Graph of the same shape in
+`autograd_viz.engines`, behind the one door (`autograd_viz.door.open_graph`).
 
     >>> from autograd_viz import Value
     >>> x, y = Value(2.0, label="x"), Value(3.0, label="y")
@@ -15,48 +16,49 @@ and drawings keep their ids (`v{i}`, `op{i}`, `v{p}-op{i}-{k}`).
     [('x', '', ()), ('y', '', ()), ('v2', '+', (0, 1)), ('v3', '*', (2, 1))]
     >>> [n.role for n in g.nodes]
     ['input', 'input', 'value', 'output']
-    >>> g.local(3)                 # ∂z/∂(operand k), from the engine's own backward rule
-    (3.0, 5.0)
+    >>> g.nodes[3].local, g.nodes[3].sent  # ∂z/∂(operand k); what one backward pass sent
+    ((3.0, 5.0), (3.0, 5.0))
     >>> [e.id for e in g.edges][:2]
     ['v0-op2-0', 'v1-op2-1']
-
-A `Node` carries: `index` (topological position; the root is last), `label` (the
-user's, '' if none), `data`, `grad` (as read), `op` (the engine's op string: "+", "*",
-"**2", "**", "tanh", ...; '' for a leaf), `operands` (indices, in operand order, a
-repeat for `a * a`), `exponent` (the number of `x**n`, else None), `tag` (the name of
-the `nn` neuron that made it, e.g. "L2.n1"; None), `trainable` (a weight or bias),
-`role` ("input", "param", "const" — a number the engine wrapped, the 2 of `x * 2`, an
-`engine.Constant` — "value", "output") and `name` (the label, else `v{i}`; the viewers'
-names are `autograd_viz.naming`'s). `Graph.rule(i)` is the engine's backward
-rule for node i; `Graph.contributions(i, g)` runs it with the output's gradient at g on
-stand-in values and returns what it adds to each operand, so numbers shown to a
-learner always agree with `backward()`; `Graph.local(i)` is the same at g = 1.
-
-This module reads the kit's own `Value` (`_read`, the one function that looks inside
-one); other engines (a learner's micrograd-style class) are read by `autograd_viz.engines`
-into a `Graph` of the same shape, and `autograd_viz.door.open_graph` is the door for both.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from types import SimpleNamespace
-from typing import Any, NamedTuple
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple, TypeVar
 
 from autograd_viz._text import clean_label, clip
 from autograd_viz.engine import Constant, Value
 from autograd_viz.errors import LOOKS_FOR, CycleError, GraphError, StaleGraphError, cycle_error
 from autograd_viz.ops import POWER_N, describe
 
-__all__ = ["CycleError", "Edge", "Graph", "GraphError", "Node", "StaleGraphError", "snapshot"]
+__all__ = [
+    "CycleError",
+    "Edge",
+    "Graph",
+    "GraphError",
+    "Node",
+    "StaleGraphError",
+    "snapshot",
+    "with_numbers",
+]
 
 ROLES = ("input", "param", "const", "value", "output")
+G = TypeVar("G", bound="Graph")
 
 
 class Node(NamedTuple):
-    """One value of the graph, as plain data (see the module docstring for the fields)."""
+    """One value of the graph, as plain data: `index` (topological position; the root is
+    last), `label` (the user's, '' if none), `data`, `grad` (as read), `op` (the engine's op
+    string: "+", "*", "**2", "tanh", ...; '' for a leaf), `operands` (indices in operand
+    order, a repeat for `a * a`), `exponent` (the n of `x**n`, else None), `tag` (the `nn`
+    neuron that made it, e.g. "L2.n1"; None), `trainable` (a weight or bias), `role`
+    ("input", "param", "const" — a number the engine wrapped, the 2 of `x * 2` — "value",
+    "output"), and per operand position `local` (∂node/∂operand, the engine's rule at
+    gradient 1) and `sent` (what one backward pass from the root sent it)."""
 
     index: int
     label: str
@@ -68,6 +70,8 @@ class Node(NamedTuple):
     tag: str | None
     trainable: bool
     role: str
+    local: tuple[float, ...] = ()  # ∂node/∂operand k (empty: a leaf, or no finite value)
+    sent: tuple[float, ...] = ()  # what one backward pass from the root sent operand k
 
     @property
     def name(self) -> str:
@@ -96,12 +100,18 @@ class Edge(NamedTuple):
 class Graph:
     """A computation graph as plain data: `nodes` in topological order (the root last).
 
-    Make one with `snapshot(root)`. Immutable: `with_grads` gives a copy with other
+    Make one with `snapshot(root)` (or `autograd_viz.door.open_graph` for any engine).
+    `backward_order` is the order the engine's own backward pass ran the operations in
+    (None: reverse topological order); `once` every value's gradient after one backward
+    pass from the root on fresh gradients (None where a rule has no finite value there:
+    `unsolved` says which node and why). Immutable: `with_grads` gives a copy with other
     gradients (an animation's final state) without touching the user's values.
     """
 
     nodes: tuple[Node, ...]
-    rules: tuple[Callable[..., Any] | None, ...]  # the engine's backward rule per node
+    backward_order: tuple[int, ...] | None = None
+    once: tuple[float, ...] | None = None
+    unsolved: Mapping[int, str] = field(default_factory=dict)
 
     @property
     def root(self) -> Node:
@@ -123,70 +133,30 @@ class Graph:
                 out[p].append((n.index, k))
         return out
 
-    def rule(self, i: int) -> Callable[..., Any] | None:
-        """The engine's backward rule of node i (None for a leaf)."""
-        return self.rules[i]
-
-    def contributions(self, i: int, grad: float) -> tuple[float, ...]:
-        """What node i's backward rule adds to each operand when the node's gradient is
-        `grad`: run on stand-in values, so the user's graph is never written.
-
-        Raises what the rule raises (e.g. ZeroDivisionError for the slope of 0**-1).
-        """
-        node = self.nodes[i]
-        rule = self.rules[i]
-        if rule is None:
-            return ()
-        # _read is the one reader of nodes; this is the one writer of stand-ins for them
-        operands = [Value(self.nodes[p].data) for p in node.operands]
-        if len(operands) > 2:  # another engine's n-ary node (a learner's sum of three):
-            parents = tuple(operands)  # its replayed rule reads only parents and grad
-            out = SimpleNamespace(data=node.data, op=node.op, parents=parents, _arg=node.exponent)
-        else:
-            out = Value(node.data, node.op or "?", rule, *operands)
-            out._arg = node.exponent
-        out.grad = grad
-        rule(out)
-        return tuple(v.grad for v in operands)
-
     def drawn_op(self, i: int) -> str:
         """The text of node i's operation node in a drawing: its op table symbol (`×`), cut
         to one short line; another engine's snapshot may add a line (PyTorch's Function)."""
         op = self.nodes[i].op
         return clip(describe(op).drawn(op), 16, 1)
 
+    def drawn_note(self, i: int) -> str:
+        """A line under value i's name in a drawing, where its engine keeps something there:
+        none for ours; PyTorch's graph names a leaf's `AccumulateGrad`."""
+        return ""
+
     def local(self, i: int) -> tuple[float, ...]:
         """The local derivatives ∂node_i/∂(operand k), from the engine's rule at gradient 1."""
-        return self.contributions(i, 1.0)
+        return self.nodes[i].local
 
-    def one_backward_pass(self) -> list[float] | None:
-        """Every value's gradient after one `backward()` from the root on fresh gradients —
-        the engine's rules run on stand-ins, as `contributions` does; None where a rule
-        fails (a slope with no finite value: `trace` says where)."""
-        grads = [0.0] * len(self.nodes)
-        grads[-1] = 1.0
-        for node in reversed(self.nodes):
-            if not node.operands:
-                continue
-            try:
-                shares = self.contributions(node.index, grads[node.index])
-            except (ArithmeticError, ValueError):
-                return None
-            for p, share in zip(node.operands, shares):
-                grads[p] += share
-        return grads
-
-    def accumulated(self, once: list[float] | None = None) -> list[tuple[int, float, float]]:
+    def accumulated(self) -> list[tuple[int, float, float]]:
         """The inputs and parameters whose `.grad` holds more (or other) than one backward
         pass from this root gives, as (index, .grad, one pass): `backward()` ran again
         without `zero_grad()`, or another output's backward() added to a shared input.
         Empty unless the last backward() started here (the root's grad is 1: before any
         backward() it is 0, and after one from a later output it is that output's slope), and
         for another engine's graph."""
-        if type(self) is not Graph or self.root.is_leaf or self.root.grad != 1.0:
-            return []
-        once = self.one_backward_pass() if once is None else once
-        if once is None:
+        once = self.once
+        if type(self) is not Graph or self.root.is_leaf or self.root.grad != 1.0 or not once:
             return []
         return [(n.index, n.grad, once[n.index]) for n in self.nodes
                 if n.role in ("input", "param") and not _same(n.grad, once[n.index])]  # fmt: skip
@@ -196,10 +166,62 @@ class Graph:
         nodes = tuple(
             n._replace(grad=grads[n.index]) if n.index in grads else n for n in self.nodes
         )
-        return Graph(nodes, self.rules)
+        return dataclasses.replace(self, nodes=nodes)
 
     def __repr__(self) -> str:
         return f"<Graph of {len(self.nodes)} values, root {self.root.name!r}>"
+
+
+Share = Callable[[int, float], tuple[float, ...]]
+
+
+def with_numbers(graph: G, share: Share, order: Sequence[int] | None = None) -> G:
+    """`graph` with its numbers written in: each operation's local derivatives and what one
+    backward pass from the root sends each operand, in `order` (the engine's own, else
+    reverse topological), each gradient summed as the engine sums it (0.0, then += each
+    share as it arrives). `share(i, g)` is what node i's backward rule sends its operands
+    at gradient g: the only place an engine's rules are run, once per opened graph."""
+    grads = [0.0] * len(graph.nodes)
+    grads[-1] = 1.0
+    local: dict[int, tuple[float, ...]] = {}
+    sent: dict[int, tuple[float, ...]] = {}
+    unsolved: dict[int, str] = {}
+    for i in order if order is not None else range(len(graph.nodes) - 1, -1, -1):
+        operands = graph.nodes[i].operands
+        if not operands:
+            continue
+        try:
+            local[i] = share(i, 1.0)
+            if not unsolved:  # the pass stops at a rule with no finite value
+                sent[i] = share(i, grads[i])
+        except (ArithmeticError, ValueError) as err:
+            unsolved[i] = str(err) or type(err).__name__
+            continue
+        for p, amount in zip(operands, sent.get(i, ())):
+            grads[p] += amount
+    nodes = tuple(
+        n._replace(local=local[n.index], sent=sent.get(n.index, ())) if n.index in local else n
+        for n in graph.nodes
+    )
+    once = None if unsolved else tuple(grads)
+    return dataclasses.replace(graph, nodes=nodes, backward_order=order, once=once,
+                               unsolved=unsolved)  # fmt: skip
+
+
+def _stand_in_share(nodes: list[Node], rules: list[Callable[..., Any] | None]) -> Share:
+    """What the kit's own backward rule of node i sends at gradient g, run on stand-in
+    values, so the user's graph is never written."""
+
+    def share(i: int, grad: float) -> tuple[float, ...]:
+        node = nodes[i]
+        operands = [Value(nodes[p].data) for p in node.operands]
+        out = Value(node.data, node.op or "?", rules[i], *operands)
+        out._arg = node.exponent
+        out.grad = grad
+        rules[i](out)
+        return tuple(v.grad for v in operands)
+
+    return share
 
 
 def snapshot_for(
@@ -279,9 +301,9 @@ def snapshot(root: object, *, read: dict[int, tuple[object, ...]] | None = None)
             stack += (v, operands, None)
             stack.extend(reversed(operands))  # the first operand pops first
     nodes[-1] = nodes[-1]._replace(role="output")
-    graph = Graph(tuple(nodes), tuple(rules))
+    graph = Graph(tuple(nodes))
     _check_current(graph)
-    return graph
+    return with_numbers(graph, _stand_in_share(nodes, rules))
 
 
 # ---- a stale graph: a value that no longer follows from its operands ------------------

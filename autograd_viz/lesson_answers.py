@@ -1,10 +1,9 @@
-"""Typical wrong answers and other right answers to the lessons' code exercises, as code.
-
-Each notebook's exercise keeps a cell that runs its check on these
-(`CodeExercise.try_answers(**lesson_answers.SIGMOID)`): every wrong answer must be refused,
-for the reason named next to it, and every right answer, in whatever style, accepted.
-`tests/test_lesson_checks.py` runs the same lists on the same checks (`lesson_checks`).
-A wrong answer maps a description to (code, words the verdict must contain).
+"""Typical wrong answers and other right answers to the lessons' code exercises, as code: each
+notebook's exercise keeps a cell that runs its check on these
+(`CodeExercise.try_answers(**lesson_answers.SIGMOID)`), and `tests/test_lesson_checks.py` runs the
+same lists on the same checks (`lesson_checks`); every wrong answer must be refused, for the reason
+named next to it, and every right answer, in whatever style, accepted. A wrong answer maps a
+description to (code, words the verdict must contain).
 """
 
 from __future__ import annotations

@@ -1,14 +1,11 @@
-"""The checks behind the lessons' code exercises, in one place the notebooks and tests share.
-
-Each notebook's `CodeExercise` takes its check from here (those of code that computes with
-plain numbers live in `autograd_viz.number_checks`, re-exported here), so `tests/` can try
-typical wrong answers on the very check a learner meets (`autograd_viz.lesson_answers`). Each
-check uses several cases — two different operands, an upstream gradient other than 1, an
-input that is itself computed, a value used twice, where the task has them — and asks
-what the learner's code does by running it (`autograd_viz._watch`: does it recurse, call
-`backward()`, the engine's `topological_order()`, the class's own `*`?), never by searching
-its text. Whatever a check needs (a softmax, a class) is its own or is looked up when it
-runs, never a notebook global the learner may have rebound.
+"""The checks behind the lessons' code exercises, in one place the notebooks and tests share, so
+`tests/` can try typical wrong answers (`autograd_viz.lesson_answers`) on the very check a learner
+meets; those of code that computes with plain numbers live in `autograd_viz.number_checks`,
+re-exported here. Each check uses several cases (two different operands, an upstream gradient other
+than 1, a computed input, a value used twice, where the task has them) and asks what the learner's
+code does by running it (`autograd_viz._watch`), never by searching its text. Whatever a check
+needs (a softmax, a class) is its own or is looked up when it runs, never a notebook global the
+learner may have rebound.
 """
 
 from __future__ import annotations

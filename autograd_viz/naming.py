@@ -1,19 +1,9 @@
-"""Names a learner can follow: an unlabelled value is called by the expression that made it.
-
-`((a*b).tanh() + c.exp()) / d` has three values nobody labelled. Numbered names
-(`v2`, `v6`) are correct and mean nothing to a learner: `∂f/∂v6 = v8`. So a value without a
-label is named by its expression while that stays short — `a · b`, `tanh(a · b)`, `exp(c)`,
-`d⁻¹`; a product with a reciprocal reads as the division the learner wrote (`sum1 / d`) and a
-product with −1 as the negation (`−b`, from `a - b`) — and after the operation that made it
-(`sum1`, `prod2`, `tanh1`: the first sum, the second product, in the order they are
-computed) when the expression would be longer than `MAX_LENGTH` characters, or when the
-name is taken. The
-output, whose name starts every line of the backward pass, keeps its expression only up to
-`ROOT_LENGTH` characters (`a · b`), else it is `out`. A neuron's output is named after its
-neuron (`L2.n1`), a constant (a number the engine wrapped, the 2 of `x * 2`) by its value,
-and an input nobody labelled (`a = Value(2.0)`) by a letter: a, b, c, … in the order the
-expression first uses them, skipping letters that are labels. Drawings, equations, the
-player and quizzes all use these names.
+"""Names a learner can follow: a value nobody labelled is called by the expression that made it (`a
+· b`, `tanh(a · b)`, `sum1 / d`, `−b`) while that stays short, else after its operation (`sum1`,
+`prod2`), because numbered names (`∂f/∂v6 = v8`) are correct and mean nothing to a learner; the
+output keeps its expression only while short, else it is `out`, a neuron's output is named after
+its neuron (`L2.n1`), a constant by its value, and an unlabelled input by a letter. Drawings,
+equations, the player and quizzes all use these names (`expression_names`).
 
     >>> from autograd_viz import Value
     >>> from autograd_viz.graph import snapshot
@@ -40,7 +30,20 @@ ROOT_LENGTH = 8  # the output's name starts every ∂out/∂… line: longer tha
 
 
 def expression_names(graph: Graph, digits: int = 4) -> list[Eq]:
-    """The name of every value of `graph`, in node order, as text and LaTeX (see above)."""
+    """The name of every value of `graph`, in node order, as text and LaTeX.
+
+    A label is kept. A value without one is named by its expression while that stays short
+    (`a · b`, `tanh(a · b)`, `exp(c)`, `d⁻¹`; a product with a reciprocal reads as the division
+    the learner wrote, `sum1 / d`, and a product with −1 as the negation, `−b` from `a - b`),
+    and after the operation that made it (`sum1`, `prod2`, `tanh1`: the first sum, the second
+    product, in the order they are computed) when the expression would be longer than
+    `MAX_LENGTH` characters or the name is taken. The output, whose name starts every line of
+    the backward pass, keeps its expression only up to `ROOT_LENGTH` characters, else it is
+    `out`. A neuron's output is named after its neuron (`L2.n1`), a constant (a number the
+    engine wrapped, the 2 of `x * 2`) by its value, and an input nobody labelled
+    (`a = Value(2.0)`) by a letter: a, b, c, … in the order the expression first uses them,
+    skipping letters that are labels.
+    """
     names: list[Eq] = []
     taken = {n.label for n in graph.nodes if n.label}
     letters = _input_letters(graph, taken)

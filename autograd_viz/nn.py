@@ -1,20 +1,11 @@
-"""Neural networks from Values: Neuron, Layer and MLP, as in micrograd.
-
-A neuron computes act(w·x + b), where act is ReLU (the blog's choice), tanh,
-sigmoid or nothing (a linear neuron): `Neuron(2, act="tanh")`, and the same `act=`
-for a whole `Layer` or `MLP`. The activations are the op table's (`autograd_viz.ops`):
-any row marked as one is named by its `Value` method, so a new one needs no edit here.
-
-Stacking neurons into layers and layers into an MLP gives a network whose every weight
-is a `Parameter` (a Value that drawings style as a weight) and whose every output
-remembers which neuron made it (`Value.tag`, the neuron, whose `name` says where it
-sits: "L2.n1"), so a drawing can collapse a network into one box per neuron without
-knowing this module.
-
-Initialisation draws from a private `random.Random(seed)` when a seed is given,
-and from the global `random` module otherwise — so the blog's
-`random.seed(42); model = MLP(2, [4, 4, 1])` works as written, and a seeded
-model never disturbs anyone else's random numbers.
+"""Neural networks from Values, as in micrograd: `Neuron` computes act(w·x + b), stacked into a
+`Layer` and an `MLP`, with act ReLU (the blog's choice) or any activation row of the op table
+(`autograd_viz.ops`, named by its `Value` method, so a new one needs no edit here). Every weight is
+a `Parameter` (a Value that drawings style as a weight) and every neuron's output carries its
+neuron (`Value.tag`, named like "L2.n1"), so a drawing can collapse a network into one box per
+neuron without importing this module. A seed draws from a private `random.Random(seed)`, so a
+seeded model never disturbs anyone else's random numbers; without one the global `random` module is
+used, so the blog's `random.seed(42); MLP(2, [4, 4, 1])` works as written.
 """
 
 from __future__ import annotations

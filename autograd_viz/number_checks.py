@@ -1,9 +1,7 @@
-"""The lessons' checks of code that computes with plain numbers, re-exported by lesson_checks.
-
-06's central difference, 10's backward pass by hand, 12's gradient of softmax with
-cross-entropy and 14's quotient of dual numbers: each on several inputs, asking what the
-code does by running it (an engine run inside 10), and with its own reference (12's
-softmax is its own, not a notebook's).
+"""The lessons' checks of code that computes with plain numbers (06's central difference, 10's
+backward pass by hand, 12's gradient of softmax with cross-entropy, 14's quotient of dual numbers),
+re-exported by `lesson_checks`: each on several inputs, asking what the code does by running it (an
+engine run inside 10), and with its own reference (12's softmax is its own, not a notebook's).
 """
 
 from __future__ import annotations

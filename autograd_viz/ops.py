@@ -1,25 +1,13 @@
-"""The op table: one row per operation, saying how the viewers write and name it.
-
-A row holds what a derivation needs in words and symbols — how the operation is written
-(`s = x + y`), its local derivative as a formula (`∂z/∂s = y`, `∂t/∂x = 1 − t²`), its name
-in prose ("the product") and as a subscript ("mul"), the symbol drawn in its graph node,
-and whether it may name a neuron's activation. It holds no numbers: every number of a
-local derivative comes from the engine's own backward rule (`Graph.contributions`), so a
-derivation can never disagree with `backward()`.
-
-A row also holds what the kit's other readers need, so no module keeps a list of
-operations of its own: the `Value` method that makes it and its number of operands (how
-another engine's operation is re-built on the kit's own engine, to check it), the other
-spellings another engine may use ("add", "__add__"), its backward rule in a sentence ("the
-product rule"), how a message writes it in plain text (`x · y`), and for an activation the
-slope a neuron step shows (`(1 − tanh²)`); `nn` takes `act=` from the activation rows.
-Operations the engine builds from others (`a − b` is `a + (−1)·b`) have `derived` rows:
-no node of ours carries them, but another engine's node may.
-
-Adding an operation to the package is the engine method plus one row here (and its test
-case). An operation without a row still traces: it is written as a function call
-(`sinh(x)`) and its local derivatives are shown by number with a generic symbol
-(`∂y/∂x = 0.8776`), never with another operation's formula.
+"""The op table: one row per operation, the one place the kit describes an operation, so no other
+module keeps a list of its own. A row says how a derivation writes and names it (`s = x + y`, its
+local derivative as a formula, "the product", "mul", the symbol drawn in its node, whether it may
+be a neuron's activation and the slope a neuron step shows) and what other readers need (the
+`Value` method and number of operands, other engines' spellings, its rule in a sentence); `derived`
+rows name operations the engine builds from others (`a − b`) that another engine's node may carry.
+A row holds no numbers: every local derivative's number comes from the engine's own backward rule,
+so a derivation can never disagree with `backward()`, and an operation without a row still traces,
+written as a function call with its derivatives shown by number, never with another operation's
+formula (docs/architecture.md: where to add an operation).
 
     >>> describe("*").noun, describe("**3").short, describe("sinh").known
     ('the product', 'pow', False)

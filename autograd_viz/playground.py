@@ -1,16 +1,11 @@
-"""The Python side of the playground page (`lite/playground/`, built into `_site/playground/`).
-
-The page runs this module in Pyodide and asks it for everything it shows, so the playground
-says exactly what the notebooks say: the expression is read by `autograd_viz.expression`
-(an allow-list, never `eval`), drawn by `Value.draw`, stepped through by the kit's
-kernel-free inline player (`autograd_viz.viz.inline`), derived by `autograd_viz.trace` and
-quizzed by `autograd_viz.viz.quiz`. The page's JavaScript only places what comes back and
-keeps the state in the URL (`#e=(x%2By)*y&x=2&y=3&mode=steps&step=7`). The link's `step`
-counts from 1, as the player's caption does ("step 7 of 9"); links written before it did
-(from 0) open one step earlier than they used to, and `step=0` opens step 1 as it did.
-
-Every function takes and returns plain dicts of strings and numbers (JSON-able), so the page
-never holds a Python object.
+"""The Python side of the playground page (`lite/playground/`, built into `_site/playground/`):
+the page runs this module in Pyodide and asks it for everything it shows, in plain dicts of
+strings and numbers, so the playground says exactly what the notebooks say — the expression
+read by `autograd_viz.expression` (an allow-list, never `eval`), drawn by `Value.draw`,
+stepped through by the kernel-free inline player, derived by `autograd_viz.trace`, quizzed
+by `autograd_viz.viz.quiz` — while its JavaScript only places what comes back and keeps the
+state in the URL (`#e=(x%2By)*y&x=2&y=3&mode=steps&step=7`; `step` counts from 1, as the
+player's caption does).
 
 >>> shown = view({"e": "(x + y) * y", "x": "2", "y": "3", "mode": "derivation"})
 >>> shown["params"]

@@ -1,23 +1,9 @@
-"""Refuse a graph too large to draw before reading all of it.
-
-The door (`autograd_viz.door.open_graph`, which every public entry calls once) counts
-with `check_size` (or `read_within`) before it takes the graph snapshot, so a chain of a
-million operations is refused in milliseconds, with memory for `max_nodes` values, not
-for the whole graph. What the count read is handed to the snapshot: each node's operands
-are read once, ours (`Value.parents`) and another engine's (`_prev`) alike.
-
-The walk counts only values that every picture must draw: from the root, through
-operands, stopping at the outputs of `nn` neurons (a collapsed drawing may hide what
-lies behind them in a box). A value reached that way is visible in every drawing
-(collapsed or not), so once more than `max_nodes` of them are found, no drawing
-within the limit exists and the walk stops. A graph that fits, or that collapsing
-might shrink, passes on to the snapshot and the exact check in `render`.
-
-Counting values is not enough for the layout: `x*w*w*…*w` has only 102 values, but `w` feeds
-operations all along the chain, and `dot` lays out a long edge as a chain of hidden nodes,
-one per rank it crosses; its placement step then works on a graph of 20,302 nodes. So the
-renderer seam also counts that graph before running `dot` (`layout_work`): the drawn nodes,
-their edges and twice the ranks the edges cross, as `dot`'s placement step builds it.
+"""Refuse a graph too large to draw before reading all of it: the door
+(`autograd_viz.door.open_graph`) counts with `check_size` (or `read_within`) before it takes the
+snapshot, so a chain of a million operations is refused in milliseconds with memory for `max_nodes`
+values, and hands on what the count read, so each node's operands (ours or another engine's) are
+read once. `layout_work` counts, before `dot` runs, the graph its placement step would solve, which
+the number of values alone does not bound (`x*w*w*…*w` has 102 values and 20,302 nodes to place).
 """
 
 from __future__ import annotations
@@ -27,7 +13,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from autograd_viz.engine import Value
-from autograd_viz.engines.read import is_graph, raw_operands
 from autograd_viz.errors import GraphTooLargeError
 from autograd_viz.graph import _read, _read_operands
 
@@ -44,6 +29,13 @@ def check_size(root: object, max_nodes: int) -> dict[int, tuple[object, ...]]:
 
     Returns the operands it read, by `id` of the node, for `graph.snapshot(root, read=...)`:
     with the snapshot, every node's operands are still read once.
+
+    The walk counts only values that every picture must draw: from the root, through
+    operands, stopping at the outputs of `nn` neurons (a collapsed drawing may hide what lies
+    behind them in a box). A value reached that way is visible in every drawing, so once more
+    than `max_nodes` of them are found no drawing within the limit exists and the walk stops;
+    a graph that fits, or that collapsing might shrink, passes on to the snapshot and the
+    exact check in `render`.
 
     >>> x = Value(0.5)
     >>> for _ in range(1_000):
@@ -88,6 +80,8 @@ def _foreign_within(root: object, max_nodes: int) -> dict | None:
     """Another engine's graph (micrograd's, a learner's class), counted: the operands of
     every value as stored (`raw_operands`: a list, and whether a set lost their order), by
     `id`; None as soon as more than `max_nodes` values are found; {} for no graph at all."""
+    from autograd_viz.engines.read import is_graph, raw_operands  # their graphs only
+
     if not is_graph(root):
         return {}  # not a graph at all: the snapshot says what is wrong
     return _read_up_to(root, max_nodes, raw_operands, first=lambda stored: stored[0])

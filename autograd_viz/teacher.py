@@ -1,19 +1,11 @@
-"""The teacher's switch: reveal (and hide) every answer in the notebook at once.
-
-Everything that has an answer to reveal — an `Exercise`, a `CodeExercise`, a fill-in `Quiz` —
-calls `register(item)` when it is made: it joins the `registry` of this kernel (held weakly,
-so a dropped exercise is not kept alive) and starts revealed where the teacher is revealing
-already. An item only needs `reveal()` and `hide()` (the `Revealable` protocol), so the
-switch knows nothing about what it reveals.
-
-On the teacher's machine (the environment variable `AUTOGRAD_VIZ_TEACHER=1` when Jupyter
-starts) exercises appear revealed and `teacher_mode()` is a switch that shows and hides them;
-elsewhere the lock holds until the teacher's key (`autograd_viz.classroom`) is given. Every
-way the kit reveals answers goes through it: the switch, `reveal_all()` (which raises
-`TeacherLockedError` while locked) and the click-to-open answer of a page without widgets
-(`answer_box`). What it cannot hide is what the learner's own kernel holds: the exercise
-cell's code and the exercise object (`ex.answer`, `ex.reveal()`). `autograd_viz.exercises`
-re-exports `teacher_mode`, `reveal_all`, `hide_all` and `TEACHER_ENV`.
+"""The teacher's switch: reveal (and hide) every answer in the notebook at once. Everything with an
+answer to reveal (an `Exercise`, a `CodeExercise`, a `Quiz`) calls `register(item)` when it is
+made; the registry holds it weakly and needs only `reveal()` and `hide()` (`Revealable`), so the
+switch knows nothing about what it reveals. The lock opens on the teacher's machine
+(`AUTOGRAD_VIZ_TEACHER=1` when Jupyter starts) or with the teacher's key
+(`autograd_viz.classroom`), and every way the kit reveals answers goes through it
+(`teacher_mode()`, `reveal_all()`, the click-to-open `answer_box` of a page without widgets); what
+it cannot hide is what the learner's own kernel holds (the exercise cell's code, `ex.answer`).
 
 >>> import os; os.environ["AUTOGRAD_VIZ_TEACHER"] = "1"  # the teacher's machine
 >>> class Card:

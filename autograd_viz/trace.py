@@ -1,32 +1,14 @@
-"""The derivation as data: forward and backward pass as an ordered list of equations.
-
-`trace(root)` walks the graph the way the blog works it by hand and returns one
-`Step` per line of that derivation. Forward, in topological order: the inputs,
-then every operation with its equation (`s = x + y = 2 + 3 = 5`). Backward: the
-seed (`∂z/∂z = 1`); then, for each operation in reverse topological order, one
-line per operand edge — the local partial where the operation is the output's
-own (`∂z/∂s = y = 3`), the chain rule elsewhere (`∂z/∂x = ∂z/∂s · ∂s/∂x = 3 · 1 = 3`)
-— and an accumulation line wherever a value feeds several operations
-(`∂z/∂y = 5 + 3 = 8`). Each step names the value indices and SVG edge ids it
-touches (the ids of `autograd_viz.viz.render`), the values and gradients known after
-it, and its equation as plain Unicode text and as LaTeX. Steps are plain data:
-notebooks print them, the player animates them, tests compare them, and the
-gradients agree bit for bit with `Value.backward()`. `notation="adjoint"` writes the
-backward pass the autodiff way instead: each operation's local partials, then each
-contribution to the adjoints (`s̄ = z̄ · ∂(s · y)/∂s = 1 · 3 = 3`, `ȳ = ȳ_mul + ȳ_add`).
-
-Names (`autograd_viz.naming`): a value's label where it has one; else its expression
-while that stays short (`x + y`, `tanh(a · b)`: `∂z/∂(x + y)`), a neuron's name (`L2.n1`),
-or a stable generated name `v{i}` from its topological index; an input nobody labelled is
-a, b, c, …. Constants (numbers written into the expression, like the 2 in `2 * d`, which
-the engine wraps in a `Constant`) appear by value and get no gradient line. Numbers are
-formatted by `format_number`.
-
-Where the pieces come from: the graph is read once into a snapshot
-(`autograd_viz.graph`); how each operation is written and named is its row in the op
-table (`autograd_viz.ops`); every number of a local derivative or a gradient comes from
-the engine's own backward rule; equation pieces are `autograd_viz._equations`. This
-module is the walk: which line comes when, and what it reveals.
+"""The derivation as data: `trace(root)` works the graph the way the blog works it by hand and
+returns one `Step` per line — forward, the inputs then every operation with its equation
+(`s = x + y = 2 + 3 = 5`); backward, the seed, then per operation (in the engine's own
+order) one line per operand edge, the chain rule written out (`∂z/∂x = ∂z/∂s · ∂s/∂x = 3 ·
+1 = 3`), and a sum wherever a value feeds several operations (`∂z/∂y = 5 + 3 = 8`), or in
+`notation="adjoint"` each operation's local partials then each contribution to the adjoints
+— each step naming the values and SVG edges it touches, what is known after it, and its
+equation as Unicode text and LaTeX; this module is only the walk (which line comes when):
+names come from `autograd_viz.naming`, how an operation is written from its op table row,
+every number from the engine's own backward pass as the opened graph holds it, so the
+gradients agree bit for bit with `backward()`.
 """
 
 from __future__ import annotations
@@ -226,6 +208,63 @@ def trace(
     return _steps(graph, lines, phase, grads)
 
 
+def local_equations(graph: Graph, digits: int = 4) -> dict[str, Eq]:
+    """Each operand edge's local derivative as the adjoint notation writes it, by SVG edge
+    id: the `local` lines of `trace(graph, notation="adjoint")`, written without tracing
+    again (what a player's "ask the graph" panel shows on an edge).
+
+    >>> from autograd_viz import Value
+    >>> from autograd_viz.graph import snapshot
+    >>> x, y = Value(2.0, label="x"), Value(3.0, label="y")
+    >>> local_equations(snapshot((x + y) * y))["v1-op3-1"].text
+    '∂((x + y) · y)/∂y = x + y = 5'
+    """
+    names = _names(graph, digits)
+    out: dict[str, Eq] = {}
+    for node in graph.nodes:
+        if node.is_leaf or node.index in graph.unsolved:
+            continue
+        row = describe(node.op)
+        args = _args(graph, node, names, digits)
+        own = _own(graph, node, row, args, names)
+        for k, p in enumerate(node.operands):
+            if graph.nodes[p].role != "const":
+                sides = _local_sides(row, k, args, names[node.index], names[p], node.local[k],
+                                     digits)  # fmt: skip
+                out[f"v{p}-op{node.index}-{k}"] = _local_eq(own, names[p], node, k, *sides, digits)
+    return out
+
+
+def _local_sides(
+    row: Op, k: int, args: Args, out: Eq, operand: Eq, local: float, digits: int
+) -> tuple[Eq, Eq]:
+    """The local derivative of operand k, symbolic and in numbers (by number only for an
+    op the table does not know)."""
+    if row.local is None:
+        return partial(out, operand), num(local, digits)
+    symbolic, numbers = row.local(k, args)
+    return symbolic, numbers or num(local, digits)
+
+
+def _own(graph: Graph, node: Node, row: Op, args: Args, names: list[Eq]) -> Eq:
+    """What a local partial is written with: its operation's output; where that is the root,
+    the operation itself — ∂(s · y)/∂s, as ∂z/∂s means the total."""
+    return (
+        row.forward(args.names, args) if node.index == len(graph.nodes) - 1 else names[node.index]
+    )
+
+
+def _local_eq(
+    own: Eq, operand: Eq, node: Node, k: int, symbolic: Eq, numbers: Eq, digits: int
+) -> Eq:
+    """`∂own/∂operand = symbolic = numbers = value`, saying which operand in `a * a`."""
+    part = partial(own, operand)
+    if node.operands.count(node.operands[k]) > 1:
+        part = Eq(f"{part.text} (operand {k + 1})",
+                  rf"{part.latex}\ (\text{{operand {k + 1}}})")  # fmt: skip
+    return chain([part, symbolic, numbers, num(node.local[k], digits)])
+
+
 def _too_large(max_nodes: int) -> GraphTooLargeError:
     return GraphTooLargeError(
         f"trace(): this graph has more than {max_nodes} values (max_nodes={max_nodes}), too "
@@ -354,7 +393,7 @@ class _Backward:
         out = [_Line("backward", "seed", (r,), (), r, eq, (), (r,), said)]
         self.grad[r] = 1.0
         # a learner's engine (autograd_viz.engines): the order their backward() ran in
-        theirs = getattr(self.graph, "backward_order", None)
+        theirs = self.graph.backward_order
         nodes = [self.graph.nodes[i] for i in theirs] if theirs else reversed(self.graph.nodes)
         for node in nodes:
             if not node.is_leaf:
@@ -371,12 +410,10 @@ class _Backward:
         return _via(describe(self.graph.nodes[i].op), named, twice, k, self.names[i])
 
     def _numbers(self, node: Node) -> tuple[tuple[float, ...], tuple[float, ...]]:
-        """The engine's rule run twice: the local derivatives (at gradient 1) and what it
-        adds to each operand at this node's gradient."""
+        """The local derivatives and what one backward pass sent each operand: numbers the
+        graph's opener wrote from the engine's own rule."""
         i = node.index
-        try:
-            return self.graph.local(i), self.graph.contributions(i, self.grad[i])
-        except (ArithmeticError, ValueError) as err:
+        if i in self.graph.unsolved:
             at = ", ".join(
                 f"{self.names[p].text} = {format_number(self.graph.nodes[p].data)}"
                 for p in dict.fromkeys(node.operands)
@@ -384,9 +421,10 @@ class _Backward:
             raise TraceError(
                 f"the local derivative of {self.names[i].text} = "
                 f"{_forward_eq(self.graph, node, self.names, self.digits).text.split(' = ')[1]} "
-                f"has no finite value at {at} ({err}), so there is no derivation to show "
-                "(backward() fails here too)"
-            ) from None
+                f"has no finite value at {at} ({self.graph.unsolved[i]}), so there is no "
+                "derivation to show (backward() fails here too)"
+            )
+        return node.local, node.sent
 
     def _operation(self, node: Node) -> list[_Line]:
         """The lines for one operation: one per operand edge, then any completed sums."""
@@ -403,11 +441,7 @@ class _Backward:
         for k, p in enumerate(node.operands):
             if graph.nodes[p].role == "const":
                 continue
-            if row.local is None:  # an op the table does not know: by number only
-                symbolic, numbers = partial(out, names[p]), None
-            else:
-                symbolic, numbers = row.local(k, args)
-            numbers = numbers or num(local[k], digits)
+            symbolic, numbers = _local_sides(row, k, args, out, names[p], local[k], digits)
             reads = tuple(q for m, q in enumerate(node.operands) if m != k and row.reads)
             contribution = contributions[k]
             self.received[p].append((i, k, contribution))
@@ -417,14 +451,8 @@ class _Backward:
             edges = (f"op{i}-v{i}", f"v{p}-op{i}-{k}")
             touched = tuple(dict.fromkeys((p, i, *reads)))
             if self.adjoint:
-                # a local partial is written with its own operation's output; where that is
-                # the root, with the operation itself: ∂(s · y)/∂s, as ∂z/∂s means the total
-                own = row.forward(args.names, args) if i == r else out
-                part = partial(own, names[p])
-                if node.operands.count(p) > 1:  # a * a: say which operand
-                    part = Eq(f"{part.text} (operand {k + 1})",
-                              rf"{part.latex}\ (\text{{operand {k + 1}}})")  # fmt: skip
-                eq = chain([part, symbolic, numbers, num(local[k], digits)])
+                own = _own(graph, node, row, args, names)
+                eq = _local_eq(own, names[p], node, k, symbolic, numbers, digits)
                 locals_.append(_Line("backward", "local", touched, edges, p, eq))
                 kind, eq = "contribution", chain([
                     _bar(names[p], share), times(_bar(out), partial(own, names[p])),
@@ -622,6 +650,7 @@ __all__ = [
     "check_phase",
     "derivation",
     "format_number",
+    "local_equations",
     "node_names",
     "trace",
 ]

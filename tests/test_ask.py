@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given, settings
+from op_cases import expressions
 
 from autograd_viz import Value
 from autograd_viz.trace import trace
@@ -126,3 +128,39 @@ def test_without_latex_the_table_keeps_every_text_and_drops_only_the_latex():
     assert {k: v["text"] for k, v in plain["edges"].items()} == {
         k: v["text"] for k, v in full["edges"].items()
     }
+
+
+@settings(max_examples=60, deadline=None)
+@given(expressions())
+def test_each_edges_local_derivative_is_the_adjoint_traces_local_line(root):
+    """The edges' lines come from `local_equations`, without a second trace: each is the
+    `local` line the adjoint notation writes for that edge, word for word."""
+    from autograd_viz.graph import snapshot
+    from autograd_viz.trace import local_equations
+
+    graph = snapshot(root)
+    adjoint = trace(graph, "backward", notation="adjoint")
+    lines = {
+        s.edges[1]: (s.text, s.latex) for s in adjoint if s.kind == "local" and len(s.edges) == 2
+    }
+    found = {e: (eq.text, eq.latex) for e, eq in local_equations(graph).items()}
+    assert found == lines
+
+
+def test_a_player_traces_its_graph_once():
+    import sys
+
+    from autograd_viz.viz.player import Player
+
+    traced = []
+
+    def profile(frame, event, arg):
+        if event == "call" and frame.f_code is trace.__code__:
+            traced.append(frame.f_back.f_code.co_name)
+
+    sys.setprofile(profile)
+    try:
+        Player(_z())
+    finally:
+        sys.setprofile(None)
+    assert len(traced) == 1

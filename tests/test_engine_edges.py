@@ -1,7 +1,7 @@
 """The engine at its edges: x ** n at 0, overflow, exotic exponents and labels, bools,
 plain-maths mistakes, and copying or pickling graphs deeper than Python's recursion limit.
 
-Every test here pins one rule stated in the engine's module docstring or in
+Every test here pins one rule stated in the docstring of `engine.Value` or in
 docs/errors.md, and each failed before the fix it protects.
 """
 

@@ -49,9 +49,24 @@ def test_local_derivatives_come_from_the_engines_rule_and_never_touch_the_users_
     before = [(v.data, v.grad) for v in y.topological_order()]
     g = snapshot(y)
     assert g.local(1) == (1 - math.tanh(0.5) ** 2,)
-    assert g.contributions(2, 2.0) == (2 * 0.5, 2 * math.tanh(0.5))
+    assert g.nodes[2].local == (0.5, math.tanh(0.5))  # ∂y/∂tanh(x) = x, ∂y/∂x = tanh(x)
+    assert g.nodes[2].sent == (0.5, math.tanh(0.5))  # one pass from y: its gradient is 1
+    assert g.nodes[1].sent == (0.5 * (1 - math.tanh(0.5) ** 2),)
+    assert g.once == (x.grad, 0.5, 1.0)  # bit for bit what backward() gave
     assert [(v.data, v.grad) for v in y.topological_order()] == before
     assert g.nodes[0].grad == x.grad  # as read
+
+
+def test_a_graph_is_plain_numbers_with_no_callable_inside():
+    import dataclasses
+
+    g = snapshot(sum_times_y())
+    held = [getattr(g, f.name) for f in dataclasses.fields(g)]
+    held += [value for node in g.nodes for value in node]
+    assert not [h for h in held if callable(h)]
+    assert [n.local for n in g.nodes] == [(), (), (1.0, 1.0), (3.0, 5.0)]
+    assert [n.sent for n in g.nodes] == [(), (), (3.0, 3.0), (3.0, 5.0)]
+    assert g.once == (3.0, 8.0, 3.0, 1.0)
 
 
 def test_with_grads_copies_instead_of_writing():

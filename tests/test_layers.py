@@ -45,6 +45,20 @@ def test_below_the_viewers_nothing_imports_a_viewer(module):
     assert "ipywidgets" not in loaded
 
 
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "import autograd_viz.trace",
+        "from autograd_viz import Value; from autograd_viz.trace import trace; "
+        "x = Value(2.0); trace((x + 1) * x)",
+    ],
+)
+def test_a_derivation_of_our_value_loads_none_of_the_other_engines_openers(statement):
+    loaded = _loaded_after(statement)
+    assert "autograd_viz.trace" in loaded
+    assert not {m for m in loaded if m.startswith("autograd_viz.engines")}
+
+
 def test_the_top_level_names_still_import_and_nn_loads_on_first_use():
     loaded = _loaded_after("from autograd_viz import MLP, Neuron, Parameter, Value, gradcheck")
     assert "autograd_viz.nn" in loaded and "ipywidgets" not in loaded

@@ -7,6 +7,7 @@ tests/test_engines_run.py, tests/test_engines_check.py."""
 
 from __future__ import annotations
 
+import collections
 import os
 
 import own_engines as oe
@@ -69,7 +70,7 @@ def test_a_times_a_shares_what_their_rule_sent_between_both_operands():
     a = mg.Value(3.0)
     g = foreign_snapshot(a * a)
     assert g.nodes[-1].operands == (0, 0)
-    assert g.contributions(1, 1.0) == (3.0, 3.0)
+    assert g.nodes[1].local == g.nodes[1].sent == (3.0, 3.0)
     assert a.grad == 0
 
 
@@ -529,3 +530,28 @@ def test_a_graph_with_no_labels_at_all_shows_every_leaf_with_its_gradient():
     assert f"∂{z_}/∂a = ∂{z_}/∂(a + b) · ∂(a + b)/∂a = 3 · 1 = 3" in text
     drawing = autograd_viz.draw(z).source
     assert "grad 3" in drawing and "grad 8" in drawing
+
+
+@pytest.mark.parametrize("call", ["draw", "animate", "quiz", "derivation"])
+def test_their_backward_closures_run_once_per_public_call(call):
+    """The numbers of one run of their backward() are written into the graph when it is
+    opened; nothing later calls a closure of theirs again (each one counted)."""
+    import autograd_viz
+
+    x, y = oe.BlogValue(2.0), oe.BlogValue(3.0)
+    s = x + y
+    z = s * y
+    z.backward()
+    calls = collections.Counter()
+    for name, node in {"x": x, "y": y, "s": s, "z": z}.items():
+
+        def counted(original=node._backward, name=name):
+            calls[name] += 1
+            return original()
+
+        node._backward = counted
+    from autograd_viz.trace import derivation
+
+    public = {"derivation": derivation}.get(call) or getattr(autograd_viz, call)
+    public(z)
+    assert calls == {"x": 1, "y": 1, "s": 1, "z": 1}

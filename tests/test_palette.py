@@ -2,9 +2,9 @@
 
 What Python writes colours through `var(--avz-<name>, <fallback>)`, and each fallback must be
 that row's colour (a stale copy would show only where nobody sets the property); the
-stylesheets (`viz/static/*.css`) colour through `var(--avz-<name>)` alone, with every property
-declared before them; any other literal colour in the package's Python, CSS or JavaScript is a
-copy of the palette waiting to drift.
+stylesheets and scripts of `viz/static/` colour through `var(--avz-<name>)` alone, with every
+property declared before them, the dark theme's rows too; any other literal colour in the
+package's Python, CSS or JavaScript is a copy of the palette waiting to drift.
 """
 
 from __future__ import annotations
@@ -69,27 +69,66 @@ def test_var_css_variables_and_resolve_agree():
 
 STATIC = PACKAGE / "viz" / "static"
 STYLESHEETS = sorted(STATIC.glob("*.css"))
-# player.css sets the player's dark-theme text colours (JupyterLab dark themes), which are not
-# palette rows yet: its light colours come from the palette alone (no fallbacks).
-NOT_YET = {"player.css"}
+STATIC_FILES = sorted([*STYLESHEETS, *STATIC.glob("*.js")])
 USED = re.compile(r"var\(--avz-([\w-]+)\s*[,)]")
 SET_HERE = re.compile(r"--avz-([\w-]+)\s*:")
 
 
-@pytest.mark.parametrize("path", STYLESHEETS, ids=lambda p: p.name)
-def test_a_stylesheet_copies_no_colour_from_the_palette(path):
+@pytest.mark.parametrize("path", STATIC_FILES, ids=lambda p: p.name)
+def test_a_static_file_copies_no_colour_from_the_palette(path):
+    """Not even a fallback: player.css's dark theme and ask.js's `var(--avz-active, #D55E00)`
+    were copies. The palette declares every property, dark-theme rows included, before the
+    stylesheets; a script's styles use the properties its host's stylesheet declares."""
     literals = HEX.findall(path.read_text(encoding="utf-8"))
-    if path.name in NOT_YET:
-        assert literals, f"{path.name} copies no colour now: take it off NOT_YET"
-        return
     assert literals == [], f"colour through var(--avz-<name>) alone, not {literals}"
 
 
-@pytest.mark.parametrize("path", STYLESHEETS, ids=lambda p: p.name)
-def test_every_property_a_stylesheet_uses_is_a_palette_row(path):
+@pytest.mark.parametrize("path", STATIC_FILES, ids=lambda p: p.name)
+def test_every_property_a_static_file_uses_is_a_palette_row(path):
     text = path.read_text(encoding="utf-8")
     unknown = set(USED.findall(text)) - set(COLORS) - set(SET_HERE.findall(text))
     assert unknown == set(), f"no palette row for --avz-{sorted(unknown)}"
+
+
+def test_every_widget_declares_the_palette_its_scripts_colour_by():
+    """ask.js (in the player and the explorer) and explore.js copy no colour: the widget's
+    stylesheet declares the properties they use."""
+    from autograd_viz.viz.explore import Explorer
+    from autograd_viz.viz.player import Player
+
+    for widget in (Player, Explorer):
+        assert widget._css.startswith(css_variables(":where(:root)")), widget.__name__
+        assert css_variables(":host") in widget._css  # marimo puts it in a shadow tree
+
+
+def test_the_dark_theme_takes_every_dark_row_of_the_palette():
+    text = (STATIC / "player.css").read_text(encoding="utf-8")
+    dark = {name[len("dark-") :] for name in COLORS if name.startswith("dark-")}
+    set_dark = set(re.findall(r"--avz-([\w-]+): var\(--avz-dark-\1\)", text))
+    assert set_dark == dark
+
+
+def _ratio(one: str, other: str) -> float:
+    """WCAG 2's contrast ratio of two #RRGGBB colours."""
+
+    def luminance(colour: str) -> float:
+        rgb = [int(colour[k : k + 2], 16) / 255 for k in (1, 3, 5)]
+        lin = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in rgb]
+        return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+    high, low = sorted((luminance(one), luminance(other)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+PLAYER_TEXT = ("ink", "history", "muted", "forward-text", "backward-text")
+DARK_OUTPUTS = ("#111111", "#212121")  # JupyterLab Dark's layout colours 0 and 1
+
+
+@pytest.mark.parametrize("name", PLAYER_TEXT)
+def test_the_players_text_reaches_4_5_to_1_in_light_and_dark_themes(name):
+    assert _ratio(COLORS[name], COLORS["paper"]) >= 4.5
+    for background in (*DARK_OUTPUTS, COLORS["dark-card"]):  # a button's text on its card
+        assert _ratio(COLORS[f"dark-{name}"], background) >= 4.5, background
 
 
 @pytest.mark.parametrize("path", STYLESHEETS, ids=lambda p: p.name)
@@ -98,7 +137,8 @@ def test_a_stylesheet_comes_with_every_palette_property_declared_first(path):
 
     text = static_text(path.name)
     head, _, body = text.partition("\n")
-    assert head == css_variables(":where(:root)")  # zero specificity: any theme wins
+    # zero specificity on the page, so any theme wins; and in a shadow tree (marimo)
+    assert head == css_variables(":where(:root)") + css_variables(":host")
     assert body == path.read_text(encoding="utf-8")
 
 
@@ -169,3 +209,42 @@ def test_the_page_and_the_deck_show_the_palette_colours_in_a_browser(chromium, t
                 assert got == colours, (path.name, selector, got)
     finally:
         page.close()
+
+
+_DARK = """() => {
+  document.body.setAttribute("data-jp-theme-light", "false");
+  const colour = (el, p) => el && getComputedStyle(el).getPropertyValue(p);
+  const svg = document.querySelector(".avz-graph svg");
+  return {
+    caption: colour(document.querySelector(".avz-caption"), "color"),
+    button: colour(document.querySelector(".avz-button"), "background-color"),
+    forward: colour(document.querySelector(".avz-phase-forward"), "color"),
+    computed: colour(svg.querySelector(".forward text, .backward text"), "fill"),
+    pending: colour(svg.querySelector(".pending text"), "fill"),
+  };
+}"""
+
+
+def test_a_dark_theme_lights_the_players_text_and_keeps_its_drawing_dark_on_light(
+    chromium, tmp_path
+):
+    """On a JupyterLab dark theme the player's text takes the palette's dark rows, and inside
+    the drawing (its own light card) the properties are unset: the drawing's var() fallbacks,
+    the light palette, show."""
+    from autograd_viz import Value
+    from autograd_viz.export import save_html
+
+    z = Value(2.0, label="x") * Value(3.0, label="y")
+    page = chromium.new_page()
+    try:
+        page.goto(save_html(z, tmp_path / "page.html").as_uri())
+        got = page.evaluate(_DARK)
+    finally:
+        page.close()
+    assert got == {
+        "caption": _rgb("dark-ink"),
+        "button": _rgb("dark-card"),
+        "forward": _rgb("dark-forward-text"),
+        "computed": _rgb("ink"),
+        "pending": _rgb("muted"),
+    }

@@ -458,3 +458,97 @@ def test_the_quiz_judges_a_typed_number_as_the_exercises_do_with_their_notes():
     assert q6.submit("∂z/∂x", "0.9151") is False  # drawn as 0.915137: four digits are short
     assert "Close: give at least 6 significant digits" in q6.feedback.value
     assert q6.submit("∂z/∂x", "0.915137") is True
+
+
+# ---- wrong is worse than missing: the quiz's one judge on what learners really type -------
+
+
+@pytest.mark.parametrize(
+    ("typed", "right", "said"),
+    [
+        ("8", True, "✔ Right: ∂z/∂y = 8."),
+        ("5+3", True, "✔ Right"),  # the sum of the two paths, as the derivation writes it
+        ("8.0", True, "✔ Right"),
+        ("８", True, "✔ Right"),
+        ("8,0", True, "✔ Right"),  # a decimal comma
+        ("−8", False, "sum of the two paths"),  # a sign error
+        ("5", False, "That is one path only (via the product: 5)"),  # forgot to add the sum's 3
+        ("3", False, "That is one path only (via the sum: 3)"),
+        ("", False, "I couldn't read that: the answer box is empty"),  # was silent
+        ("abc", False, "I couldn't read that: only numbers and + − × / ^ ( ) can be used"),
+    ],
+)
+def test_the_quiz_judges_what_learners_type_for_a_reused_value(typed, right, said):
+    q = quiz(sum_times_y())  # ∂z/∂y = (x + y) + y = 5 + 3 = 8
+    assert q.submit("∂z/∂y", typed) is right
+    assert said in q.feedback.value, q.feedback.value
+    assert ("Right" in q.feedback.value) is right
+    readable = typed.strip() and typed != "abc"
+    assert q.blanks[3].misses == (0 if right or not readable else 1)
+
+
+def _times(w: float, digits: int = 4) -> Quiz:
+    x, weight = Value(2.0, label="x"), Value(w, label="w")
+    z = x * weight
+    z.label = "z"
+    return quiz(z, grads=["x"], digits=digits)  # ∂z/∂x = w
+
+
+@pytest.mark.parametrize(
+    ("answer", "typed", "right", "note"),
+    [
+        (2 / 3, "0.6667", True, ""),
+        (2 / 3, "2/3", True, ""),
+        (2 / 3, "0.67", False, "Close: give at least 4 significant digits"),
+        (1000.0, "1,000", True, ""),
+        (1000.0, "1 000", True, ""),
+        (1000.0, "1.000", False, "Did you mean 1000? I read '1.000' as 1"),
+        (1.0, "1,000", False, "Did you mean 1? I read '1,000' as 1000"),
+        (-24.0, "−24", True, ""),  # the Unicode minus the drawings print
+        (-24.0, "–24", True, ""),  # an en dash
+        (-24.0, "24", False, ""),
+    ],
+)
+def test_the_quiz_gives_the_exercises_verdict_and_note(answer, typed, right, note):
+    q = _times(answer)
+    ex = Exercise("∂z/∂x?", answer=answer)
+    assert q.submit("∂z/∂x", typed) is right is ex.submit(typed)
+    if note:
+        assert note in q.feedback.value and note in ex.feedback.value, q.feedback.value
+
+
+def test_an_unreadable_answer_is_told_the_exercises_words():
+    q, ex = quiz(sum_times_y()), Exercise("∂z/∂y?", answer=8)
+    for typed in ("abc", "0x8", ""):
+        q.submit("∂z/∂y", typed)
+        ex.submit(typed)
+        said = q.feedback.value.split(">")[1].split("<")[0]
+        assert said.startswith("I couldn't read that") and said in ex.feedback.value
+
+
+def test_emptying_a_box_is_not_an_answer():
+    q = quiz(sum_times_y())
+    q.blanks[3].widget.value = "5"  # typed into the box, as in the notebook
+    said = q.feedback.value
+    assert "one path only" in said
+    q.blanks[3].widget.value = ""  # cleared to try again: nothing judged, nothing counted
+    assert q.feedback.value == said and q.blanks[3].misses == 1
+
+
+def test_the_answers_file_records_what_the_judge_read(tmp_path):
+    import json
+
+    from autograd_viz import answers
+
+    path = tmp_path / "ada.answers.jsonl"
+    answers.record_answers(path, student="Ada")
+    try:
+        q = quiz(sum_times_y())
+        for typed in (" 1,000 ", "abc", "", "5+3"):  # an empty box is no attempt
+            q.submit("∂z/∂y", typed)
+    finally:
+        answers.stop_recording()
+    lines = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    assert [(r["kind"], r["answer"], r["read"], r["right"]) for r in lines] == [
+        ("quiz", "1,000", 1000.0, False), ("quiz", "abc", None, False),
+        ("quiz", "5+3", 8.0, True)]  # fmt: skip

@@ -87,6 +87,9 @@ def test_the_drawn_nodes_and_edges_are_grad_fns_graph(build):
         if node.operands:  # the operation node shows the Function's name
             assert re.search(rf'op{i} \[id="op{i}" class="op" label=<[^>]*<BR/>{want[i][0]}'
                              r'(<BR/>saved [^<>]*)?>', source), want[i][0]  # fmt: skip
+        else:  # a leaf: PyTorch's graph holds its AccumulateGrad, said under its name
+            leaf = re.search(rf'v{i} \[id="v{i}" class="[^"]*" label=(.*)', source)[1]
+            assert ("AccumulateGrad</FONT>" in leaf) == (want[i][0] == "AccumulateGrad")
     edges = re.findall(r'v(\d+) -> op(\d+) \[id="v\d+-op\d+-(\d+)"', source)
     assert sorted((int(p), int(i), int(k)) for p, i, k in edges) == sorted(
         (p, i, k) for i, (_, kids) in enumerate(want) for k, p in enumerate(kids)

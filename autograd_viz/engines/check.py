@@ -1,22 +1,10 @@
-"""Check a learner's engine: each backward rule right, wrong or unchecked, and the first
-node where the gradient goes wrong.
-
-`check_graph(graph, names, forward)` judges one run of the learner's own backward pass
-(`autograd_viz.engines.run.run_backward`: their order, their rules, their graph left as it
-was; `autograd_viz.check_engine(root)` opens the graph and asks for it) and compares what
-each `_backward` call sent with the right local derivatives — from the kit's own engine
-where the operation is one it knows (the op table), and by central differences on the
-learner's own forward method where it can re-run it (`autograd_viz.engines.ops`). The
-report lists each operation's rule as right, wrong or unchecked, names the first node
-where the gradient goes wrong in a sentence a learner can act on ("your `__mul__` sent 5
-to y; the product rule gives 3") and guesses the bug behind it where the numbers say so.
-A node that stores its local gradients (microgpt) has them compared instead, and the
-gradients their backward() leaves with what those give; an output never seeded with 1 is
-named. For `check_engine` alone, their class is also tried on fresh values
-(`autograd_viz.engines.probe`). Before any rule is judged, each value is checked against
-its operation: a forward bug ("your `__add__` gave z = −1, but x + y = 2 + 3 = 5") is
-reported as one, and the rule is judged against the operation the node computes or was
-meant to. A report that could check nothing says so: it is no all-clear.
+"""Check a learner's engine: `check_graph` judges the one recorded run of their backward pass
+(`autograd_viz.engines.run`) against the right local derivatives (`autograd_viz.engines.ops`: the
+kit's own engine, or central differences on their forward method) and reports each rule as right,
+wrong or unchecked, with the first node where the gradient goes wrong in a sentence a learner can
+act on ("your `__mul__` sent 5 to y; the product rule gives 3") and a guess at the bug where the
+numbers say so. A value that does not follow from its operation is reported as the forward bug it
+is before any rule is judged, and a report that could check nothing says so: it is no all-clear.
 """
 
 from __future__ import annotations

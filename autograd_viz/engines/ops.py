@@ -1,14 +1,9 @@
-"""The operations a learner's engine may spell, in the kit's terms.
-
-A micrograd-style class names its operations as it likes (`"+"`, `"add"`, `"ReLU"`,
-`"relu"`, `"**2"`). `canonical_op` maps a spelling to the key of its row in the op table
-(`autograd_viz.ops`: "+", "ReLU", "**n"; "-", "/" and "neg" are derived rows). Everything
-else is read off that row: how the operation is spelt in the kit's own engine
-(`engine_op`), what its rule is called in a sentence (`rule_name`), which method of the
-learner's class made it (`method_name`), and the right local derivatives: from the kit's
-own `Value`, re-built with the row's method (`table_partials`, the numbers of the engine's
-own rules) or, for an operation it does not know, measured by central differences on the
-learner's own forward method (`numeric_partials`). This module keeps no list of
+"""The operations a learner's engine may spell, in the kit's terms: `canonical_op` maps a spelling
+(`"+"`, `"add"`, `"ReLU"`, `"**2"`) to its row of the op table (`autograd_viz.ops`), and everything
+else is read off that row: the kit's own spelling (`engine_op`), the rule's name in a sentence
+(`rule_name`), the learner's method that made it (`method_name`), and the right local derivatives,
+from the kit's own `Value` (`table_partials`) or, for an operation the table does not know, by
+central differences on the learner's forward method (`numeric_partials`). It keeps no list of
 operations of its own, so a row added to the table is known here at once.
 """
 

@@ -1,14 +1,9 @@
-"""Their class tried on fresh values, for `check_engine` alone (a picture never runs it).
-
-The graph a learner drew may hide a bug: `=` where `+=` belongs gives the right numbers on a
-graph that uses no value twice (the lecture's neuron), and a method the graph does not use
-is not checked by it at all. `probe_methods` tries each method of their class the op table
-knows on fresh values — `x + y` and `x + x`, `x * y` and `x * x`, `x ** 3`, `x.tanh()`, ... —
-and compares its value and the gradients its rule sends (the output seeded with 1 by the
-kit) with the kit's own engine; for an engine whose backward() adds the shares itself
-(stored local gradients, microgpt), it runs their backward() on `x * y + x` too.
-`probe_reflected` tries `2 + x`, `2 * x`, `2 - x`, `2 / x`, so a missing `__rmul__` or
-`__rsub__` is named, with a one-line fix that was tried on the class.
+"""A learner's class tried on fresh values, for `check_engine` alone (a picture never runs it): the
+graph a learner drew may hide a bug (`=` where `+=` belongs gives the right numbers on a graph that
+uses no value twice, and a method the graph does not use is not checked at all), so `probe_methods`
+tries each method the op table knows (`x + x`, `x * y`, `x ** 3`, ...) and `probe_reflected` tries
+`2 + x`, `2 * x`, `2 - x`, `2 / x`, comparing values and gradients with the kit's own engine and
+naming a missing `__rmul__` or `__rsub__` with a one-line fix that was tried on the class.
 """
 
 from __future__ import annotations

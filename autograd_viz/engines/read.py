@@ -1,27 +1,12 @@
-"""Reading a learner's own engine: any micrograd-style object, read once into plain data.
-
-Everyone who follows the blog writes a `Value` class of their own, and micrograd's is on
-PyPI. They share a shape, not a type: a node has `data` and `grad`, its operands under one
-of a few usual names (`_prev` — a `set`, as in the blog — `_children`, `parents`,
-`_parents`, `prev`), its operation under `_op` or `op`, perhaps a `label` or `name`, and a
-`_backward()` closure. `read_graph(root)` walks such a graph once, iteratively, and returns
-a `ForeignGraph`: the nodes in a deterministic topological order with their operands in
-expression order. The graph snapshot turns it into the data every viewer reads; nothing
-here writes to the learner's objects.
-
-That shape is the node-reader protocol, and this module is the only code that reads a
-node's part of the graph (operands, number, operation, label): `is_graph(obj)` (are
-`data`, `grad` and operands there? asked without reading them), `raw_operands(node)` (the
-operands as stored, and whether a set lost their order: the one read of them, which the
-size check hands on in `read_graph(root, read=...)`), and the private readers of a node's
-number, operation, label and exponent. The rest of
-`autograd_viz.engines` works from the `ForeignGraph`, touching a node only for what runs
-their code: its `_backward` (run, recorded, named) and its `grad` (saved and put back).
-
-A set has no order, and micrograd's `a * a` keeps `a` once. The order (and the repeat)
-is recovered from the `_backward` closure, which holds the operands as `self` and `other`;
-failing that, by checking which order reproduces the forward value; failing that, the
-operands are sorted by their content, and `ForeignGraph.note` says so for the caption.
+"""Reading a learner's own engine: any micrograd-style object (a node has `data`, `grad`, its
+operands under `_prev` or another usual name, perhaps `_op`, a `label`, a `_backward()` closure; a
+shape, not a type) read once, iteratively, into plain data. That shape is the node-reader protocol,
+and this module is the only code that reads a node's part of the graph: `is_graph` (asked without
+reading), `raw_operands` (the one read of a node's operands, which the size check hands on) and
+`read_graph`, which returns a `ForeignGraph` in a deterministic topological order with operands in
+expression order, even where a `set` lost it. Nothing here writes to the learner's objects; the
+rest of `autograd_viz.engines` works from the `ForeignGraph`, touching a node only to run its
+`_backward` and to save and restore its `grad`.
 """
 
 from __future__ import annotations
@@ -338,6 +323,11 @@ def read_graph(
 
     `read` holds operands already read (`raw_operands` of a node, by its `id`: the size
     check's walk, `autograd_viz.size`), so no node's operands are read twice.
+
+    A set has no order, and micrograd's `a * a` keeps `a` once. The order (and the repeat)
+    is recovered from the `_backward` closure, which holds the operands as `self` and `other`;
+    failing that, by checking which order reproduces the forward value; failing that, the
+    operands are sorted by their content, and `ForeignGraph.note` says so for the caption.
 
     >>> from micrograd.engine import Value  # doctest: +SKIP
     >>> x, y = Value(2.0), Value(3.0)  # doctest: +SKIP

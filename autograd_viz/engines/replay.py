@@ -1,28 +1,22 @@
-"""The snapshot of a learner's own graph, whose backward rules replay their recorded run.
-
-`foreign_snapshot(root)` is the graph snapshot of a micrograd-style graph, the form in
-which every viewer reads it (the door, `autograd_viz.door.open_graph`, calls it): its
-backward rules replay what *their* closures sent in one recorded run of their backward()
-(`autograd_viz.engines.run`), so every derivation, drawing and frame shows the learner's
-own numbers — and their backward() runs at most once per public call: the check's run, when
-the graph is checked (`ForeignSnapshot.checked`), is the run replayed. At another gradient
-than the recorded one a rule's share is scaled from the recorded call (a `_backward` adds
-`local · out.grad`), so no picture calls their code again. A value that does not follow
-from its operation (their `__add__` giving 2 + 3 = −1) is written as a call of their
-method, `__add__(2, 3) = −1`, never as a false equation, and said (`ForwardProblem`).
+"""The snapshot of a learner's own graph with the numbers their backward pass sent:
+`foreign_snapshot(root)` (the door calls `read_foreign`, then `ForeignSnapshot.numbered`)
+runs their backward() once (`autograd_viz.engines.run`) — the run the check judges too —
+and writes what their closures sent into the nodes as plain numbers (each local derivative a
+call's share scaled to gradient 1, since a `_backward` adds `local · out.grad`), so every
+viewer shows the learner's own numbers; a value that does not follow from its operation
+(their `__add__` giving 2 + 3 = −1) is written as a call of their method, `__add__(2, 3) =
+−1`, never as a false equation, and said (`ForwardProblem`).
 """
 
 from __future__ import annotations
 
 import dataclasses
-import functools
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from autograd_viz._numbers import format_number
-from autograd_viz.engine import Value
 from autograd_viz.engines.check import _seed_finding, check_graph
 from autograd_viz.engines.ops import (
     canonical_op,
@@ -49,13 +43,13 @@ from autograd_viz.engines.run import (
     run_backward,
     time_limit,
 )
-from autograd_viz.graph import Graph, Node
+from autograd_viz.graph import Graph, Node, with_numbers
 from autograd_viz.naming import expression_names
 
 if TYPE_CHECKING:
     from autograd_viz.engines.check import EngineReport, Finding
 
-__all__ = ["ForeignSnapshot", "ForwardProblem", "foreign_snapshot"]
+__all__ = ["ForeignSnapshot", "ForwardProblem", "foreign_snapshot", "read_foreign"]
 
 
 # ---- the forward pass: does each value follow from its operation? ------------------------------
@@ -155,10 +149,9 @@ def _forward_problems(
 
 
 class _Replay:
-    """What the learner's own rules send, for `Graph.contributions`: recorded from one run
-    of their backward pass (made on first use, so a drawing never runs it; or the check's
-    run, handed over by `adopt`), and replayed at another gradient by scaling what the call
-    sent (a rule adds `local · out.grad`), so no picture calls their code again."""
+    """What the learner's own rules send (`graph.with_numbers`'s share): recorded from the
+    one run of their backward pass, and at another gradient scaled from what the call sent
+    (a rule adds `local · out.grad`)."""
 
     def __init__(
         self, graph: ForeignGraph, run: BackwardRun | None = None, timeout: float = DEFAULT_TIMEOUT
@@ -167,16 +160,6 @@ class _Replay:
         self._run = run
         self.timeout = timeout
         self._calls: dict[int, list[Call]] | None = None
-
-    def adopt(self, run: BackwardRun) -> None:
-        """Replay `run` (the check's own recording) instead of running their backward() again."""
-        if self._calls is None and self._run is None:
-            self._run = run
-
-    @property
-    def recorded(self) -> BackwardRun | None:
-        """The run replayed, if their backward() has run yet (None: not yet)."""
-        return self._run
 
     def run(self) -> BackwardRun:
         """The one recorded run of their backward pass (running it now if none is yet)."""
@@ -278,13 +261,6 @@ class _Replay:
         return tuple(out)
 
 
-def _replayed_rule(replay: _Replay, i: int, out: Value) -> None:
-    """A backward rule in the engine's shape (it takes the output node) that adds what the
-    learner's own closure sent; `Graph.contributions` runs it on stand-in values."""
-    for operand, amount in zip(out.parents, replay.sent(i, out.grad)):
-        operand.grad += amount
-
-
 @dataclass(frozen=True, eq=False)
 class ForeignSnapshot(Graph):
     """The snapshot of a learner's own graph: a `Graph`, plus what the viewers say about it.
@@ -293,14 +269,16 @@ class ForeignSnapshot(Graph):
     `check_engine`'s report (None when not checked); `flags` maps (node, operand) — or
     (node, None) for the node as a whole — to what went wrong there (a sentence and a
     hint), for the derivation and the step's caption to say ("✗ your `__mul__` sent 28 to
-    a; the product rule gives 42").
+    a; the product rule gives 42"); `run` is the one recorded run of their backward(), whose
+    numbers the nodes hold (None: a graph opened to grade against, no longer theirs).
     """
 
     note: str = ""
     report: EngineReport | None = None
     flags: Mapping[tuple[int, int | None], tuple[str, str]] = field(default_factory=dict)
     source: ForeignGraph | None = field(default=None, repr=False)
-    replay: _Replay | None = field(default=None, repr=False)
+    run: BackwardRun | None = field(default=None, repr=False)
+    timeout: float = DEFAULT_TIMEOUT
     forward: tuple[ForwardProblem, ...] = ()
 
     @property
@@ -309,18 +287,14 @@ class ForeignSnapshot(Graph):
         (such a node is written as a call of the method that made it: `__add__(x, y)`)."""
         return {p.node: (p.message, p.hint) for p in self.forward}
 
-    @property
-    def backward_order(self) -> tuple[int, ...] | None:
-        """The operations in the order the learner's backward pass ran them, for the
-        derivation to follow; None where that order is not a valid one (a node run twice,
-        or before all its uses), so the kit's own reverse topological order is shown."""
-        if self.replay is None:
-            return None
-        return self.replay.order()
-
-    def with_grads(self, grads: Mapping[int, float]) -> ForeignSnapshot:
-        plain = super().with_grads(grads)
-        return dataclasses.replace(self, nodes=plain.nodes)
+    def numbered(self) -> ForeignSnapshot:
+        """This snapshot with the numbers their backward() sent written into its nodes: it
+        runs once, now (the run every picture of the call shows, and the check judges)."""
+        if self.run is not None or self.source is None:
+            return self
+        replay = _Replay(self.source, timeout=self.timeout)
+        snap = dataclasses.replace(self, run=replay.run())
+        return with_numbers(snap, replay.sent, replay.order())
 
     def checked(self, *, probe: bool = False) -> ForeignSnapshot:
         """This snapshot with `check_engine`'s findings (a viewer asks once it knows the
@@ -329,14 +303,10 @@ class ForeignSnapshot(Graph):
         picture runs their backward() once and nothing else of theirs."""
         if self.report is not None or self.source is None:
             return self
-        timeout = self.replay.timeout if self.replay is not None else DEFAULT_TIMEOUT
         names = tuple(name.text for name in expression_names(self))
-        ran = self.replay.recorded if self.replay is not None else None  # a run already made
-        report = check_graph(
-            self.source, names, self.forward, run=ran, timeout=timeout, probe=probe
+        report = check_graph(  # the run the numbers came from: their backward() ran once
+            self.source, names, self.forward, run=self.run, timeout=self.timeout, probe=probe
         )
-        if self.replay is not None:
-            self.replay.adopt(report.run)  # their backward() runs once: the check's run is replayed
         flags: dict[tuple[int, int | None], tuple[str, str]] = {}
         for finding in report.findings:  # a forward one flags its forward step (`forward`)
             if finding.node is not None and finding.phase == "backward":
@@ -352,7 +322,7 @@ class ForeignSnapshot(Graph):
     def seed_flag(self) -> tuple[str, str] | None:
         """(sentence, hint) where their backward() never seeds the output with 1, for the
         derivation's seed line; None elsewhere. Asking runs their backward() if no run is
-        recorded yet (the one run every picture of the call replays)."""
+        recorded (a graph opened to grade against)."""
         if self.report is not None:
             found = next((f for f in self.report.findings if f.phase == "seed"), None)
         else:
@@ -368,18 +338,18 @@ class ForeignSnapshot(Graph):
         """Every value's gradient after the one run of *their* backward() from fresh
         gradients, for the derivation to say where it differs from the numbers it derives
         (`y.grad` left at 0 while the rules give 8); None where their backward() could not
-        run. Asking runs it if no run is recorded yet."""
+        run."""
         run = self.backward_run()
         if run is None or run.order != "your backward()":
             return None
         return run.grads
 
     def backward_run(self) -> BackwardRun | None:
-        """The one recorded run of their backward pass (the check's, the replay's, or one
-        made now); None for a snapshot that no longer holds their graph."""
+        """The one recorded run of their backward pass; None for a snapshot that no longer
+        holds their graph."""
         if self.report is not None:
             return self.report.run
-        return None if self.replay is None else self.replay.run()
+        return self.run
 
 
 def foreign_snapshot(
@@ -389,28 +359,39 @@ def foreign_snapshot(
     timeout: float = DEFAULT_TIMEOUT,
     read: Mapping[int, tuple[list[object], bool]] | None = None,
 ) -> ForeignSnapshot:
-    """The graph snapshot of a learner's micrograd-style graph: read once (`read_graph`),
-    with backward rules that give the numbers *their* code produces; with `check`, also
+    """The graph snapshot of a learner's micrograd-style graph: read once (`read_foreign`),
+    with the numbers *their* backward() sends written in (`ForeignSnapshot.numbered`: it runs
+    once, within `timeout` seconds, else `BackwardTimeoutError`); with `check`, also
     `check_engine`'s findings, so the viewers can mark the first wrong node (None: check
-    only a graph that holds gradients, i.e. one whose backward pass has run). Their
-    backward() runs at most once, within `timeout` seconds (`BackwardTimeoutError`).
+    only a graph that holds gradients, i.e. one whose backward pass has run).
     `read`: the operands a size check has read already, by `id` (`read_graph`'s `read`).
 
     >>> from micrograd.engine import Value  # doctest: +SKIP
     >>> x, y = Value(2.0), Value(3.0)  # doctest: +SKIP
-    >>> foreign_snapshot((x + y) * y).contributions(3, 1.0)  # doctest: +SKIP
+    >>> foreign_snapshot((x + y) * y).nodes[3].local  # doctest: +SKIP
     (3.0, 5.0)
     """
-    graph = root if isinstance(root, ForeignGraph) else read_graph(root, read=read)
+    snap = read_foreign(root, timeout=timeout, read=read).numbered()
     if check is None:
-        check = any(g != 0 for g in graph.grads)
-    replay = _Replay(graph, timeout=_check_timeout(timeout))
+        check = any(n.grad != 0 for n in snap.nodes)
+    return snap.checked() if check else snap
+
+
+def read_foreign(
+    root: object,
+    *,
+    timeout: float = DEFAULT_TIMEOUT,
+    read: Mapping[int, tuple[list[object], bool]] | None = None,
+) -> ForeignSnapshot:
+    """A learner's graph read once, each value checked against its operation, before any
+    of their backward code runs (the door bounds this reading with its own time limit)."""
+    graph = root if isinstance(root, ForeignGraph) else read_graph(root, read=read)
     last = len(graph) - 1
     # An unlabelled leaf is a number written into the expression (a constant), as with our
     # Value; but in a graph with no labels at all (micrograd has none) every leaf is an input.
     labelled = any(graph.labels)
     checks = _forward_checks(graph)  # a value its operation does not give is not written as one
-    nodes, rules = [], []
+    nodes = []
     for i, operands in enumerate(graph.operands):
         label = graph.labels[i]
         if i == last:
@@ -431,8 +412,8 @@ def foreign_snapshot(
         node = Node(i, label, graph.data[i], graph.grads[i], op, operands, exponent, None,
                     False, role)  # fmt: skip
         nodes.append(node)
-        rules.append(functools.partial(_replayed_rule, replay, i) if operands else None)
-    snap = ForeignSnapshot(tuple(nodes), tuple(rules), graph.note, source=graph, replay=replay)
+    snap = ForeignSnapshot(tuple(nodes), note=graph.note, source=graph,
+                           timeout=_check_timeout(timeout))  # fmt: skip
     if checks:
         names = [name.text for name in expression_names(snap)]
         forward = _forward_problems(graph, checks, names)
@@ -443,4 +424,4 @@ def foreign_snapshot(
                 f"(and {len(forward) - 3} more values that do not follow from their operations)"
             )
         snap = dataclasses.replace(snap, forward=forward, note="\n".join(lines))
-    return snap.checked() if check else snap
+    return snap

@@ -1,18 +1,10 @@
-"""Running a learner's own backward pass: once, recorded, within a time limit.
-
-`run_backward(graph)` runs the learner's own backward pass on a `ForeignGraph` (from
-`autograd_viz.engines.read`) and records every `_backward()` call: which node, its `grad`
-at that moment, and what the call added to each operand's `grad`. It calls their
-`backward()` (so their topological order is the one recorded) with each node's
-`_backward` wrapped by a recorder; where that cannot be done it calls the closures itself,
-in the kit's order. Every `grad` and every `_backward` it touched is put back afterwards:
-the learner's graph is left exactly as it was. Their code runs under a time limit
-(`time_limit`, 5 s by default): a loop that never ends raises `BackwardTimeoutError`,
-saying where it was, instead of hanging the notebook.
-
-The recorded `BackwardRun` is what the rest of `autograd_viz.engines` works from: the
-check judges it (`check`), the snapshot replays it in every picture (`replay`), so their
-backward() runs at most once per public call.
+"""Running a learner's own backward pass once, recorded, within a time limit: `run_backward` calls
+their `backward()` (so their topological order is the one recorded) with each node's `_backward`
+wrapped by a recorder, and puts every `grad` and `_backward` back afterwards, so their graph is
+left exactly as it was; a loop that never ends raises `BackwardTimeoutError` instead of hanging the
+notebook. The recorded `BackwardRun` is what the rest of `autograd_viz.engines` works from (`check`
+judges it, `replay` shows it in every picture), so their backward() runs at most once per public
+call.
 """
 
 from __future__ import annotations
@@ -333,6 +325,10 @@ def _snapshot_call(graph: ForeignGraph, i: int, rule: Callable, args=(), kwargs=
 def run_backward(graph: ForeignGraph, *, timeout: float = DEFAULT_TIMEOUT) -> BackwardRun:
     """Run the learner's backward pass on `graph`, record every call, restore everything.
 
+    Each `_backward()` call is recorded: which node, its `grad` at that moment, and what the
+    call added to each operand's `grad`. Their `backward()` runs with each node's `_backward`
+    wrapped by a recorder; where that cannot be done the closures are called directly, in the
+    kit's order.
     Every `grad` starts at 0 for the run (as in a freshly built graph) and gets its old
     value back afterwards, the very same object; so do the `_backward` attributes. Their
     code may run `timeout` seconds in all; past that, `BackwardTimeoutError` says where it

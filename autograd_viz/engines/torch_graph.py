@@ -1,17 +1,10 @@
-"""Reading PyTorch's graph: a scalar tensor's `grad_fn` graph, opened once into a `Graph`.
-
-PyTorch keeps its graph within Python's reach: `z.grad_fn` is the Function that made z
-(`MulBackward0`); its `next_functions` are its operands' Functions in operand order — an
-`AccumulateGrad` for a leaf tensor (`.variable`), `None` for a number written into the
-expression (the 2 of `x * 2`) — and it keeps the tensors its backward needs (`_saved_self`,
-`_saved_other`, `_saved_result`, `_saved_exponent`). `torch_snapshot(z)` walks that graph
-once, iteratively and in operand order (so node i is node i of the same expression built
-from our `Value`), into the kit's plain `Graph`: a node per leaf, constant and Function,
-each value computed with the op table's row and checked against every number PyTorch saved
-(a mismatch is an error, never a wrong picture). Then `autograd_viz.engines.torch_run`
-runs PyTorch's own backward once, with a hook on every Function, and the snapshot replays
-what the hooks saw, in the order they fired. torch itself is imported only there, lazily:
-`import autograd_viz` never loads it, and a tensor is recognised without it (`is_tensor`).
+"""Reading PyTorch's graph: a scalar tensor's `grad_fn` graph (each Function's `next_functions` in
+operand order, an `AccumulateGrad` for a leaf, `None` for a number in the expression) walked once,
+iteratively, into the kit's plain `Graph`, so node i is node i of the same expression built from
+our `Value`. Each value is computed with the op table's row and checked against every tensor
+PyTorch saved (a mismatch is an error, never a wrong picture); `autograd_viz.engines.torch_run`
+then adds PyTorch's own backward pass. torch is imported only there, lazily: `import autograd_viz`
+never loads it, and `is_tensor` recognises a tensor without it.
 """
 
 from __future__ import annotations

@@ -1,16 +1,11 @@
-"""PyTorch's own backward pass, run once with a hook on every Function, as a `Graph` snapshot.
-
-`torch_snapshot(z)` reads PyTorch's graph (`autograd_viz.engines.torch_graph`), registers a
-hook on every Function of it (AccumulateGrad too) and runs one real
-`z.backward(retain_graph=True)`: the hooks record the order PyTorch ran its Functions in and
-what each received (grad_output) and sent (grad_inputs). Then every leaf's `.grad` is put
-back and the hooks removed, so the learner's tensors are left as they were. The snapshot's
-node grads are PyTorch's (a value's gradient is what its Function received, a leaf's what
-its AccumulateGrad received), its rules replay the recorded grad_inputs (scaled by the
-Function's own local derivatives at another gradient, as `engines.replay` does for a
-learner's engine), its `backward_order` is the order the hooks fired, and its `notes` say,
-once each, where PyTorch works differently from the kit's engine — so the derivation, the
-player and the quiz step through PyTorch's own run, with its own numbers.
+"""PyTorch's own backward pass as a `Graph` snapshot: `torch_snapshot(z)` reads PyTorch's graph
+(`autograd_viz.engines.torch_graph`), hooks every Function of it (AccumulateGrad too) and
+runs one real `z.backward(retain_graph=True)`, whose hooks record the order PyTorch ran its
+Functions in and what each received and sent; every leaf's `.grad` is then put back and the
+hooks removed, and the snapshot holds PyTorch's gradients, each Function's numbers, the
+order the hooks fired (`backward_order`) and `notes` saying where PyTorch works differently
+from the kit's engine — so the derivation, the player and the quiz step through PyTorch's
+own run.
 
     >>> import torch  # doctest: +SKIP
     >>> x, y = (torch.tensor(v, requires_grad=True) for v in (2.0, 3.0))  # doctest: +SKIP
@@ -31,7 +26,7 @@ from dataclasses import dataclass, field
 from autograd_viz._numbers import format_number
 from autograd_viz._text import clip
 from autograd_viz.engines.torch_graph import TorchRead, read_torch
-from autograd_viz.graph import Graph, Node
+from autograd_viz.graph import Graph, Node, with_numbers
 from autograd_viz.naming import expression_names
 
 __all__ = ["Fired", "TorchSnapshot", "torch_snapshot"]
@@ -64,10 +59,10 @@ class TorchSnapshot(Graph):
     saved: tuple[tuple[tuple[str, float], ...], ...] = ()
     notes: Mapping[tuple[int, str], str] = field(default_factory=dict)
 
-    @property
-    def backward_order(self) -> tuple[int, ...]:
-        """The operations in the order PyTorch's engine ran their Functions."""
-        return tuple(f.node for f in self.fired if self.nodes[f.node].operands)
+    def drawn_note(self, i: int) -> str:
+        """A leaf's Function: PyTorch's graph holds an `AccumulateGrad` for it, which adds
+        what arrives into its `.grad` — a node of PyTorch's graph, as the operations are."""
+        return self.functions[i] if self.nodes[i].is_leaf and self.functions else ""
 
     def drawn_op(self, i: int) -> str:
         """The operation node's text: the op table's symbol over the Function's name, and
@@ -80,19 +75,6 @@ class TorchSnapshot(Graph):
             said = ", ".join(f"{k} {format_number(v)}" for k, v in kept)
             lines.append(clip(f"saved {said}", 28, 1))
         return "\n".join(lines)
-
-    def with_grads(self, grads: Mapping[int, float]) -> TorchSnapshot:
-        plain = super().with_grads(grads)
-        return dataclasses.replace(self, nodes=plain.nodes)
-
-
-def _rule(recorded: float, sent: tuple[float, ...], local: tuple[float, ...], out) -> None:
-    """PyTorch's Function, replayed: what it sent at the recorded gradient, else its local
-    derivatives times the gradient (a backward rule in the engine's shape)."""
-    g = out.grad
-    shares = sent if g == recorded else tuple(d * g for d in local)
-    for operand, amount in zip(out.parents, shares):
-        operand.grad += amount
 
 
 def torch_snapshot(
@@ -107,7 +89,7 @@ def torch_snapshot(
     read = read_torch(root, names=names, max_nodes=max_nodes, too_large=too_large)
     fired, local = _run(read)
     got = {f.node: f for f in fired}
-    nodes, rules = [], []
+    nodes = []
     last = len(read) - 1
     for i, kind in enumerate(read.kinds):
         operands = read.operands[i]
@@ -123,11 +105,17 @@ def torch_snapshot(
         node = Node(i, read.labels[i], read.data[i], grad, read.ops[i], operands,
                     read.exponents[i], None, i in read.params, role)  # fmt: skip
         nodes.append(node)
-        rule = None
-        if operands and i in got:
-            rule = functools.partial(_rule, got[i].grad_output, got[i].grad_inputs, local[i])
-        rules.append(rule)
-    snap = TorchSnapshot(tuple(nodes), tuple(rules), read.names, tuple(fired), read.saved)
+
+    def share(i: int, g: float) -> tuple[float, ...]:
+        """What Function i sent: as recorded at the recorded gradient, else its local
+        derivatives times the gradient."""
+        if i not in got:
+            return tuple(0.0 for _ in read.operands[i])
+        return got[i].grad_inputs if g == got[i].grad_output else tuple(d * g for d in local[i])
+
+    order = tuple(f.node for f in fired if read.operands[f.node])  # as the hooks fired
+    snap = TorchSnapshot(tuple(nodes), functions=read.names, fired=tuple(fired), saved=read.saved)
+    snap = with_numbers(snap, share, order)
     return dataclasses.replace(snap, notes=_notes(snap))
 
 

@@ -1,10 +1,9 @@
-"""The animation that plays by itself: an animated SVG, and a GIF for slide software.
-
-`svg_animation` draws the layout once, plus one copy of each node or edge per change,
-each shown in its stretch of steps by a CSS keyframe animation, with each step's equation
-as a caption: it needs no extra package, stays sharp on a projector and its text stays
-searchable. `save_gif` rasterises the same frames for PowerPoint, Keynote or Google
-Slides, which cannot play SVG; it alone needs the optional `cairosvg`.
+"""The animation that plays by itself: `svg_animation` draws the layout once plus one copy of each
+node or edge per change, each shown in its stretch of steps by a CSS keyframe animation with each
+step's equation as a caption, so it needs no extra package, stays sharp on a projector and keeps
+its text searchable (the main animated export); `save_gif` rasterises the same frames for
+PowerPoint, Keynote or Google Slides, which cannot play SVG, and alone needs the optional
+`cairosvg`.
 """
 
 from __future__ import annotations

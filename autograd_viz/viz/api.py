@@ -1,14 +1,10 @@
-"""The public viewers, one door each: `draw`, `animate` and `quiz` of any engine's graph.
-
-`autograd_viz.draw(v)`, `autograd_viz.animate(v)`, `autograd_viz.quiz(v)` and the
-conveniences `Value.draw()` / `Value.animate()` (which import this module lazily: the one
-documented import from the engine up into the viewers) come here. Each checks its options
-once, opens the graph once (`autograd_viz.door.open_graph`: the size, the one read, a
-learner's engine check) and hands the snapshot down; no layer below reads the user's graph
-again. A Value of ours is read by the graph snapshot; any other micrograd-style object by
-`autograd_viz.engines`, which also checks the learner's backward rules — the drawing then
-marks the first node whose gradient goes wrong (`autograd_viz.viz.mark`) and the player
-shows the learner's own numbers, from one run of their backward().
+"""The public viewers of any engine's graph — `autograd_viz.draw`, `animate` and `quiz`, and
+the conveniences `Value.draw()` / `Value.animate()` that import this module lazily (the one
+documented import from the engine up into the viewers): each checks its options once, opens
+the graph once (`autograd_viz.door.open_graph`: the size, the one read, a learner's engine
+check) and hands the snapshot down, so no layer below reads the user's graph again and a
+learner's engine is drawn with its first wrong node marked and played with the numbers of
+one run of their backward().
 """
 
 from __future__ import annotations

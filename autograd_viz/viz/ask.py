@@ -1,18 +1,10 @@
-"""Ask the graph: for each value, why its gradient is what it is; for each edge, its slope.
-
-`ask_table(root)` is the data behind "click `y` to ask why its gradient is 8": a JSON-able
-dict the front end (`viz/static/ask.js`) shows when a value node is clicked. For every
-value node it holds the chain-rule sum, one term per use of the value (one per edge out
-of it), each term with the SVG edge ids it travels; for every operand edge, the local
-derivative written the autodiff way. Every line and number is a line of the kit's own
-trace (`autograd_viz.trace`, blog notation for the sums, adjoint notation for the edges'
-local derivatives): nothing here is recomputed, so the panel can never disagree with the
-player, the worksheet or `backward()`.
-
-For z = (x + y) · y, clicking y gives
-`∂z/∂y = ȳ via the product + ȳ via the sum = 5 + 3 = 8`, with the terms
-`ȳ via the product = x + y = 5` (edges `op3-v3`, `v1-op3-1`) and
-`ȳ via the sum = ∂z/∂(x + y) · ∂(x + y)/∂y = 3 · 1 = 3` (edges `op2-v2`, `v1-op2-1`).
+"""Ask the graph — the data behind "click `y` to ask why its gradient is 8": `ask_table(root)`
+gives, for every value node, its chain-rule sum with one term per use (each term with the
+SVG edge ids it travels) and, for every operand edge, its local derivative written the
+autodiff way, as a JSON-able dict the front end (`viz/static/ask.js`) shows; every line is
+one the kit's own trace writes (its blog-notation steps for the sums, `local_equations` for
+the edges), nothing recomputed, so the panel can never disagree with the player, the
+worksheet or `backward()`.
 """
 
 from __future__ import annotations
@@ -21,7 +13,7 @@ from typing import Any
 
 from autograd_viz.graph import snapshot_for
 from autograd_viz.naming import expression_names
-from autograd_viz.trace import MAX_NODES, Step, trace
+from autograd_viz.trace import MAX_NODES, Step, local_equations, trace
 
 __all__ = ["ask_table"]
 
@@ -66,7 +58,6 @@ def ask_table(
     steps = [s for s in steps or () if s.phase == "backward"]
     if not steps:  # none given, or a forward-only trace (a player of phase="forward")
         steps = trace(graph, "backward", digits=digits, max_nodes=max_nodes)
-    adjoint = trace(graph, "backward", digits=digits, notation="adjoint", max_nodes=max_nodes)
     grads = steps[-1].grads if steps else {}
     names = [e.text for e in expression_names(graph, digits)]
     root_name = names[-1]
@@ -106,11 +97,9 @@ def ask_table(
         entry["grad"] = entry["sum"].rsplit(_EQ, 1)[-1]  # the trace's number, as it wrote it
         nodes[f"v{i}"] = entry
 
-    edges: dict[str, dict[str, str]] = {}
-    for step in adjoint:
-        if step.kind == "local" and len(step.edges) == 2:
-            text, tex = _unflagged(step)
-            edges[step.edges[1]] = {"text": text, "latex": tex}
+    edges = {
+        e: {"text": eq.text, "latex": eq.latex} for e, eq in local_equations(graph, digits).items()
+    }
     table = {"root": root_name, "nodes": nodes, "edges": edges}
     return table if latex else _without_latex(table)
 

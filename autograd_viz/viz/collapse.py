@@ -1,13 +1,9 @@
-"""Which values a collapsed drawing hides: one box per `nn` neuron, or per layer call.
-
-A value whose snapshot node carries a `tag` (the name `nn` gives the neuron that made
-it, e.g. "L2.n1") is that neuron's output. Its box absorbs every
-ancestor reached before another neuron's output or a non-parameter leaf (the
-inputs stay visible), so weights, products and sums disappear into it. A value
-used outside the network (a loss that reads a weight, say) stays visible, so the
-collapsed picture never hides an edge that is really there. `collapse_view`
-works in one reverse pass over the snapshot's topological order and returns plain data
-for `autograd_viz.viz.render` to draw; it reads only the snapshot, never `nn`.
+"""Which values a collapsed drawing hides: one box per `nn` neuron (a snapshot node whose `tag`
+names it, e.g. "L2.n1"), or per layer call. A box absorbs every ancestor reached before another
+neuron's output or a non-parameter leaf (the inputs stay visible), but a value used outside the
+network (a loss that reads a weight) stays visible, so the collapsed picture never hides an edge
+that is really there. `collapse_view` works in one reverse pass over the snapshot's topological
+order and returns plain data for `autograd_viz.viz.render`; it reads only the snapshot, never `nn`.
 """
 
 from __future__ import annotations

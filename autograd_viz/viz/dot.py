@@ -1,11 +1,8 @@
-"""DOT text for one computation graph: escaping, number formatting and node/edge statements.
-
-`autograd_viz.viz.render` decides *what* to draw (which values, which boxes, which
-states); this module knows only how to spell it in graphviz's DOT language. All
-user text goes through `html_text`, which escapes the five markup characters and
-keeps everything else literal, so no label can break the DOT or inject markup
-into the SVG. Statements are built as plain strings: for a thousand-node graph
-that takes a few milliseconds, next to the hundreds `dot` spends on layout.
+"""DOT text for one computation graph: `autograd_viz.viz.render` decides *what* to draw, and this
+module only spells it in graphviz's DOT language. All user text goes through `html_text`, the one
+escaping (the five markup characters, everything else literal), so no label can break the DOT or
+inject markup into the SVG; statements are plain strings, a few milliseconds for a thousand nodes
+next to the hundreds `dot` spends on layout.
 """
 
 from __future__ import annotations
@@ -209,9 +206,12 @@ def edge_state_attrs(state: str) -> str:
     return ""
 
 
-def value_label(name: str, generated: bool, bold: bool, data: str, grad: str | None) -> str:
+def value_label(
+    name: str, generated: bool, bold: bool, data: str, grad: str | None, note: str = ""
+) -> str:
     """The HTML label of a value node: name | data | grad, in one row (grad None: no grad
-    cell at all, for `draw(show_grad=False)`).
+    cell at all, for `draw(show_grad=False)`); `note` is a muted line under the name
+    (a PyTorch leaf's `AccumulateGrad`).
 
     The SVG post-processing in `render` relies on this order: the name's text lines
     first, then exactly one text for data and one for grad. Long names are clipped.
@@ -223,6 +223,8 @@ def value_label(name: str, generated: bool, bold: bool, data: str, grad: str | N
         name_html = f'<FONT FACE="{BOLD}">{html_text(name)}</FONT>'
     else:
         name_html = html_text(name)
+    if note:
+        name_html += f'<BR/><FONT COLOR="{MUTED}">{html_text(clip(note, lines=1))}</FONT>'
     return (
         '<<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="3" COLUMNS="*" '
         f'COLOR="{RULE}">'

@@ -1,12 +1,9 @@
-"""An unknown option, reported as the learner typed it: the public function they called,
-and every option that call accepts.
-
-Options flow inwards: `z.animate(...)` hands what it does not use to the player, the
-player to `Frames`, `Frames` to `DrawOptions`. A misspelt option reaches the innermost
-check, which alone cannot say `animate() got an unknown option 'projecter'`. So
-`unknown_option` reads the call stack: the outermost of this package's functions is the
-one the learner called, and the keyword options of every package function between it and
-the check, plus the drawing options, are what that call accepts.
+"""An unknown option, reported as the learner typed it: options flow inwards (`z.animate(...)` to
+the player, to `Frames`, to `DrawOptions`), so the innermost check that meets a misspelt option
+cannot say `animate() got an unknown option 'projecter'` by itself. `unknown_option` reads the call
+stack instead: the outermost of this package's functions is the one the learner called, and the
+keyword options of every package function between it and the check, plus the drawing options, are
+what that call accepts.
 """
 
 from __future__ import annotations

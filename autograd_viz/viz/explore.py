@@ -1,19 +1,10 @@
-"""Change the graph: a drawing with a number box and a slider per input, recomputed live.
-
-`explore(f, x=2, y=3)` calls `f` on one `Value` per input, lays the graph out ONCE with
-`dot` (`autograd_viz.viz.render`), and shows it as an anywidget (`viz/static/explore.js`).
-When the learner changes an input, the browser sends the inputs; the kernel builds the
-graph again by calling `f`, traces it (`autograd_viz.trace`: the forward values and the
-backward pass by the engine's own rules, on a snapshot, so no `.grad` of the learner's is
-written) and sends back only the texts that change — every value's `data` and `grad`
-cell, by the ids the drawing already carries — plus the new "ask the graph" table
-(`autograd_viz.viz.ask`). Nothing is laid out again unless the graph's shape changes
-(a branch in `f`); then it is, and the view says so. So that a longer number later still
-fits, `dot` sizes every data and grad cell for one of `digits` significant digits and a sign.
-
-Where no kernel answers (it was stopped, or the page is an export), the view says
-"the kernel is not running" instead of freezing. The output also carries a kernel-free
-`text/html` (the drawing at the starting inputs), for exports and viewers without widgets.
+"""Change the graph: `explore(f, x=2, y=3)` shows `f`'s graph with a number box and a slider per
+input, as an anywidget laid out ONCE (`viz/static/explore.js`). When an input changes, the kernel
+calls `f` again, traces it on a snapshot (so no `.grad` of the learner's is written) and sends back
+only the data and grad texts that change, by the ids the drawing already carries, and the new "ask
+the graph" table (`autograd_viz.viz.ask`); it lays out again only when the graph's shape changes,
+and says so. Where no kernel answers the view says so instead of freezing, and a kernel-free
+`text/html` (the drawing at the starting inputs) serves exports and viewers without widgets.
 """
 
 from __future__ import annotations
@@ -40,6 +31,7 @@ from autograd_viz.trace import trace
 from autograd_viz.viz import layout, render
 from autograd_viz.viz.ask import ask_table
 from autograd_viz.viz.dot import html_text, number_formatter
+from autograd_viz.viz.palette import with_palette
 from autograd_viz.viz.static import static_text
 
 __all__ = ["MAX_EXPLORE_NODES", "ExploreError", "Explorer", "explore"]
@@ -65,6 +57,7 @@ class Explorer(anywidget.AnyWidget):
     """
 
     _esm = module_text()
+    _css = with_palette("")  # the palette's properties, which ask.js and explore.js colour by
 
     svg = traitlets.Unicode("").tag(sync=True)
     spec = traitlets.List().tag(sync=True)  # per input: name, value, min, max, step
@@ -395,7 +388,8 @@ def explore(
     forward and backward pass and updates every value and gradient on the same layout.
     Click a value to ask why its gradient is what it is. `f` may run `timeout` seconds
     (5 by default) each time; past that, `CodeTimeoutError` says where it was (on a slider
-    move, in the view's error line).
+    move, in the view's error line). So that a longer number later still fits, `dot` sizes
+    every data and grad cell for one of `digits` significant digits and a sign.
 
     >>> ex = explore(lambda x, y: (x + y) * y, x=2, y=3)
     >>> ex.result["cells"]["v1-grad"]

@@ -1,36 +1,10 @@
-"""Static forms of the animation, for printing, slides and places without widgets.
-
-Three exports, all from the one layout of `autograd_viz.viz.frames.Frames`, and none needs
-a kernel or the network:
-
-* `filmstrip(root)` — chosen frames in a grid with each step's equation under it, as
-  an HTML page (prints one frame per cell, never split across pages) or as one SVG.
-* `save_html(root, "backprop.html")` — a standalone page with its own controls
-  (First, Prev, Play/Pause, Next, Last, a step slider, speed, phase; keys ← → PageUp
-  PageDown space Home End) and the last lines of the derivation above the current one. It
-  is the one player (`viz/static/player.js`, as in the widget) over the SVG once plus, per
-  step, only what changes (a row of the step table, `viz/steptable.py`), with KaTeX written
-  in: no CDN, no kernel.
-* `save_svg_animation(root, "backprop.svg")` — an animated SVG that plays by itself
-  wherever SVG does (browsers, GitHub READMEs, HTML slides): the drawing once, plus one
-  copy of each node or edge per change, each shown in its stretch of steps by a CSS
-  keyframe animation, with each step's equation as a caption. This is the main
-  animated export: it needs no extra package, stays sharp on a projector and its text
-  stays searchable.
-* `save_gif(root, "backprop.gif")` — the same frames as a looping GIF, for slide software
-  that cannot play SVG (PowerPoint, Keynote, Google Slides). Rasterising SVG needs a
-  renderer, so this one alone needs the optional `cairosvg` package.
-
-`source` is a `Value` or a graph snapshot (traced and laid out here, with `phase` and
-any drawing options, `autograd_viz.viz.options`) or an existing `Frames`. Every export
-says the same caption as the widget (`Frames.caption`) and colours through the palette
-(`autograd_viz.viz.palette`); the page's CSS and JavaScript are the package's
-`viz/static/player.css`, `page.css` and the player module `player.js`.
-
-Where each lives: `viz/filmstrip.py`, `viz/page.py` (the standalone page),
-`viz/animation.py` (animated SVG and GIF), and what they share in `viz/compose.py`
-(the frames for a source, the caption geometry). This module gathers them, and the printable
-worksheet of `viz/worksheet.py` (`save_worksheet(root, "w.pdf")`, `key=True` for the answer key).
+"""Static forms of the animation, for printing, slides and places without widgets, gathered in one
+module: `filmstrip` (`viz/filmstrip.py`), `save_html` (the standalone page, `viz/page.py`),
+`save_svg_animation` and `save_gif` (`viz/animation.py`) and the printable `save_worksheet`
+(`viz/worksheet.py`) take a `Value` or a graph snapshot (the animations also an existing `Frames`),
+draw from one layout and say the same caption as the widget (`Frames.caption`);
+`save_notebook_html` (`viz/notebook_html.py`) writes a whole notebook. None needs a kernel or the
+network to be viewed.
 """
 
 from __future__ import annotations

@@ -1,17 +1,12 @@
-"""The widget-free player inline in a notebook, and the choice between it and the widget.
+"""The widget-free player inline in a notebook, and the choice between it and the widget:
+ipywidgets 8 needs a widget manager in the page, which JupyterLab 4 and Notebook 7 have and
+Google Colab, VS Code without a working widget manager and static viewers (nbviewer, GitHub,
+a slide deck) lack — there `animate(root)` shows the standalone page of
+`autograd_viz.viz.export` in an `<iframe srcdoc>` (its script and keys never meet the
+notebook's own; no kernel, no network), chosen per call with `widgets=True/False` or per
+session with the environment variable `AUTOGRAD_VIZ_WIDGETS=0` (or `1`).
 
-ipywidgets 8 needs a widget manager in the page. JupyterLab 4 and Notebook 7 have one;
-Google Colab, VS Code without a working widget manager, and static viewers (nbviewer,
-GitHub, a slide deck) do not, and show a widget as a line of text. There the same frames
-play in the standalone page of `autograd_viz.viz.export`, shown inline in the output:
-an `<iframe srcdoc>` holds the page, so its script and keys (← → PageUp PageDown Space
-Home End, once clicked) never meet the notebook's own. It needs no kernel and no network.
-
-`animate(root)` picks: the widget where widgets render, the inline page elsewhere. Ask for
-one with `widgets=True/False`, or for a whole session with the environment variable
-`AUTOGRAD_VIZ_WIDGETS=0` (or `1`).
-
->>> from autograd_viz import Value
+>>> from autograd_viz import Value, animate
 >>> x, y = Value(2.0, label="x"), Value(3.0, label="y")
 >>> z = (x + y) * y
 >>> player = animate(z, widgets=False)

@@ -1,21 +1,11 @@
-"""The renderer seam: DOT text in, a laid-out picture out. Every picture passes through here.
-
-Layout is graphviz's job and 95-100 % of drawing time, so it happens once per picture
-and in this one module. `run_dot` runs graphviz's `dot` program through a pipe (no
-temporary files) with a timeout; `svg_from_dot` turns its SVG into the SVG the viewers
-ship (ids on cell texts, plain CSS fonts). A browser-only edition plugs another
-renderer (Graphviz compiled to WebAssembly) into `run_dot`; nothing above this module
-needs to know which one drew the picture.
-
-dot's work is bounded here, for both renderers alike (`bounded`): the graph its placement
-step solves is counted first (`autograd_viz.size.layout_work`) and one larger than
-`MAX_LAYOUT_WORK` is refused with `GraphTooLargeError`; the rest are laid out with
-network-simplex iterations capped (`nslimit`, `nslimit1`) so that iterations times that
-graph's size stay within a budget, and crossing minimisation halved (`mclimit=0.5`, less on
-graphs with more than 5,000 nodes to place). Below the budget (every lesson's graph) the
-picture is the one unbounded dot draws. The native
-`dot` also runs under a time limit (`timeout`, `LayoutTimeoutError`); Graphviz-WASM runs
-inside the page and cannot be stopped part way, so there the bounds alone keep it short.
+"""The renderer seam: DOT text in, a laid-out picture out, for every picture. Layout is 95-100 % of
+drawing time, so it happens once per picture and only here: `run_dot` runs graphviz's `dot` through
+a pipe under a time limit, or, in the browser edition, Graphviz-WASM (`autograd_viz.viz.wasm`), and
+nothing above this module knows which one drew the picture; `svg_from_dot` finishes the SVG
+(`autograd_viz.viz.svg`). dot's work is bounded here for both renderers (`bounded`): a graph whose
+placement step would be larger than `MAX_LAYOUT_WORK` (`autograd_viz.size.layout_work`) is refused
+with `GraphTooLargeError`, and the rest are laid out with capped iterations, so every graph the
+size guard admits lays out in seconds, and every lesson's graph exactly as unbounded dot draws it.
 """
 
 from __future__ import annotations
@@ -119,6 +109,13 @@ def bounded(dot: str) -> str:
     """`dot` with its layout work bounded, the same for the native and the WASM renderer:
     refused if the graph dot would place is larger than `MAX_LAYOUT_WORK`, else given the
     graph attributes that cap dot's iterations (placed first, so the DOT's own win).
+
+    The network-simplex iterations are capped (`nslimit`, `nslimit1`) so that iterations
+    times the size of the graph dot places stay within a budget, and crossing minimisation is
+    halved (`mclimit=0.5`, less on graphs with more than 5,000 nodes to place). Below the
+    budget (every lesson's graph) the picture is the one unbounded dot draws. The native `dot`
+    also runs under a time limit (`timeout`, `LayoutTimeoutError`); Graphviz-WASM runs inside
+    the page and cannot be stopped part way, so there the bounds alone keep it short.
 
     >>> bounded("digraph { a -> b }")
     'digraph { graph [nslimit=5 nslimit1=5 mclimit=0.5];\\n a -> b }'

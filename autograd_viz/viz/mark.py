@@ -1,11 +1,9 @@
-"""The mark on a learner's first wrong node, and the caption saying why.
-
-A learner's own engine, checked (`autograd_viz.engines`), is drawn with its first node
-whose gradient (or value) goes wrong marked — a dashed, thick outline in its own colour and
-a "!" before the operation, so it reads without colour too — and the caption says what went
-wrong and, where a set lost the operands' order, that the order shown is a guess. The
-caller that builds the DOT passes the mark in (`marker(graph)`, for `render`'s DOT builder):
-the drawing layer never reaches back for it.
+"""The mark on a learner's first wrong node, and the caption saying why: a checked graph of a
+learner's own engine (`autograd_viz.engines`) is drawn with that node in a dashed, thick outline in
+its own colour and a "!" before its operation, so it reads without colour too, and the caption says
+what went wrong (and, where a set lost the operands' order, that the order shown is a guess). The
+caller that builds the DOT passes the mark in (`marker(graph)`), so the drawing layer never reaches
+back for it.
 """
 
 from __future__ import annotations

@@ -1,19 +1,12 @@
-"""A network's forward and backward pass, one frame per neuron.
-
-An MLP's graph has hundreds of values (MLP(2, [16, 16, 1]) on one sample: 1,918), far too
-many to step through one operation at a time. `neuron_steps(root)` re-cuts the derivation
-at the level a lesson on networks talks about: forward, each neuron lights up as its
-activation is computed (`L1.n2 = ReLU(w·x + b) = ReLU(0.69 · 1 + 0.52 · (−1) + 0) = 0.17`);
-backward, each neuron's gradient arrives as the weighted sum of what the next layer sends
-back, and is passed on to its own weights and to the layer before
-(`∂L/∂L1.n2 = Σ w·∂L/∂z = … = −0.16; ∂L/∂z = −0.16 · ReLU′ = …`). The values around the
-network (inputs, a loss) keep one frame each. The steps are drawn on the one-box-per-neuron
-layout (`collapse="neuron"`), so MLP(2, [4, 4, 1]) with a squared-error loss is 25 frames;
-the numbers are the operation-level trace's, so the last frame's gradients are exactly
-`backward()`'s. Every equation is built from the trace's equation pieces
-(`autograd_viz._equations`: text and LaTeX together) and the op table's rows (an activation
-is written as its row writes it, `ReLU(…)`, `σ(…)`), so a neuron's line and an operation's
-line write numbers, names and activations the same way.
+"""A network's forward and backward pass one frame per neuron (`neuron_steps(root)`), because
+an MLP's graph is far too many operations to step through one at a time (MLP(2, [16, 16,
+1]) on one sample: 1,918 values): forward, each neuron lights up as its activation is
+computed; backward, its gradient arrives as the weighted sum the next layer sends back and
+passes on to its weights and the layer before — drawn on the one-box-per-neuron layout
+(MLP(2, [4, 4, 1]) with a squared-error loss: 25 frames), with the operation-level trace's
+numbers (the last frame's gradients are exactly `backward()`'s) and its equation pieces and
+op table rows, so a neuron's line writes numbers, names and activations as an operation's
+line does.
 """
 
 from __future__ import annotations

@@ -1,31 +1,15 @@
-"""A notebook as one HTML file that opens offline: players step, maths is typeset.
-
-Why this exists: `jupyter nbconvert --to html` writes a page that loads the widget manager
-(unpkg), RequireJS and MathJax (cdnjs) from the internet. Opened from a USB stick with no
-network, its players are empty boxes and its maths is raw `$y$`. This export keeps the page
-whole without the network:
-
-* the notebook runs once, top to bottom, in a fresh kernel with `AUTOGRAD_VIZ_WIDGETS=0`
-  (as `save_slides` does), so each `animate()` gives the widget-free player (the standalone
-  page in an `<iframe srcdoc>`: it steps with its buttons and keys, no kernel) and each
-  exercise and quiz its widget-free HTML (the question, an answer to open where the teacher's
-  lock is open in the exporting kernel: `autograd_viz.teacher.unlocked_env`). A widget that has
-  no widget-free form is replaced by a line saying to open the notebook with a kernel;
-* nbconvert's JupyterLab template lays the cells out, with no RequireJS, no widget-manager
-  script, no MathJax and no Mermaid loader; the markdown's maths is typeset in the page by
-  the KaTeX copy in this package (`viz/vendor/katex`, the one the slides use), its script,
-  stylesheet and fonts written into the file, and local images are embedded;
-* code cells are shown, as in the notebook; a cell whose input (or output) is collapsed in
-  the notebook stays collapsed, behind a "▸ code hidden in the notebook" line that opens it.
-
-Images a markdown cell loads from the web stay links to the web: they show only online; a
-Mermaid diagram shows as its text (its loader comes from a CDN). An escaped `\\$` is a dollar
-sign, as in JupyterLab.
+"""A notebook as one HTML file that opens offline, for a lesson handed out or projected with no
+Jupyter and no network: `jupyter nbconvert --to html` loads the widget manager, RequireJS and
+MathJax from CDNs, so off the network its players are empty boxes and its maths raw `$y$`. Here the
+notebook runs once in a fresh kernel with `AUTOGRAD_VIZ_WIDGETS=0` (as `save_slides` does), so each
+player and exercise gives its widget-free HTML, and nbconvert's JupyterLab template lays the cells
+out with no CDN script, the package's KaTeX (`viz/vendor/katex`) written into the file and local
+images embedded; collapsed cells stay collapsed, and images from the web and Mermaid diagrams stay
+links and text. From a shell: `python -m autograd_viz.viz.notebook_html
+notebooks/03_backprop_by_hand.ipynb`.
 
 >>> save_notebook_html("notebooks/03_backprop_by_hand.ipynb")  # doctest: +SKIP
 PosixPath('notebooks/03_backprop_by_hand.html')
-
-From a shell: `python -m autograd_viz.viz.notebook_html notebooks/03_backprop_by_hand.ipynb`.
 """
 
 from __future__ import annotations
@@ -67,6 +51,16 @@ def save_notebook_html(
     network: the file opens from a USB stick, its players step without a kernel and its maths
     is typeset. `out` defaults to the notebook's name with `.html`, beside it; `timeout` is
     seconds per cell (None: no limit). Returns the path written.
+
+    Each `animate()` gives the widget-free player (the standalone page in an
+    `<iframe srcdoc>`), and each exercise and quiz its widget-free HTML, with an answer to
+    open where the teacher's lock is open in the exporting kernel
+    (`autograd_viz.teacher.unlocked_env`); a widget with no widget-free form is replaced by a
+    line saying to open the notebook with a kernel. The page has no RequireJS,
+    widget-manager script, MathJax or Mermaid loader. Code cells are shown; a cell whose input
+    (or output) is collapsed in the notebook stays collapsed, behind a "▸ code hidden in the
+    notebook" line that opens it. Images a markdown cell loads from the web show only online;
+    a Mermaid diagram shows as its text; an escaped `\\$` is a dollar sign, as in JupyterLab.
 
     >>> save_notebook_html("notebooks/03_backprop_by_hand.ipynb", "lesson03.html")  # doctest: +SKIP
     PosixPath('lesson03.html')

@@ -1,22 +1,6 @@
-"""The drawing options: one set, checked in one place, passed through by every viewer.
-
-`draw`, `to_dot`, `Frames`, `Player` and every export take the same keyword options and
-hand them on as one `DrawOptions`, so an option added here reaches all of them.
-
-* `rankdir`: "LR" (inputs left, output right), "RL", "TB" or "BT".
-* `fmt`: number format, a spec like ".3f" or a function of a float (default: whole
-  numbers in full, else 4 significant digits, with a real minus sign).
-* `font_size`: points (4-96); everything scales with it, e.g. 20 for a projector.
-* `collapse`: None, "neuron" (one box per `nn` neuron) or "layer" (one per layer call).
-* `max_nodes`: above this many values an `nn` graph collapses by itself (with a
-  warning and a note under the picture); any other graph raises GraphTooLargeError.
-* `show_grad`: None shows grads once backward() has reached the graph ("grad ?"
-  before); True or False decides.
-* `states`: value index -> "pending" | "forward" | "backward" | "active", or several
-  ("forward active"): colours for one step of an animation.
-* `legend`: True adds a key below the graph saying what each style it uses means;
-  "animation" also explains the four states, for a picture whose colours will change.
-* `timeout`: how many seconds the layout (`dot`) may take.
+"""The drawing options: one frozen `DrawOptions`, checked once in `DrawOptions.check` and handed on
+unchanged by `draw`, `to_dot`, `Frames`, `Player` and every export, so an option added here reaches
+all of them.
 """
 
 from __future__ import annotations
@@ -39,7 +23,22 @@ STATES = ("pending", "forward", "backward", "active")
 
 @dataclass(frozen=True)
 class DrawOptions:
-    """How to draw a graph (see the module docstring for each option).
+    """How to draw a graph.
+
+    * `rankdir`: "LR" (inputs left, output right), "RL", "TB" or "BT".
+    * `fmt`: number format, a spec like ".3f" or a function of a float (default: whole
+      numbers in full, else 4 significant digits, with a real minus sign).
+    * `font_size`: points (4-96); everything scales with it, e.g. 20 for a projector.
+    * `collapse`: None, "neuron" (one box per `nn` neuron) or "layer" (one per layer call).
+    * `max_nodes`: above this many values an `nn` graph collapses by itself (with a
+      warning and a note under the picture); any other graph raises GraphTooLargeError.
+    * `show_grad`: None shows grads once backward() has reached the graph ("grad ?"
+      before); True or False decides.
+    * `states`: value index -> "pending" | "forward" | "backward" | "active", or several
+      ("forward active"): colours for one step of an animation.
+    * `legend`: True adds a key below the graph saying what each style it uses means;
+      "animation" also explains the four states, for a picture whose colours will change.
+    * `timeout`: how many seconds the layout (`dot`) may take.
 
     >>> DrawOptions.of(font_size=16).font_size
     16

@@ -1,11 +1,8 @@
-"""Where every export is written: checked before the work, written all or nothing.
-
-A GIF of a network takes half a minute to make; a path that cannot be written (a folder
-that does not exist or cannot be written to, a folder given as the file, a number, the
-wrong suffix) should say so at once, not after the work, and say what to write instead.
-Every export then writes through `write_output` (or `replacing`, for a writer that needs a
-file name): a temporary file beside the target replaces it only once complete, so a full
-disk part way leaves the old file as it was (`autograd_viz._files`).
+"""Where every export is written, checked before the work and written all or nothing: a GIF of a
+network takes half a minute to make, so a path that cannot be written (a missing or read-only
+folder, a folder given as the file, the wrong suffix) is refused at once with what to write
+instead; then `write_output` (or `replacing`, for a writer that needs a file name) writes it
+through `autograd_viz._files`, so a full disk part way leaves the old file as it was.
 """
 
 from __future__ import annotations

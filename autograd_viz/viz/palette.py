@@ -1,15 +1,12 @@
-"""The one palette: every colour the package paints with (drawings, frames, the widget, the
-standalone page, quizzes, exercises, the training view, slide decks).
-
-Okabe–Ito colours (colour-blind safe) for the four animation states, and the greys of
-ink, rules and muted text. Each colour has a CSS custom property, `--avz-<name>`, so a page
-can re-theme every picture at once by setting the properties. The package's stylesheets
-(`viz/static/*.css`) colour through `var(--avz-<name>)` alone and copy no colour: each comes
-with every property declared before it (`with_palette`, at zero specificity, so any theme
-wins). What Python writes into SVG and HTML colours through `var(--avz-<name>, <colour>)`
-(`var`), so it stays right where no stylesheet came along. DOT needs literal colours, so
-drawings take them from `COLORS`. Renderers without custom properties (cairosvg, for the
-GIF) get literal CSS from `resolve`.
+"""The one palette — every colour the package paints with (drawings, frames, the widget, the
+standalone page, quizzes, exercises, the training view, slide decks): Okabe–Ito colours
+(colour-blind safe) for the four animation states and the greys of ink, rules and muted
+text, each a CSS custom property `--avz-<name>` so a page re-themes every picture at once;
+stylesheets and scripts in `viz/static/` colour through `var(--avz-<name>)` alone, declared
+before them at zero specificity (`with_palette`, on `:root` and `:host`), JupyterLab's dark
+themes take the `dark-*` rows, Python's SVG and HTML write `var(--avz-<name>, <colour>)`
+(`var`), DOT takes literals (`COLORS`) and renderers without custom properties get literal
+CSS (`resolve`).
 """
 
 from __future__ import annotations
@@ -54,6 +51,15 @@ COLORS = {
     "projector-ink": "#1A1A1A",  # a slide deck's text: darker than ink, for a projector
     "projector-muted": "#4D4D4D",  # its captions and notes (8.4:1 on white)
     "projector-rule": "#D0D0D0",  # the bar beside its code
+    # JupyterLab's dark themes: the player's own text and controls (4.5:1 or more on the dark
+    # backgrounds, #111111 to #000000); its drawing keeps its light card and light colours
+    "dark-ink": "#E8E8E8",
+    "dark-history": "#C8C8C8",
+    "dark-muted": "#BDBDBD",
+    "dark-card": "#2B2B2B",  # a button's background
+    "dark-border": "#777777",
+    "dark-forward-text": "#F0B642",
+    "dark-backward-text": "#8FD0F5",
 }
 
 
@@ -78,12 +84,14 @@ def with_palette(css: str) -> str:
 
     Why: a fallback in each `var()` was a second copy of the palette in every CSS file. The
     declarations sit on `:where(:root)`, which has no specificity: a theme that sets a
-    property anywhere (`:root{--avz-ink:...}`, a deck's projector look) still wins.
+    property anywhere (`:root{--avz-ink:...}`, a deck's projector look) still wins. They sit
+    on `:host` too, for a stylesheet inside a shadow tree (marimo shows each anywidget in
+    one), where `:root` matches nothing; in a page's own stylesheet `:host` matches nothing.
 
     >>> with_palette("a{color:var(--avz-ink)}").startswith(":where(:root){--avz-forward:")
     True
     """
-    return f"{css_variables(':where(:root)')}\n{css}"
+    return f"{css_variables(':where(:root)')}{css_variables(':host')}\n{css}"
 
 
 _VAR = re.compile(r"var\(--avz-[\w-]+, (#[0-9A-Fa-f]{6})\)")

@@ -1,35 +1,18 @@
-"""Fill in the graph: a quiz whose blanks sit on the nodes of the drawing.
-
-`quiz(z)` draws z's graph with a blank on every gradient (or the values and gradients a
-teacher picks). The learner types into a node's blank; Tab moves to the next node in the
-order the backward pass fills them in (values first, in forward order, when values are
-asked). Each answer is checked at once: right, and the node turns to its "known" state (blue
-for a gradient, orange for a value) with its number written in; wrong, and the quiz says
-which rule to apply, with the numbers it needs ("the product sends each input the *other*
-input's value: ∂z/∂s = y = 3"), and after two misses offers the step's equation. A progress
-line counts what is left. Answers are read as exercises read them (`5+3`, `−24`, `2·3`),
-and judged by the same rule (`autograd_viz._numbers.ANSWER_RULE`): within one part in a
-million, or the answer as the drawing prints it (`1.235e4` for 12345.678).
-
-On a learner's own engine the answers are the right derivatives — the op table's, or central
-differences on their own forward method (`autograd_viz.engines.ops`) — never what their
-`_backward` closures send; where their engine gives another number, the feedback says so.
-
-The picture is one graphviz layout, made with every number in place so no node moves, then
-restyled per state like an animation frame; the blanks are text boxes laid over the cells
-they stand for. Neither the widget nor its saved state holds an answer until it is given or
-revealed. A teacher reveals every answer with `reveal()`, with `AUTOGRAD_VIZ_TEACHER=1`, or
-with the switch from `autograd_viz.teacher.teacher_mode()` (on the teacher's machine, or
-unlocked with the teacher's key). Once a notebook turns recording on
-(`autograd_viz.answers.record_answers`), every attempt at a blank is appended to the
-learner's answers file, under an id made of the graph and the blank's label.
+"""Fill in the graph: `quiz(z)` draws z's graph (one layout, restyled per state) with a text
+box over every gradient's cell, or over the values and gradients a teacher picks, Tab in
+the order the backward pass fills them; every answer is judged by the exercises' one judge
+(`autograd_viz.grading.AnswerKey`), a wrong one is told the rule to apply with its numbers
+and after two misses offered the step's equation; on a learner's own engine the answers are
+the right derivatives (the op table's, or central differences on their forward method),
+never what their `_backward` sends; no answer is in the widget or its saved state until it
+is given or revealed (`reveal()`, the teacher's switch), and with recording on
+(`autograd_viz.answers`) every attempt goes to the learner's answers file.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import difflib
-import functools
 import html
 import math
 import re
@@ -46,8 +29,8 @@ from autograd_viz._numbers import format_number
 from autograd_viz.answers import graph_key
 from autograd_viz.door import open_graph
 from autograd_viz.errors import QuizError
-from autograd_viz.grading import ANSWER_HELP, AnswerKey, AnswerParseError, agrees, parse_number
-from autograd_viz.graph import Graph
+from autograd_viz.grading import ANSWER_HELP, AnswerKey, AnswerParseError, read_or_none, unreadable
+from autograd_viz.graph import Graph, with_numbers
 from autograd_viz.naming import expression_names
 from autograd_viz.ops import describe
 from autograd_viz.teacher import answer_box, register
@@ -412,8 +395,8 @@ class Quiz(widgets.VBox):
     # ---- checking ------------------------------------------------------------
 
     def _on_typed(self, blank: _Blank, text: str) -> None:
-        if self._typing is not blank:  # submit() checks what it types itself
-            self._answer(blank, text)
+        if self._typing is not blank and text.strip():  # submit() checks what it types itself;
+            self._answer(blank, text)  # a box emptied is not an answer (as in an Exercise)
 
     def _answer(self, blank: _Blank, text: str) -> bool:
         """Judge `text` for `blank`, and record the attempt if the notebook turned that on."""
@@ -425,10 +408,6 @@ class Quiz(widgets.VBox):
     def _record(self, blank: _Blank, text: str, right: bool) -> None:
         """One attempt, under an id made of this graph and the blank's label (so the same
         quiz in another notebook is the same question; see `autograd_viz.answers`)."""
-        try:
-            read: float | None = parse_number(text)
-        except AnswerParseError:
-            read = None
         parts = [f"{self._names[n.index]}|{n.op}|{n.operands}|{n.data!r}" for n in self._order]
         inputs = ", ".join(
             f"{self._names[n.index]} = {self._num(n.data)}" for n in self._order if n.is_leaf
@@ -436,18 +415,14 @@ class Quiz(widgets.VBox):
         answers.record_attempt(
             kind="quiz", question=answers.question_id("quiz", blank.label, graph_key(parts)),
             prompt=f"quiz on {self._root_name} ({inputs}): {blank.label}",
-            answer=text.strip(), read=read, right=right,
+            answer=text.strip(), read=read_or_none(text), right=right,
         )  # fmt: skip
 
     def _on_answer(self, blank: _Blank, text: str) -> bool:
-        if not text.strip():
-            return False
-        try:  # the exercises' grader: its separators and "give more digits" notes too
+        try:  # the exercises' one judge: its reading, its separators, its notes
             right, note = AnswerKey(blank.answer, digits=self.digits).judge(text)
-            value = parse_number(text)
         except AnswerParseError as err:
-            self._say(f"I couldn't read that: {err}. Type a number such as 8, −24 or 0.5 "
-                      "(a sum like 5+3 is fine too).", right=False)  # fmt: skip
+            self._say(unreadable(err), right=False)
             return False
         number = format_number(blank.answer, self.digits)
         if blank.solved:  # filled in already: judged, but nothing changes
@@ -469,7 +444,7 @@ class Quiz(widgets.VBox):
             blank.misses += 1
             blank.widget.add_class("avz-quiz-missed")
             self._active = blank.node
-            if theirs and _close(value, self._theirs[blank.node], self.digits):
+            if theirs and self._reads_as(text, self._theirs[blank.node]):
                 said = (f"✘ Not quite: {text.strip()} is what your engine's backward() gives "
                         f"for {blank.label}, but it is not the right derivative. "
                         f"{self._blame()} {self._hint(blank, text)}")  # fmt: skip
@@ -483,13 +458,21 @@ class Quiz(widgets.VBox):
         self._redraw()
         return right
 
+    def _reads_as(self, text: str, number: float) -> bool:
+        """Whether `text` is `number` (one path's share, what a learner's engine gives) by the
+        judge that grades the blanks: a known wrong answer is recognised as a right one is."""
+        try:
+            return math.isfinite(number) and AnswerKey(number, digits=self.digits).judge(text)[0]
+        except AnswerParseError:
+            return False
+
     def _engine_says(self, blank: _Blank) -> str:
         """For a learner's engine whose backward() gives another number for this blank: a
         sentence saying so ('' where it agrees, or for the kit's own engine)."""
         if self._theirs is None or blank.what != "grad":
             return ""
         theirs = self._theirs[blank.node]
-        if _close(theirs, blank.answer, self.digits):
+        if self._reads_as(repr(theirs), blank.answer):  # their number, typed, would be right
             return ""
         return (f"Your engine's backward() gives {self._num(theirs)} for {blank.label}, "
                 f"which is not right. {self._blame()}")  # fmt: skip
@@ -556,12 +539,8 @@ class Quiz(widgets.VBox):
                 f"is the sum of the {count} paths: add what arrives along each. "
                 + "; ".join(paths).capitalize()[:1] + "; ".join(paths)[1:] + ".")  # fmt: skip
         if text is not None:
-            try:
-                value = parse_number(text)
-            except AnswerParseError:
-                return hint
             for (i, _k), amount in zip(uses, self._contributions(p)):
-                if _close(value, amount, self.digits):
+                if self._reads_as(text, amount):
                     return (f"That is one path only (via {_noun(self._order[i].op)}: "
                             f"{self._num(amount)}). {hint}")  # fmt: skip
         return hint
@@ -695,12 +674,6 @@ def _noun(op: str) -> str:
     return describe(op).noun
 
 
-def _close(value: float, answer: float, digits: int) -> bool:
-    """The exercises' rule (`autograd_viz._numbers.ANSWER_RULE`): within one part in a
-    million, or the answer as the drawing prints it to `digits` significant digits."""
-    return agrees(value, answer, digits)
-
-
 def _check_options(draw_options: dict[str, Any]) -> None:
     """Refuse a drawing option the quiz sets itself (saying why) or does not know (listing
     only what it takes: every option it names works when passed)."""
@@ -751,19 +724,20 @@ def _right_answers(graph: Graph) -> tuple[Graph, set[int], tuple[float, ...] | N
     if not isinstance(graph, ForeignSnapshot) or graph.source is None:
         return graph, set(), None
     source = graph.source
-    rules: list[Any] = []
+    right: dict[int, tuple[float, ...]] = {}
     unknown: set[int] = set()
     for i, node in enumerate(graph.nodes):
         partials = None if node.is_leaf else _right_partials(source, i)
         if partials is None and not node.is_leaf:
             unknown.add(i)  # its operands' gradients are neither shown nor asked
             partials = [0.0] * len(node.operands)
-        rules.append(None if node.is_leaf else functools.partial(_fixed_rule, tuple(partials)))
+        if partials is not None:
+            right[i] = tuple(partials)
     run = graph.backward_run()  # the one run of their backward(): the check's, if it ran
-    right = dataclasses.replace(
-        graph, rules=tuple(rules), report=None, flags={}, source=None, replay=None
-    )  # no flags: a caption saying "the product rule gives 3" would give the answer away
-    return right, unknown, run.grads
+    plain = dataclasses.replace(graph, report=None, flags={}, source=None, run=None)
+    # no flags: a caption saying "the product rule gives 3" would give the answer away
+    graded = with_numbers(plain, lambda i, g: tuple(d * g for d in right[i]))
+    return graded, unknown, run.grads
 
 
 def _right_partials(source: Any, i: int) -> list[float] | None:
@@ -784,12 +758,6 @@ def _right_partials(source: Any, i: int) -> list[float] | None:
         method = method_name(source.nodes[i], canonical)
         partials = numeric_partials(source.nodes[i], method, args, exponent, out)
     return partials
-
-
-def _fixed_rule(partials: tuple[float, ...], out: Any) -> None:
-    """A backward rule in the engine's shape that sends each operand its right share."""
-    for operand, slope in zip(out.parents, partials):
-        operand.grad += slope * out.grad
 
 
 def _depends_on(graph: Graph, unknown: set[int]) -> set[int]:

@@ -1,22 +1,10 @@
-"""Draw a computation graph: graph snapshot -> DOT -> SVG, with ids an animation can restyle.
-
-`draw(root)` returns a `Drawing` that shows inline as SVG in Jupyter, exposes its
-DOT `source`, and saves to .svg/.png/.pdf. One node per value (name | data | grad),
-one node per operation, one edge per operand occurrence (`a + a` has two). Node
-names come from the topological index, so the same expression gives the same
-bytes in every process, and the SVG carries stable ids:
-
-* value `i` (index into `root.topological_order()`): node `v{i}`; its operation `op{i}`;
-* operand edge number `k` from value `p` into `op{i}`: `v{p}-op{i}-{k}`; result edge `op{i}-v{i}`;
-* inside a value node, the `<text>` of its data and grad: `v{i}-data`, `v{i}-grad`, and a
-  `<g id="v{i}-label">` around its name's text (constants show only `v{i}-data`);
-* classes: the role (`input`, `param`, `const`, `output`, `value`, `op`, `neuron`, `layer`)
-  plus the animation state when `states` gives one.
-
-`root` is a Value (opened once by `autograd_viz.door.open_graph`) or a snapshot.
-Large graphs are collapsed into `nn` neurons or layers (`collapse=`), or refused with
-a `GraphTooLargeError` that says how to draw less — counted before anything is laid out.
-The layout runs once per picture, through `autograd_viz.viz.layout`.
+"""Draw a computation graph: graph snapshot -> DOT -> SVG, with stable ids an animation can restyle
+(listed on `to_dot`). `draw(root)` returns a `Drawing` that shows inline as SVG in Jupyter and
+saves to .svg/.png/.pdf: one node per value, one per operation, one edge per operand occurrence,
+named by topological index so the same expression gives the same bytes in every process. `root` is
+opened once by `autograd_viz.door.open_graph` (or is a snapshot); a large graph is collapsed into
+`nn` neurons or layers, or refused with a `GraphTooLargeError` that says how to draw less, counted
+before anything is laid out, and the layout runs once, in `autograd_viz.viz.layout`.
 """
 
 from __future__ import annotations
@@ -94,10 +82,20 @@ def roles(root: object) -> list[str]:
 
 
 def to_dot(root: object, options: DrawOptions | None = None, /, **kwargs: Any) -> str:
-    """The DOT source of the graph that ends at `root` (see the module docstring for ids).
+    """The DOT source of the graph that ends at `root`.
 
     Options: keywords or a `DrawOptions` (rankdir, fmt, font_size, collapse, max_nodes,
     show_grad, states, legend; see `autograd_viz.viz.options`).
+
+    The ids the SVG carries, from the topological index:
+
+    * value `i` (index into `root.topological_order()`): node `v{i}`; its operation `op{i}`;
+    * operand edge number `k` from value `p` into `op{i}`: `v{p}-op{i}-{k}`; result edge
+      `op{i}-v{i}`;
+    * inside a value node, the `<text>` of its data and grad: `v{i}-data`, `v{i}-grad`, and a
+      `<g id="v{i}-label">` around its name's text (constants show only `v{i}-data`);
+    * classes: the role (`input`, `param`, `const`, `output`, `value`, `op`, `neuron`, `layer`)
+      plus the animation state when `states` gives one.
 
     >>> from autograd_viz import Value
     >>> x, y = Value(2.0, label="x"), Value(3.0, label="y")
@@ -270,7 +268,8 @@ def _plain_lines(lines, graph, indices, drawn_as, number, show_grad, state_of) -
         else:
             grad = _grad_text(v.grad, number, show_grad)
             generated = not v.label
-            label = _dot.value_label(names[i], generated, role in ("input", "output"), data, grad)
+            bold, note = role in ("input", "output"), graph.drawn_note(i)
+            label = _dot.value_label(names[i], generated, bold, data, grad, note)
         attrs = _dot.ROLE_ATTRS[role] + sattrs
         lines.append(f'v{i} [id="v{i}" class="{cls}" label={label}{attrs}];')
         if not v.operands:

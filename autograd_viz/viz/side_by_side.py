@@ -1,14 +1,10 @@
-"""The kit's `Value` graph and PyTorch's graph of the same expression, side by side.
-
-The blog's table, live: `Value._prev` ↔ `grad_fn.next_functions`, `Value._backward` ↔
-`grad_fn` (a Function its engine calls), `_op` ↔ the Function's name (`MulBackward0`), and
-each value's data and grad from each side. `side_by_side(v)` builds the same expression in
-PyTorch from v's graph (float64 tensors that require grad for its inputs, plain numbers for
-its constants, each operation by the op table row's method); `side_by_side(v, t)` takes the
-learner's own PyTorch expression instead. Both graphs are opened at the one door, drawn
-with the kit's own drawings, and paired node for node from the roots down, operand by
-operand: where the shapes part (PyTorch's `SubBackward0` against our `a + b · (−1)`) or a
-number differs (within one part in a million), the report says so — nothing is hidden.
+"""The kit's `Value` graph and PyTorch's graph of the same expression, side by side: the blog's
+table made live (`Value._prev` ↔ `grad_fn.next_functions`, `Value._backward` ↔ `grad_fn`, `_op` ↔
+the Function's name, each value's data and grad). `side_by_side(v)` builds v's expression in
+PyTorch itself, or takes the learner's own (`side_by_side(v, t)`); both graphs come through the one
+door, are drawn with the kit's own drawings and paired node for node, and where the shapes part
+(PyTorch's `SubBackward0` against our `a + b · (−1)`) or a number differs (by more than one part in
+a million) the report says so: nothing is hidden.
 """
 
 from __future__ import annotations
@@ -173,9 +169,8 @@ def side_by_side(value_root: object, tensor_root: object = None, **options: Any)
         names = None
     theirs = open_graph(tensor_root, caller="side_by_side()", names=names,
                         max_nodes=draw_options.max_nodes)  # fmt: skip
-    once = ours.one_backward_pass()  # our engine's gradients, from fresh ones
-    if once is not None:
-        ours = ours.with_grads(dict(enumerate(once)))
+    if ours.once is not None:  # our engine's gradients, from fresh ones
+        ours = ours.with_grads(dict(enumerate(ours.once)))
     pairs, problems = pair(ours, theirs)
     left, right = drawing(ours, draw_options), drawing(theirs, draw_options)
     return SideBySide(ours, theirs, left, right, pairs, problems)

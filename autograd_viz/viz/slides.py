@@ -1,31 +1,11 @@
-"""A notebook's slides as one offline reveal.js page, with players that need no kernel.
-
-Why this exists: RISE in JupyterLab 4 (jupyterlab-rise 0.43) cannot load ipywidgets 8's
-widget manager — its slideshow app does not share `@jupyterlab/console`, which the manager
-needs — so every player and exercise on a RISE slide shows as a line of text. This deck
-keeps them alive without widgets:
-
-* the notebook runs once, top to bottom, in a fresh kernel with `AUTOGRAD_VIZ_WIDGETS=0`,
-  so each `animate()` gives the widget-free player (the standalone page, inline) and each
-  exercise its question with an answer to reveal — where the teacher's lock is open in the
-  kernel that exports (`autograd_viz.teacher.unlocked_env`); elsewhere the answer is locked;
-* the cells become slides by their Slide Type (the same metadata RISE reads: slide,
-  subslide, fragment, skip, notes); code cells whose input is hidden stay hidden;
-* reveal.js, KaTeX (for the markdown's maths) and their fonts come from copies in this
-  package, pinned (see `scripts/vendor_slides.py`), and are written into the page itself:
-  one file that presents from a laptop, a USB stick or a projector PC with no network.
-
-Every slide fits the screen: reveal.js lays each one out at 1280×720 (16:9) and scales it to
-the projector (×0.96 at 1280×720, ×1.44 at 1920×1080), and `static/deck.js` measures every
-slide before the deck starts, with its hints and answers open: drawings shrink a little where
-that is enough, else what does not fit continues on a new slide below, under the same title
-and "(continued)". A player gets the height left on its slide (at least 400 px; text after it
-moves on when it would leave less than 560) and fills it: graph, caption, equation, controls.
-
-A presenter's remote steps the players: PageDown or → steps the player on the slide to its
-last step, then moves on (fragments, then the next slide); PageUp or ← the reverse. No click
-is needed, and after a click inside a player the same keys still leave its slide; Esc shows
-the slide overview.
+"""A notebook's slides as one offline reveal.js page whose players need no kernel, because RISE in
+JupyterLab 4 (jupyterlab-rise 0.43) cannot load ipywidgets 8's widget manager and shows every
+player and exercise as a line of text. The notebook runs once in a fresh kernel with
+`AUTOGRAD_VIZ_WIDGETS=0`, so each player and exercise gives its widget-free form; cells become
+slides by the Slide Type RISE reads; reveal.js, KaTeX and their fonts come from pinned copies in
+the package (`scripts/vendor_slides.py`), written into one file that presents from a USB stick with
+no network. `static/deck.js` makes every slide fit the screen (1280×720, scaled to the projector)
+and lets a presenter's remote step each player to its last step before the deck moves on.
 
 >>> save_slides("notebooks/03_backprop_by_hand.ipynb")  # doctest: +SKIP
 PosixPath('notebooks/03_backprop_by_hand.slides.html')
@@ -67,6 +47,19 @@ def save_slides(
 
     `path` defaults to the notebook's name with `.slides.html`, beside it. `timeout` is
     seconds per cell. Returns the path written.
+
+    Each exercise shows its question with an answer to reveal where the teacher's lock is
+    open in the kernel that exports (`autograd_viz.teacher.unlocked_env`); elsewhere the
+    answer is locked. Slide Types are those RISE reads (slide, subslide, fragment, skip,
+    notes); code cells whose input is hidden stay hidden. reveal.js lays each slide out at
+    1280×720 and scales it to the projector (×0.96 at 1280×720, ×1.44 at 1920×1080), and
+    `static/deck.js` measures every slide before the deck starts, with its hints and answers
+    open: drawings shrink a little where that is enough, else what does not fit continues on
+    a new slide below, under the same title and "(continued)". A player gets the height left
+    on its slide (at least 400 px; text after it moves on when it would leave less than 560)
+    and fills it. PageDown or → steps the player on the slide to its last step, then moves on
+    (fragments, then the next slide); PageUp or ← the reverse, with no click needed and none
+    trapping the keys; Esc shows the slide overview.
     """
     if not isinstance(notebook, (str, os.PathLike)):
         raise SlidesError(

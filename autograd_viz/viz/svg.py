@@ -1,10 +1,8 @@
-"""Finish the SVG that graphviz writes: embeddable in HTML, plain CSS fonts, ids on cell texts.
-
-`dot` cannot give ids to the cells of an HTML-like label (graphviz emits a cell's ID
-only together with a link), yet the animation needs to rewrite a value's data and
-grad texts. `finish` drops the XML prolog, turns the bold/italic face names of
-`autograd_viz.viz.dot` into CSS font-weight/font-style, and gives every value node's
-texts their ids by plain string scanning (no XML parse: about 0.4 ms per 100 values).
+"""Finish the SVG that graphviz writes: `finish` drops the XML prolog, turns the bold and italic
+face names of `autograd_viz.viz.dot` into CSS font-weight and font-style, and gives every value
+node's data and grad texts their ids, which `dot` cannot do for the cells of an HTML-like label (it
+emits a cell's ID only with a link) and the animation needs; by plain string scanning, no XML parse
+(about 0.4 ms per 100 values).
 """
 
 from __future__ import annotations

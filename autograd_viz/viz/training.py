@@ -1,15 +1,10 @@
-"""Training you can watch: progress, loss curve, decision boundary and the network itself.
-
-`TrainingView(model, xs, ys, steps=100)` shows, and keeps up to date while a training loop
-runs (`view.update(step, loss)`), a progress bar, the loss curve so far, the decision
-boundary of a two-input classifier, and the graph of one sample's loss drawn one box per
-neuron with the gradients it has now. Whatever is on screen when the loop ends stays in
-the notebook's saved output.
-
-A ReLU neuron whose input is ≤ 0 for every sample is *dead*: its output is always 0 and no
-gradient passes through it, so it cannot learn. `dead_neurons` finds them; `draw_network`
-marks them in the drawing with a dashed grey outline and the word "dead" in the box, and a
-legend row saying what that means, so the mark reads without colour.
+"""Training you can watch: `TrainingView(model, xs, ys, steps=100)` shows, and keeps up to date
+while a training loop runs (`view.update(step, loss)`), a progress bar, the loss curve, the
+decision boundary of a two-input classifier and one sample's graph drawn one box per neuron; what
+is on screen when the loop ends stays in the saved notebook. A ReLU neuron whose input is ≤ 0 for
+every sample is dead (its output always 0, no gradient through it): `dead_neurons` finds them and
+`draw_network` marks them with a dashed grey outline, the word "dead" and a legend row, so the mark
+reads without colour.
 """
 
 from __future__ import annotations

@@ -1,12 +1,10 @@
-"""Graphviz compiled to WebAssembly: how the browser edition (JupyterLite) lays out pictures.
-
-Pyodide has no `dot` program, so under Pyodide `layout.run_dot` asks this module instead.
-The engine (`@hpcc-js/wasm-graphviz`, Graphviz's own C code built for WebAssembly) ships
-inside the package as `graphviz_wasm.js`, put there when `scripts/lite.sh` builds the site's
-wheel, so loading it makes no request. `import autograd_viz` starts loading it in the
-background (about a second); once loaded every layout is one synchronous call, so drawings
-and the player need nothing else. A drawing asked for before then waits for it where the
-browser can pause Python (JSPI), and otherwise says in one line to run the cell again.
+"""Graphviz compiled to WebAssembly: how the browser edition (JupyterLite), which has no `dot`
+program, lays out pictures (`layout.run_dot` asks here under Pyodide). `@hpcc-js/wasm-graphviz`
+ships inside the package as `graphviz_wasm.js` (put there when `scripts/lite.sh` builds the site's
+wheel, so loading it makes no request); `import autograd_viz` starts loading it in the background
+(about a second), after which every layout is one synchronous call, and a drawing asked for before
+then waits where the browser can pause Python (JSPI), or else says in one line to run the cell
+again.
 """
 
 from __future__ import annotations

@@ -1,17 +1,10 @@
 """A printable worksheet for any expression, and its answer key: the hand derivation on paper.
-
-`save_worksheet(z, "z.pdf")` writes one page (A4 or Letter): the expression's graph with a
-blank for every value and gradient, and the derivation's lines (the same lines the player
-shows, from `autograd_viz.trace`) with the symbols kept and each result left blank for the
-learner to work out — "s = x + y = ______", "∂z/∂x = ∂z/∂s · ∂s/∂x = ______".
-`key=True` writes the answer key: the same page with every number filled in. A `.html` path
-gives the same sheet as a print-ready page (its `@page` rule sets the paper).
-
-Black-and-white safe: black text on white, no colour carries meaning, blanks are underlines.
-A worksheet is one sheet: a graph too large to fill in by hand, or a derivation longer than a
-page holds, is refused before any layout, with what to do instead.
-
-The PDF is drawn with cairosvg (the lab extra, as for `save_gif`); the HTML needs nothing.
+`save_worksheet(z, "z.pdf")` writes one A4 or Letter page, the graph with a blank for every value
+and gradient and the derivation's lines (the player's, from `autograd_viz.trace`) with each result
+left blank ("∂z/∂x = ∂z/∂s · ∂s/∂x = ______"); `key=True` fills every number in, and a `.html` path
+gives a print-ready page. It is black-and-white safe (no colour carries meaning) and one sheet: a
+graph or derivation too large for a page is refused before any layout. The PDF needs cairosvg (the
+lab extra, as for `save_gif`); the HTML needs nothing.
 """
 
 from __future__ import annotations

@@ -59,7 +59,9 @@ def show(page: object, explorer: Explorer) -> None:
         return json.dumps(answer)
 
     page.expose_function("avzKernel", kernel)
-    page.set_content("<!doctype html><html><body></body></html>")
+    # the widget's stylesheet in the page's head, as anywidget puts it there
+    head = f"<style>{explorer._css}</style>"
+    page.set_content(f"<!doctype html><html><head>{head}</head><body></body></html>")
     state = {key: getattr(explorer, key) for key in STATE}
     page.evaluate(_MODEL, [state, explorer._esm])
     page.wait_for_selector("#explorer svg")

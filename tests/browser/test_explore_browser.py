@@ -11,6 +11,7 @@ import pytest
 from explore_harness import show, stop
 
 from autograd_viz.viz.explore import KERNEL_GONE, explore
+from autograd_viz.viz.palette import COLORS
 
 pytestmark = pytest.mark.browser
 
@@ -37,6 +38,10 @@ _OVERFLOWS = """() => {
 
 def f(x, y):
     return (x + y) * y
+
+
+def _rgb(colour: str) -> str:
+    return "rgb({}, {}, {})".format(*(int(colour[k : k + 2], 16) for k in (1, 3, 5)))
 
 
 def _wait_text(page, selector: str, text: str) -> None:
@@ -101,6 +106,8 @@ def test_clicking_a_value_shows_its_chain_rule_sum_and_each_term_lights_its_edge
     assert sorted(p.evaluate(path)) == ["op3-v3", "v2-op3-0"]  # on through x + y to the output
     terms.nth(0).focus()
     assert sorted(p.evaluate(lit)) == ["op3-v3", "v1-op3-1"]  # one term at a time
+    stroke = "() => getComputedStyle(document.querySelector('svg .avz-ask-on > path')).stroke"
+    assert p.evaluate(stroke) == _rgb(COLORS["active"])  # ask.js copies no colour: the palette
     assert p.evaluate(path) == []  # the product is the output's own operation
     assert live.text_content() == "ȳ via the product = x + y = 5"  # said to a screen reader
     p.keyboard.press("Escape")

@@ -27,12 +27,18 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import expect
 
+from autograd_viz.viz.palette import COLORS
+
 HERE = Path(__file__).resolve().parent
 NOTEBOOK = HERE / "marimo_notebook.py"
 _SHOTS = Path(tempfile.gettempdir()) / "autograd_viz_browser_failures"
 NOT_SUPPORTED = "Jupyter widgets are not supported in marimo"
 
 pytest.importorskip("marimo", reason="marimo is a test extra: pip install -e '.[test]'")
+
+
+def _rgb(name: str) -> str:
+    return "rgb({}, {}, {})".format(*(int(COLORS[name][k : k + 2], 16) for k in (1, 3, 5)))
 
 
 def _free_port() -> int:
@@ -131,6 +137,9 @@ def test_explore_recomputes_in_marimos_kernel_when_an_input_changes(notebook):
     # ask the graph works there too
     explorer.locator('g[id="v1"]').click()
     assert explorer.locator(".avz-ask-sum").text_content().endswith("= 4 + 3 = 7")
+    # its colours are the palette's, declared inside marimo's shadow tree too (on :host)
+    picked = explorer.locator("svg .avz-ask-picked > :is(polygon, path, ellipse):first-of-type")
+    assert picked.first.evaluate("(s) => getComputedStyle(s).stroke") == _rgb("active")
     assert _foreign(notebook.requests) == []
 
 
@@ -144,6 +153,7 @@ def test_the_player_steps_in_marimo(notebook):
     expect(player).to_have_attribute("data-step", "1")
     caption = player.locator(".avz-caption")
     assert caption.text_content().startswith("step 1 of 9")
+    assert caption.evaluate("(c) => getComputedStyle(c).color") == _rgb("ink")
     assert "x = 2" in player.locator(".avz-eq").get_attribute("data-text")
     assert player.locator(".avz-graph g.node.active").count() > 0
     before = player.locator(".avz-graph g.node.active").evaluate_all(

@@ -1,10 +1,8 @@
-"""Package data: the CSS and JavaScript of the player, the standalone page, the quiz, the deck.
-
-Kept as real .css and .js files, so they can be linted, diffed and read on their own;
-`static_text(name)` reads one from the installed package, and `module_text()` is the one
-player module (`player.js`) as every host ships it. A stylesheet copies no colour: it
-colours through the palette's custom properties (`var(--avz-ink)`), and `static_text` gives
-it with every property declared first (`autograd_viz.viz.palette.with_palette`).
+"""Package data — the CSS and JavaScript of the player, the standalone page, the quiz and the
+deck — kept as real .css and .js files so they can be linted, diffed and read on their own:
+`static_text(name)` reads one from the installed package with every palette property
+declared first (a stylesheet copies no colour; `autograd_viz.viz.palette.with_palette`), and
+`module_text()` is the one player module (`player.js`) as every host ships it.
 """
 
 from __future__ import annotations

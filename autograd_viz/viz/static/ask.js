@@ -8,7 +8,9 @@
  * `{update(ask), close(), detach()}`: `update` swaps in a new table (new numbers, the same
  * drawing), so an open panel shows the new sum at once.
  *
- * Nothing here needs a kernel: every text comes from the table.
+ * Nothing here needs a kernel: every text comes from the table. Colours are the palette's
+ * custom properties (`var(--avz-active)`), which every host declares with its stylesheet
+ * (`autograd_viz.viz.palette.with_palette`): this file copies no colour.
  */
 /* exported attachAsk */
 function attachAsk(root, svg, ask) {
@@ -21,27 +23,27 @@ function attachAsk(root, svg, ask) {
     ".avz-ask-node, .avz-ask-edge { cursor: pointer; }",
     ".avz-ask-node:focus, .avz-ask-edge:focus { outline: none; }",
     ".avz-ask-node:focus-visible > :is(polygon, path, ellipse):first-of-type" +
-      " { stroke: var(--avz-focus, #0072B2); stroke-width: 3; }",
+      " { stroke: var(--avz-focus); stroke-width: 3; }",
     ".avz-ask-picked > :is(polygon, path, ellipse):first-of-type" +
-      " { stroke: var(--avz-active, #D55E00); stroke-width: 3; stroke-dasharray: 6 3; }",
-    ".avz-ask-on > path { stroke: var(--avz-active, #D55E00); stroke-width: 3;" +
+      " { stroke: var(--avz-active); stroke-width: 3; stroke-dasharray: 6 3; }",
+    ".avz-ask-on > path { stroke: var(--avz-active); stroke-width: 3;" +
       " stroke-dasharray: 8 4; }",
-    ".avz-ask-on > polygon { stroke: var(--avz-active, #D55E00);" +
-      " fill: var(--avz-active, #D55E00); }",
-    ".avz-ask-path > path { stroke: var(--avz-active, #D55E00); stroke-width: 2;" +
+    ".avz-ask-on > polygon { stroke: var(--avz-active);" +
+      " fill: var(--avz-active); }",
+    ".avz-ask-path > path { stroke: var(--avz-active); stroke-width: 2;" +
       " stroke-dasharray: 2 3; }",
     ".avz-ask-edge:focus-visible > path, .avz-ask-edge:hover > path" +
-      " { stroke: var(--avz-focus, #0072B2); stroke-width: 3; }",
-    ".avz-ask-edge:focus-visible > polygon { stroke: var(--avz-focus, #0072B2);" +
-      " fill: var(--avz-focus, #0072B2); }",
+      " { stroke: var(--avz-focus); stroke-width: 3; }",
+    ".avz-ask-edge:focus-visible > polygon { stroke: var(--avz-focus);" +
+      " fill: var(--avz-focus); }",
     ".avz-ask-hit { stroke: transparent; stroke-width: 12; fill: none;" +
       " pointer-events: stroke; stroke-dasharray: none; }",
-    ".avz-ask-panel { border: 1px solid var(--avz-muted, #6B6B6B); border-radius: 4px;" +
+    ".avz-ask-panel { border: 1px solid var(--avz-muted); border-radius: 4px;" +
       " padding: 6px 10px; margin: 6px 0; font-size: 0.95em; max-width: 60em; }",
     ".avz-ask-panel[hidden], .avz-ask-tip[hidden] { display: none; }",
     ".avz-ask-panel ol { margin: 4px 0; padding-left: 1.6em; }",
     ".avz-ask-term { padding: 1px 4px; border-radius: 3px; cursor: default; }",
-    ".avz-ask-term:hover, .avz-ask-term:focus { outline: 2px dashed var(--avz-focus, #0072B2);" +
+    ".avz-ask-term:hover, .avz-ask-term:focus { outline: 2px dashed var(--avz-focus);" +
       " outline-offset: 1px; }",
     ".avz-ask-sum { font-weight: bold; }",
     ".avz-ask-tip { font-size: 0.9em; margin: 2px 0; min-height: 1.2em; }",

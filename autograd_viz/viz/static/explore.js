@@ -24,7 +24,7 @@ function explorerView(model, el) {
     ".avz-explore-controls { display: flex; flex-wrap: wrap; gap: 4px 18px; margin: 4px 0; }",
     ".avz-explore-input { display: flex; align-items: center; gap: 6px; }",
     ".avz-explore-input input[type=number] { width: 6.5em; }",
-    ".avz-explore-input input:focus-visible { outline: 3px solid var(--avz-focus, #0072B2);" +
+    ".avz-explore-input input:focus-visible { outline: 3px solid var(--avz-focus);" +
       " outline-offset: 1px; }",
     ".avz-explore-status { min-height: 1.3em; font-size: 0.95em; }",
     // no kernel: the numbers shown are the last it sent, not those of the inputs now
