@@ -95,6 +95,7 @@ def open_graph(
                 raise _not_a_graph(root)
             raise error(
                 f"{caller} needs {needs}, got {type(root).__name__}: {root!r}. {LOOKS_FOR}."
+                + _hint(root)
             )
         graph = read_foreign(root, timeout=timeout, read=read)
     graph = graph.numbered()  # their backward() runs once, under its own time limit
@@ -103,6 +104,15 @@ def open_graph(
     if check and (check_up_to is None or len(graph) <= check_up_to):
         return graph.checked(probe=probe)
     return graph
+
+
+def _hint(root: object) -> str:
+    """What to do instead, for the things a learner passes most often by mistake."""
+    if isinstance(root, (int, float)):
+        return " Wrap numbers in Value(...) and build an expression from them."
+    if isinstance(root, (list, tuple)):
+        return " Pass one output at a time: a loss, or one of them, e.g. out[0]."
+    return ""
 
 
 def _count(

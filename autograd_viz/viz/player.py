@@ -26,13 +26,9 @@ import traitlets
 from autograd_viz._checks import is_number
 from autograd_viz.door import open_graph
 from autograd_viz.errors import (
-    LOOKS_FOR,
     AnimationTooLargeError,
-    CycleError,
-    GraphError,
     PlayerError,
 )
-from autograd_viz.graph import Graph, snapshot
 from autograd_viz.trace import Step, check_phase
 from autograd_viz.viz.frames import Frames
 from autograd_viz.viz.network import frame_advice
@@ -100,15 +96,12 @@ class Player(anywidget.AnyWidget):
         **draw_options: object,
     ) -> None:
         most = draw_options.get("max_nodes", DrawOptions.max_nodes)
-        try:  # the one door: size, the one read (a snapshot passes as is)
-            opened = open_graph(root, caller="Player", max_nodes=most, error=GraphError)
-        except CycleError:
-            raise
-        except GraphError:
-            opened = root  # not a graph: `_graph` says what is wrong, with a hint
-        if isinstance(opened, Graph) and opened.root.is_leaf and not isinstance(root, Graph):
-            opened = root  # a lone leaf: `_graph` refuses it by the learner's own repr
-        graph = _graph(opened)
+        graph = open_graph(root, caller="Player", max_nodes=most)  # the one door: size, read
+        if graph.root.is_leaf:
+            raise PlayerError(
+                f"nothing to animate: {root!r} is a leaf with no operations behind it. Build "
+                "an expression first, e.g. z = (x + y) * y, then call z.animate()."
+            )
         check_phase(phase)
         speed = check_speed(speed, PlayerError)
         if not is_number(max_frames, int) or max_frames < 1:
@@ -312,28 +305,6 @@ def _frame_page(frames: Frames, index: int, earlier: Sequence[Step], history: in
         f'<div class="avz-frame-body" data-step="{k}">'
         f"{caption_html}{graph}{past}{equation}{pad}</div>"
     )
-
-
-def _graph(root: object, read: dict | None = None):
-    """The snapshot of `root`'s graph, or a clear error for something that cannot animate."""
-    try:
-        graph = snapshot(root, read=read)
-    except CycleError:  # a graph, but one that loops: its own message says where
-        raise
-    except GraphError:
-        hint = ""
-        if isinstance(root, (int, float)):
-            hint = " Wrap numbers in Value(...) and build an expression from them."
-        elif isinstance(root, (list, tuple)):
-            hint = " Animate one output at a time, e.g. Player(loss)."
-        raise TypeError(f"Player needs a Value (the output of an expression), got "
-                        f"{type(root).__name__}.{hint} {LOOKS_FOR}.") from None  # fmt: skip
-    if graph.root.is_leaf:
-        raise PlayerError(
-            f"nothing to animate: {root!r} is a leaf with no operations behind it. Build an "
-            "expression first, e.g. z = (x + y) * y, then call z.animate()."
-        )
-    return graph
 
 
 def _bytes_advice(frames: Frames, fit: int) -> str:
