@@ -222,3 +222,18 @@ def test_every_subpackage_ships_in_the_wheel():
         for path in PACKAGE.rglob("__init__.py")
     }
     assert found <= listed, f"add to [tool.setuptools] packages: {sorted(found - listed)}"
+
+
+def test_every_module_says_what_it_is_for_in_one_paragraph():
+    """The style guide's module docstring: one paragraph (a doctest may follow it)."""
+    import ast
+
+    long = []
+    for path in sorted(Path(autograd_viz.__file__).parent.rglob("*.py")):
+        if "vendor" in path.parts:
+            continue
+        doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or ""
+        blocks = [b for b in doc.split("\n\n") if b.strip() and not b.lstrip().startswith(">>>")]
+        if len(blocks) != 1:
+            long.append(f"{path.name}: {len(blocks)} paragraphs")
+    assert not long

@@ -1,9 +1,7 @@
-"""What every export shares: the frames for a source, and frames with their captions
-placed in one SVG document (the filmstrip's grid, the animated SVG, the GIF's pictures).
-
-One caption geometry for every SVG export (`Captions`): the grey caption line that the
-widget and the standalone page also show (`Frames.caption`), then the step's equation
-wrapped to the frame's width.
+"""What every export shares: the frames for a source, and frames with their captions placed in
+one SVG document (the filmstrip's grid, the animated SVG, the GIF's pictures) — one caption
+geometry (`Captions`): the caption line the players show (`Frames.caption`), then the
+step's equation wrapped to the frame's width.
 """
 
 from __future__ import annotations

@@ -1,22 +1,13 @@
-"""Animation frames from one graphviz layout: every step of a trace as an SVG, nodes never move.
-
-`Frames(root)` opens the graph once (`autograd_viz.door`; a snapshot passes as is), traces it
-(`autograd_viz.trace`), lays it out ONCE with `autograd_viz.viz.render` — with every value
-and final gradient filled in (on a copy of the snapshot: the user's graph is never
-written), so each cell already has its final width — and derives each step's frame from
-that one SVG by changing only class attributes and cell texts: values and gradients not computed yet
-read `data ?` / `grad ?`, nodes are pending (grey), forward (orange) or backward
-(blue), the step's active value gets a thick vermilion border, the values it reads a
-thin one, and the edges it travels turn vermilion. The colours come from a `<style>`
-block in each frame, keyed on those classes, coloured through the palette's CSS custom
-properties (`autograd_viz.viz.palette`) and scoped by a class unique to the layout
-(`avz-<hash>`), so several players on one page never restyle each other; CSS overrides
-graphviz's presentation attributes, so no coordinates are touched. A frame costs a
-string join, not a `dot` run: a 20-step animation costs about one drawing.
-
-A frame's caption ("step 3 of 9 — backward pass · the chain rule") is written once, by
-`Frames.caption`: the step table carries its pieces to every player (which only shows them)
-and every export writes its text, so all say the same.
+"""Animation frames from one graphviz layout — every step of a trace as an SVG whose nodes never
+move: `Frames(root)` traces the opened graph, lays it out ONCE with every value and final
+gradient filled in (on a copy: the user's graph is never written, and each cell already has
+its final width), and derives each step's frame from that SVG by changing only class
+attributes and cell texts (values not computed yet read `data ?`; pending, forward and
+backward nodes, the active value and the edges it travels are coloured by a `<style>` block
+keyed on those classes, through the palette's properties and scoped by a class unique to the
+layout, so several players on a page never restyle each other), so a frame costs a string
+join, not a `dot` run; and each frame's caption is written once, here (`Frames.caption`),
+for every player and export to show.
 """
 
 from __future__ import annotations

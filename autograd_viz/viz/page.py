@@ -1,11 +1,8 @@
-"""The standalone page: one HTML file that plays the animation with no kernel and no network.
-
-It is the one player (`viz/static/player.js`, see `autograd_viz.viz.steptable`) on a page of
-its own: the drawing once plus a table row per step, the player module, its CSS and the
-vendored KaTeX (so the equations are typeset offline). Controls: First, Prev, Play/Pause,
-Next, Last, a step slider, speed, phase; keys ← → PageUp PageDown Space Home End anywhere on
-the page. The widget-free inline player (`viz/inline.py`) and the slide deck show this page
-in a frame.
+"""The standalone page: one HTML file that plays the animation with no kernel and no network —
+the one player module (`viz/static/player.js`) on a page of its own, with the drawing once
+and a table row per step (`autograd_viz.viz.steptable`), its CSS and the vendored KaTeX, its
+controls and keys (← → PageUp PageDown Space Home End) working anywhere on the page; the
+inline player and the slide deck show it in a frame.
 """
 
 from __future__ import annotations

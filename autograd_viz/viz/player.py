@@ -1,18 +1,11 @@
-"""The backprop player: a widget that steps through the forward and backward pass.
-
-`Player(root)` (or `root.animate()`) shows the computation graph, the current step's
-equation as math, a caption ("step 3 of 12 — forward pass") and controls. It is an
-anywidget over the one player module (`viz/static/player.js`): the graph is laid out once
-(`autograd_viz.viz.frames.Frames`) and saved once, and every step of every phase is a row
-of a compact table (`autograd_viz.viz.steptable`), so stepping, playing, the speed and the
-phase switch all run in the browser, without a kernel. `step` and `phase` are synced both
-ways: `player.step = 3` moves the view, and a click on Next updates `player.step`.
-
-Where no widget manager runs (an nbconvert HTML export, a static viewer) the output's
-kernel-free HTML takes its place: the same module and table in the widget-free inline
-player (`autograd_viz.viz.inline`), with KaTeX, so the export plays offline. In the
-notebook, KaTeX reaches the page once from the kernel (a message, not saved); until then,
-and without a kernel, the equation shows as text.
+"""The backprop player: `Player(root)` (or `root.animate()`) is an anywidget over the one
+player module (`viz/static/player.js`) showing the graph, the step's equation as math, a
+caption ("step 3 of 12 — forward pass") and controls; the graph is laid out and saved once
+(`autograd_viz.viz.frames.Frames`) and every step of every phase is a row of a compact table
+(`autograd_viz.viz.steptable`), so stepping, playing, the speed and the phase switch run in
+the browser without a kernel, while `step` and `phase` sync both ways; where no widget
+manager runs (an nbconvert export, a static viewer) the output's kernel-free HTML — the
+same module and table in the inline player, with KaTeX — plays instead.
 """
 
 from __future__ import annotations

@@ -1,26 +1,12 @@
-"""The one player's data: the drawing once, plus a compact table of every phase's steps.
-
-`step_table(frames)` is what `viz/static/player.js` renders — in the widget (an anywidget),
-the standalone page, the widget-free inline player and the slide deck alike. It holds:
-
-* `svg`: the one layout (graphviz ran once), with its frame stylesheet;
-* `slots`: what a step may change — a node's or edge's class attribute, a data/grad cell's
-  text — and `strings`, one table of every class or text any step uses;
-* per unique step (every phase in one table: the backward steps of phase "both" are those
-  of phase "backward"), the slots it changes from the step before it in the table, as
-  flat `[slot, string, slot, string, ...]` pairs, its caption's `heading` and `tail`, its
-  equation as LaTeX and as text, and the value it is about;
-* `phases`: for "both", "forward" and "backward", the steps it shows, in order (a phase
-  too long for the player's limits is left out, and its button says why), and `leads`,
-  each of those steps' caption lead ("step 3 of 9 — "): a step's caption is its phase's
-  lead, then its row's heading and tail, every word as `Frames.caption` wrote it (the
-  player writes none; a lead is per phase, as a row is shared by "both" and one pass);
-* `nodes`: label and operation of each value that has cells, for the text alternative of
-  the graph (the values and gradients come from the cells of the step on show);
-* `ask`: what clicking a value explains (`autograd_viz.viz.ask`).
-
-A step is a table row, not a drawing: MLP(2, [16, 16, 1]) one neuron at a time is 73 steps
-in ~0.3 MB where a copy of the SVG per step was 12.2 MB.
+"""The one player's data — what `viz/static/player.js` renders in the widget, the standalone
+page, the inline player and the slide deck alike: `step_table(frames)` holds the one layout
+(graphviz ran once) and, per unique step (the backward steps of "both" are those of
+"backward"), only the slots it changes from the step before (class attributes and cell
+texts, as indices into one table of strings), its caption pieces as `Frames.caption` wrote
+them (the player writes no word), its equation as LaTeX and text, each phase's step order,
+the text alternative of the graph and what clicking a value explains — so a step is a row,
+not a drawing (MLP(2, [16, 16, 1]) one neuron at a time: 73 steps in ~0.3 MB, where an SVG
+per step was 12.2 MB).
 """
 
 from __future__ import annotations
