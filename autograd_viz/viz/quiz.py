@@ -66,6 +66,25 @@ def _too_many(count: str, max_nodes: int, when: str = "") -> QuizError:
     )
 
 
+def _opened(root: object, max_nodes: int) -> Graph:
+    """`root`'s graph opened at the door (a graph too big is refused before it is read), or
+    a QuizError for a leaf, which has nothing to fill in."""
+    graph = open_graph(
+        root, caller="quiz()", max_nodes=max_nodes, every_value=True,
+        too_large=lambda n: _too_many(f"more than {n}", n,
+                                      " (counting stopped there, before any work)"),
+        needs="a Value (an expression's output)",
+    )  # fmt: skip
+    if graph.root.is_leaf:
+        raise QuizError(
+            f"nothing to quiz: {root!r} is a leaf. Build an expression first, "
+            "e.g. z = (x + y) * y, then quiz(z)."
+        )
+    if len(graph) > max_nodes:
+        raise _too_many(str(len(graph)), max_nodes)
+    return graph
+
+
 @dataclass
 class _Blank:
     """One blank: the value index it belongs to, what is asked, and how the learner fares."""
@@ -127,92 +146,17 @@ class Quiz(widgets.VBox):
         if not is_number(max_nodes, int) or max_nodes < 1:
             raise QuizError(f"max_nodes must be a positive int, got {max_nodes!r}")
         _check_options(draw_options)
-        graph = open_graph(  # the one door: a big graph is refused before it is read
-            root, caller="quiz()", max_nodes=max_nodes, every_value=True,
-            too_large=lambda n: _too_many(f"more than {n}", n,
-                                          " (counting stopped there, before any work)"),
-            needs="a Value (an expression's output)",
-        )  # fmt: skip
-        if graph.root.is_leaf:
-            raise QuizError(
-                f"nothing to quiz: {root!r} is a leaf. Build an expression first, "
-                "e.g. z = (x + y) * y, then quiz(z)."
-            )
-        order = graph.nodes
-        if len(order) > max_nodes:
-            raise _too_many(str(len(order)), max_nodes)
-        self.graph = graph  # the snapshot: the one read of the user's graph (as Player.graph)
-        # every number the quiz shows and grades is the right derivative; for a learner's own
-        # engine, `_theirs` is what their backward() gives, to say so where it differs
-        graph, unknown, self._theirs = _right_answers(graph)
+        self.graph = _opened(root, max_nodes)  # the one read of the user's graph
         self.digits = digits
-        self._order = order
-        self._graph = graph  # what is graded: the snapshot with the right derivatives
-        self._frames = Frames(graph, "backward", digits=digits, **draw_options)
-        backward = self._frames.steps
-        self._grads = dict(backward[-1].grads)
-        self._backward = backward
-        self._forward: list[Step] | None = None
-        self._names = node_names(graph)
-        self._eq_of = {e.text: e for e in expression_names(graph, digits)}
-        self._parents = [n.operands for n in order]
-        self._uses = graph.consumers()
-        self._root_name = self._names[-1]
-
-        asked_values = self._pick(values, "values", [n.index for n in order if not n.is_leaf])
-        grad_order = list(backward[-1].grads)  # in the order the backward pass finishes them
-        asked_grads = self._pick(grads, "grads", grad_order)
-        if not asked_values and not asked_grads:
-            raise QuizError("nothing to fill in: pass grads=True or values=True (or names)")
-        self._unknown = _depends_on(graph, unknown)  # no right answer is known for these
-        self._refuse_unknown(unknown, asked_grads, grad_order)
-        self._refuse_unanswerable(asked_values, asked_grads)
-        self._cells = _cell_boxes(self._frames.base_svg)
-
-        wanted = [(i, "data", self._names[i], order[i].data) for i in asked_values] + [
-            (i, "grad", self._partial(self._root_name, self._names[i]), self._grads[i])
-            for i in asked_grads
-        ]
-        labels = _numbered([label for _, _, label, _ in wanted])
-        self.blanks: list[_Blank] = []
-        for (i, what, asked, answer), label in zip(wanted, labels):
-            self.blanks.append(self._make_blank(i, what, label, answer, asked))
+        self._learn(self.graph, draw_options)
+        asked_values, asked_grads = self._ask(values, grads)
+        self.blanks = self._make_blanks(asked_values, asked_grads)
         self.revealed = False
         self._active: int | None = None
         self._typing: _Blank | None = None  # the blank submit() is filling in
-
-        self.picture = widgets.HTML("")  # the drawing's SVG, restyled as blanks are filled in
-        board_px = _svg_size_px(self._frames.base_svg)
-        self.board = widgets.Box(
-            [self.picture, *(b.widget for b in self.blanks)],
-            layout=widgets.Layout(width=f"{board_px[0]:.0f}px", height=f"{board_px[1]:.0f}px"),
-        )
-        self.board.add_class("avz-quiz-board")
-        scroll = widgets.Box([self.board])
-        scroll.add_class("avz-quiz-scroll")
-        what = {(True, False): "every gradient", (False, True): "every value"}
-        intro = widgets.HTML(
-            '<div class="avz-quiz-intro">Fill in the boxes on the graph: type a number (a sum '
-            "such as 5+3 is fine) and press Enter or Tab. Tab moves on in the order the "
-            f"{'forward and ' if asked_values else ''}backward pass fills them in.</div>"
-        )
-        self.progress = widgets.HTML("")
-        self.progress.add_class("avz-quiz-progress")
-        self.feedback = widgets.HTML("")
-        self.feedback.add_class("avz-quiz-feedback")
-        self.equation_button = widgets.Button(
-            description="Show the step's equation", icon="lightbulb-o",
-            layout=widgets.Layout(width="auto", display="none"),
-        )  # fmt: skip
-        self.equation_button.on_click(lambda _: self._show_equation())
-        self.equation = widgets.HTML("")
-        self.equation.add_class("avz-quiz-equation")
-        style = widgets.HTML(_CSS, layout=widgets.Layout(display="none"))
-        super().__init__(
-            [style, intro, scroll, self.progress, self.feedback, self.equation_button,
-             self.equation]
-        )  # fmt: skip
+        super().__init__(self._board(bool(asked_values)))
         self.add_class("avz-quiz")
+        what = {(True, False): "every gradient", (False, True): "every value"}
         self._what = what.get((bool(asked_grads), bool(asked_values)), "every blank")
         self._redraw()
         register(self)  # under the teacher's switch (autograd_viz.teacher)
@@ -295,6 +239,81 @@ class Quiz(widgets.VBox):
         )
 
     # ---- building ------------------------------------------------------------
+
+    def _learn(self, graph: Graph, draw_options: dict[str, Any]) -> None:
+        """What the quiz grades against and shows: the right derivatives (for a learner's own
+        engine, `_theirs` is what their backward() gives, to say so where it differs), the
+        backward pass's frames on one layout, and the names the equations use."""
+        self._order = graph.nodes
+        graded, self._unknown_ops, self._theirs = _right_answers(graph)
+        self._graph = graded  # the snapshot with the right derivatives
+        self._frames = Frames(graded, "backward", digits=self.digits, **draw_options)
+        self._backward = self._frames.steps
+        self._grads = dict(self._backward[-1].grads)
+        self._forward: list[Step] | None = None
+        self._names = node_names(graded)
+        self._eq_of = {e.text: e for e in expression_names(graded, self.digits)}
+        self._parents = [n.operands for n in self._order]
+        self._uses = graded.consumers()
+        self._root_name = self._names[-1]
+        self._unknown = _depends_on(graded, self._unknown_ops)  # no right answer known here
+
+    def _ask(
+        self, values: bool | Iterable[str], grads: bool | Iterable[str]
+    ) -> tuple[list[int], list[int]]:
+        """The values and gradients asked, in the order the passes fill them in; refused
+        where nothing is asked or an answer is unknown or cannot be typed."""
+        asked_values = self._pick(values, "values", [n.index for n in self._order if not n.is_leaf])
+        grad_order = list(self._grads)  # in the order the backward pass finishes them
+        asked_grads = self._pick(grads, "grads", grad_order)
+        if not asked_values and not asked_grads:
+            raise QuizError("nothing to fill in: pass grads=True or values=True (or names)")
+        self._refuse_unknown(self._unknown_ops, asked_grads, grad_order)
+        self._refuse_unanswerable(asked_values, asked_grads)
+        return asked_values, asked_grads
+
+    def _make_blanks(self, asked_values: list[int], asked_grads: list[int]) -> list[_Blank]:
+        """A text box over each asked cell of the drawing, in Tab order."""
+        self._cells = _cell_boxes(self._frames.base_svg)
+        wanted = [(i, "data", self._names[i], self._order[i].data) for i in asked_values] + [
+            (i, "grad", self._partial(self._root_name, self._names[i]), self._grads[i])
+            for i in asked_grads
+        ]
+        labels = _numbered([label for _, _, label, _ in wanted])
+        return [self._make_blank(i, what, label, answer, asked)
+                for (i, what, asked, answer), label in zip(wanted, labels)]  # fmt: skip
+
+    def _board(self, values_asked: bool) -> list[widgets.Widget]:
+        """The widgets the quiz shows: its intro, the drawing with the blanks over it, the
+        progress, the feedback and the step's equation (offered after two misses)."""
+        self.picture = widgets.HTML("")  # the drawing's SVG, restyled as blanks are filled in
+        board_px = _svg_size_px(self._frames.base_svg)
+        self.board = widgets.Box(
+            [self.picture, *(b.widget for b in self.blanks)],
+            layout=widgets.Layout(width=f"{board_px[0]:.0f}px", height=f"{board_px[1]:.0f}px"),
+        )
+        self.board.add_class("avz-quiz-board")
+        scroll = widgets.Box([self.board])
+        scroll.add_class("avz-quiz-scroll")
+        intro = widgets.HTML(
+            '<div class="avz-quiz-intro">Fill in the boxes on the graph: type a number (a sum '
+            "such as 5+3 is fine) and press Enter or Tab. Tab moves on in the order the "
+            f"{'forward and ' if values_asked else ''}backward pass fills them in.</div>"
+        )
+        self.progress = widgets.HTML("")
+        self.progress.add_class("avz-quiz-progress")
+        self.feedback = widgets.HTML("")
+        self.feedback.add_class("avz-quiz-feedback")
+        self.equation_button = widgets.Button(
+            description="Show the step's equation", icon="lightbulb-o",
+            layout=widgets.Layout(width="auto", display="none"),
+        )  # fmt: skip
+        self.equation_button.on_click(lambda _: self._show_equation())
+        self.equation = widgets.HTML("")
+        self.equation.add_class("avz-quiz-equation")
+        style = widgets.HTML(_CSS, layout=widgets.Layout(display="none"))
+        return [style, intro, scroll, self.progress, self.feedback, self.equation_button,
+                self.equation]  # fmt: skip
 
     def _refuse_unknown(self, unknown: set[int], asked: list[int], candidates: list[int]) -> None:
         """A gradient below an operation of a learner's engine whose right derivative the kit
