@@ -182,8 +182,9 @@ class _Replay:
         if sorted(ran) != ops:  # each operation exactly once
             return None
         done: set[int] = set()
+        uses = self._uses()
         for i in ran:
-            if any(u not in done for u in self._uses()[i]):
+            if any(u not in done for u in uses[i]):
                 return None  # ran before a use of it had sent its gradient
             done.add(i)
         return tuple(ran)
