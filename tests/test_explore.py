@@ -152,6 +152,22 @@ def test_the_mimebundle_carries_a_kernel_free_drawing_and_the_state_is_json():
     assert "attachAsk" in ex._esm and "export default" in ex._esm
 
 
+def test_the_explorer_ships_the_one_player_module_in_explore_mode():
+    # one front end (docs/architecture.md, "One player"): no explore.js of its own beside
+    # player.js; the model's `mode` tells the player module to render the number boxes
+    from pathlib import Path
+
+    from autograd_viz.viz import static
+
+    folder = Path(static.__file__).parent
+    assert not (folder / "explore.js").exists()
+    assert sorted(p.name for p in folder.glob("*.js")) == ["ask.js", "deck.js", "player.js"]
+    ex = explore(f, x=2, y=3)
+    assert ex._esm == static.module_text() == explore_module.module_text()
+    assert ex.mode == "explore" and ex.get_state()["mode"] == "explore"
+    assert "function exploreView(" in static.static_text("player.js")
+
+
 def test_with_widgets_switched_off_only_the_kernel_free_drawing_is_shown(monkeypatch):
     ex = explore(f, x=2, y=3)
     monkeypatch.setenv("AUTOGRAD_VIZ_WIDGETS", "0")  # as viz/notebook_html.py runs a notebook

@@ -91,8 +91,8 @@ def test_every_property_a_static_file_uses_is_a_palette_row(path):
 
 
 def test_every_widget_declares_the_palette_its_scripts_colour_by():
-    """ask.js (in the player and the explorer) and explore.js copy no colour: the widget's
-    stylesheet declares the properties they use."""
+    """ask.js (in the player and the explorer) and player.js's explore mode copy no colour:
+    the widget's stylesheet declares the properties they use."""
     from autograd_viz.viz.explore import Explorer
     from autograd_viz.viz.player import Player
 

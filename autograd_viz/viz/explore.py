@@ -1,10 +1,11 @@
 """Change the graph: `explore(f, x=2, y=3)` shows `f`'s graph with a number box and a slider per
-input, as an anywidget laid out ONCE (`viz/static/explore.js`). When an input changes, the kernel
-calls `f` again, traces it on a snapshot (so no `.grad` of the learner's is written) and sends back
-only the data and grad texts that change, by the ids the drawing already carries, and the new "ask
-the graph" table (`autograd_viz.viz.ask`); it lays out again only when the graph's shape changes,
-and says so. Where no kernel answers the view says so instead of freezing, and a kernel-free
-`text/html` (the drawing at the starting inputs) serves exports and viewers without widgets.
+input, as an anywidget laid out ONCE (the one player module, `viz/static/player.js`, in explore
+mode). When an input changes, the kernel calls `f` again, traces it on a snapshot (so no `.grad`
+of the learner's is written) and sends back only the data and grad texts that change, by the ids
+the drawing already carries, and the new "ask the graph" table (`autograd_viz.viz.ask`); it lays
+out again only when the graph's shape changes, and says so. Where no kernel answers the view says
+so instead of freezing, and a kernel-free `text/html` (the drawing at the starting inputs) serves
+exports and viewers without widgets.
 """
 
 from __future__ import annotations
@@ -32,18 +33,12 @@ from autograd_viz.viz import layout, render
 from autograd_viz.viz.ask import ask_table
 from autograd_viz.viz.dot import html_text, number_formatter
 from autograd_viz.viz.palette import with_palette
-from autograd_viz.viz.static import static_text
+from autograd_viz.viz.static import module_text
 
 __all__ = ["MAX_EXPLORE_NODES", "ExploreError", "Explorer", "explore"]
 
 MAX_EXPLORE_NODES = 200  # every change re-runs f and the trace: keep it a classroom graph
 KERNEL_GONE = "the kernel is not running: values cannot be recomputed; re-run the cell"
-
-
-def module_text() -> str:
-    """The explorer's ES module: the ask-the-graph script (a plain script defining
-    `attachAsk`), then the explorer, which uses it."""
-    return static_text("ask.js") + "\n" + static_text("explore.js")
 
 
 class Explorer(anywidget.AnyWidget):
@@ -56,8 +51,10 @@ class Explorer(anywidget.AnyWidget):
     ('data 12', 'out = 12')
     """
 
-    _esm = module_text()
-    _css = with_palette("")  # the palette's properties, which ask.js and explore.js colour by
+    _esm = module_text()  # the one player module; `mode` tells it to render explore mode
+    _css = with_palette("")  # the palette's properties, which ask.js and explore mode colour by
+
+    mode = traitlets.Unicode("explore").tag(sync=True)
 
     svg = traitlets.Unicode("").tag(sync=True)
     spec = traitlets.List().tag(sync=True)  # per input: name, value, min, max, step

@@ -44,7 +44,7 @@ _MODEL = """
 }
 """
 
-STATE = ("svg", "spec", "inputs", "request", "result", "kernel_gone", "timeout_ms")
+STATE = ("mode", "svg", "spec", "inputs", "request", "result", "kernel_gone", "timeout_ms")
 
 
 def show(page: object, explorer: Explorer) -> None:

@@ -5,8 +5,9 @@ A real `jupyter notebook` server (Notebook 7, same widget manager as JupyterLab 
 Cells; the player (an anywidget) renders as a widget (never as its text repr), Next ▶ steps it
 in the browser and the kernel hears of it, `player.step = 3` typed in a new cell moves the view,
 once it has focus a presenter's remote (PageDown / PageUp) steps it, and its phase buttons
-switch the phase. An exercise renders and checks an answer. A screenshot is saved in the
-test's folder.
+switch the phase. An exercise renders and checks an answer; `explore()` (the same player
+module, in explore mode) recomputes in the kernel when an input changes. A screenshot is saved
+in the test's folder.
 """
 
 from __future__ import annotations
@@ -30,6 +31,10 @@ z.label = "z"
 player = z.animate()
 player""",
     'Exercise("With x = 2 and y = 3, what is x + y?", answer=5)',
+    """\
+from autograd_viz import explore
+
+explore(lambda x, y: (x + y) * y, x=2, y=3)""",
 ]
 
 
@@ -98,7 +103,8 @@ def test_player_and_exercise_work_in_notebook_7(notebook7, chromium, tmp_path: P
         player = page.locator(".jp-OutputArea-output .avz-player").first
         page.locator(".jp-OutputArea-output .avz-player[data-step='1']").wait_for(timeout=60_000)
         outputs = page.locator(".jp-OutputArea-output").all_inner_texts()
-        assert not [t for t in outputs if "<Player of" in t or t.startswith("Exercise:")]
+        reprs = ("<Player of", "<Explorer of")  # a widget shown as its text: not rendered
+        assert not [t for t in outputs if any(r in t for r in reprs) or t.startswith("Exercise:")]
         assert player.locator(".avz-caption").first.inner_text().startswith("step 1 of 9")
 
         player.locator("button.avz-next").click()  # in the browser, no kernel round trip
@@ -126,6 +132,16 @@ def test_player_and_exercise_work_in_notebook_7(notebook7, chromium, tmp_path: P
         box.fill("2+3")
         box.press("Enter")
         page.locator(".jp-OutputArea-output", has_text="Right").first.wait_for()
+
+        explorer = page.locator(".jp-OutputArea-output .avz-explore").first
+        explorer.locator("svg g.node").first.wait_for(timeout=60_000)
+        assert explorer.locator(".avz-explore-status").text_content() == "out = 15"
+        explorer.get_by_label("x, a number").fill("1")  # the kernel reruns f: (1 + 3) · 3
+        page.wait_for_function(
+            "() => { const t = document.querySelector('.avz-explore [id=\"v3-data\"]');"
+            " return t && t.textContent === 'data 12'; }", timeout=30_000
+        )  # fmt: skip
+        assert explorer.locator(".avz-explore-status").text_content() == "out = 12"
         page.screenshot(path=str(tmp_path / "notebook7_player.png"))
     finally:
         context.close()

@@ -3,7 +3,9 @@
 // the widget-free inline player and the slide deck (they call `mount`). It draws the one SVG
 // layout once and, per step, changes only the class attributes and cell texts of the slots the
 // step table lists; stepping, play/pause, speed, phase, keys, projector sizing and wide-graph
-// scrolling need no kernel.
+// scrolling need no kernel. The same module renders `explore()`'s widget in explore mode (the
+// model says `mode: "explore"`): a number box and a slider per input, whose changes the kernel
+// answers with the new cell texts.
 //
 // Keys (once the player has focus, or anywhere on a page of its own): → / PageDown next,
 // ← / PageUp previous, Home / End first / last, Space play/pause. A key the player cannot use
@@ -581,6 +583,193 @@ function liveSlideKeys() {
   }, true);
 }
 
+// ---- explore mode: the drawing and a number box and a slider per input -----------------------
+// The widget of `explore()` (autograd_viz.viz.explore): changing an input sends {req, inputs}
+// to the kernel (`request`); the kernel answers with `result`: the texts of every data and grad
+// cell by id, the ask table, and a new `svg` only when the graph's shape changed. No answer
+// within `timeout_ms`: the kernel is gone (stopped, or this is an export), and the view says so
+// instead of freezing.
+
+const EXPLORE_CSS = [
+  ".avz-explore-controls { display: flex; flex-wrap: wrap; gap: 4px 18px; margin: 4px 0; }",
+  ".avz-explore-input { display: flex; align-items: center; gap: 6px; }",
+  ".avz-explore-input input[type=number] { width: 6.5em; }",
+  ".avz-explore-input input:focus-visible { outline: 3px solid var(--avz-focus);" +
+    " outline-offset: 1px; }",
+  ".avz-explore-status { min-height: 1.3em; font-size: 0.95em; }",
+  // no kernel: the numbers shown are the last it sent, not those of the inputs now
+  ".avz-explore[data-kernel=gone] .avz-explore-drawing { opacity: 0.5; }",
+  ".avz-explore-status.avz-gone, .avz-explore-status.avz-error { font-weight: bold; }",
+  ".avz-explore-status.avz-gone::before, .avz-explore-status.avz-error::before" +
+    " { content: '\u26A0 '; }",
+].join("\n");
+
+// A number box and a slider per input (`spec`: name, value, min, max, step), each following the
+// other; `changed()` hears of a whole number, `halfTyped(name)` of a box not (yet) a number.
+function inputsView(spec, on) {
+  const el = h("div", {class: "avz-explore-controls"});
+  const boxes = {};
+  for (const s of spec) {
+    const number = h("input", {type: "number", step: "any", value: String(s.value), name: s.name,
+                               "aria-label": s.name + ", a number"});
+    const slider = h("input", {type: "range", min: String(s.min), max: String(s.max),
+                               step: String(s.step), value: String(s.value),
+                               "aria-label": s.name + ", a slider"});
+    number.addEventListener("input", () => {
+      // half-typed ("-", "1e"): wait for a number rather than ask the kernel about it
+      if (!Number.isFinite(number.valueAsNumber)) { on.halfTyped(s.name); return; }
+      slider.value = number.value;
+      on.changed();
+    });
+    slider.addEventListener("input", () => { number.value = slider.value; on.changed(); });
+    const name = h("span", {text: s.name});
+    el.append(h("label", {class: "avz-explore-input"}, [name, number, slider]));
+    boxes[s.name] = {number, slider};
+  }
+  function values() {
+    const out = {};
+    for (const [name, box] of Object.entries(boxes)) {
+      const x = box.number.valueAsNumber;
+      out[name] = Number.isFinite(x) ? x : box.number.value;
+    }
+    return out;
+  }
+  function show(inputs) {  // inputs set from Python (ex.inputs = ...): the boxes follow
+    for (const [name, box] of Object.entries(boxes)) {
+      if (name in inputs && box.number.valueAsNumber !== inputs[name]) {
+        box.number.value = String(inputs[name]);
+        box.slider.value = String(inputs[name]);
+      }
+    }
+  }
+  return {el, values, show};
+}
+
+// The line under the inputs: the output's value, a note (laid out again) or what went wrong.
+function statusLine() {
+  const el = h("div", {class: "avz-explore-status", role: "status", "aria-live": "polite"});
+  function say(text, kind) {
+    el.textContent = text;
+    el.className = "avz-explore-status" + (kind ? " avz-" + kind : "");
+  }
+  return {el, say};
+}
+
+// The drawing: the kernel's SVG, its value nodes buttons that ask the graph (ask.js); drawn
+// again only when the graph's shape changed, else only its cell texts change (`cells`).
+function exploreDrawing(root) {
+  const el = h("div", {class: "avz-explore-drawing"});
+  el.style.overflowX = "auto";
+  let svg = null, ask = null;
+  function draw(text, table) {
+    if (ask) ask.detach();
+    el.innerHTML = text;
+    svg = el.querySelector("svg");
+    if (svg) {
+      // a group, not an image: its value nodes are buttons a screen reader must reach
+      svg.setAttribute("role", "group");
+      svg.setAttribute("aria-label", "the computation graph; Tab to a value to ask about it");
+    }
+    ask = svg ? attachAsk(root, svg, table) : null;  // eslint-disable-line no-undef
+  }
+  function cells(texts, table) {
+    if (svg) {
+      for (const [id, text] of Object.entries(texts || {})) {
+        const cell = svg.querySelector('[id="' + id + '"]');
+        if (cell) setText(cell, text);
+      }
+    }
+    if (ask) ask.update(table);
+  }
+  return {el, draw, cells, destroy: () => { if (ask) ask.detach(); }};
+}
+
+// The kernel's side of a change: one request on its way at a time (a change meanwhile waits
+// and goes with the answer, the latest only); no answer within `timeout_ms` says "no kernel".
+function kernelLink(model, root, gone) {
+  let req = 0, answered = 0, inFlight = false, pending = null, timer = null;
+  function lost() {
+    clearTimeout(timer);
+    inFlight = false;
+    root.dataset.kernel = "gone";
+    gone();
+  }
+  function send(values) {
+    const mine = (req += 1);
+    inFlight = true;
+    root.dataset.sent = String(mine);
+    clearTimeout(timer);
+    timer = setTimeout(() => { if (answered < mine) lost(); }, model.get("timeout_ms"));
+    try {
+      model.set("request", {req: mine, inputs: values});
+      model.save_changes();
+    } catch (err) {
+      lost();
+    }
+  }
+  function answer(n) {  // the kernel answered request n (or, n < 1, Python set the inputs)
+    if (n > 0) answered = Math.max(answered, n);
+    if (n >= req) { clearTimeout(timer); inFlight = false; }
+    if (root.dataset.kernel === "gone") delete root.dataset.kernel;  // it answered after all
+  }
+  function next() {  // a change made while the last request was on its way goes now
+    if (!inFlight && pending) { const values = pending; pending = null; send(values); }
+  }
+  return {
+    change(values) { if (inFlight) pending = values; else send(values); },
+    answer,
+    next,
+    destroy: () => clearTimeout(timer),
+  };
+}
+
+function perfMark(name) {
+  // for benchmarks/explore_update.py: when an answer arrived and when it was applied
+  if (typeof performance === "undefined" || !performance.mark) return;
+  performance.clearMarks(name);
+  performance.mark(name);
+}
+
+// Explore mode: the pieces put together on an anywidget model (svg, spec, inputs, request,
+// result, kernel_gone, timeout_ms); returns the cleanup.
+function exploreView(model, el) {
+  const root = h("div", {class: "avz-explore"});
+  const status = statusLine();
+  const drawing = exploreDrawing(root);
+  const inputs = inputsView(model.get("spec"), {
+    changed: () => link.change(inputs.values()),
+    halfTyped: (name) => status.say(name + ": type a number", "error"),
+  });
+  const link = kernelLink(model, root, () => status.say(model.get("kernel_gone"), "gone"));
+  root.append(h("style", {text: EXPLORE_CSS}), inputs.el, status.el, drawing.el);
+  el.appendChild(root);
+
+  function apply() {
+    perfMark("avz-explore-answer");
+    const result = model.get("result") || {};
+    if (!result.req || result.req < 0) inputs.show(model.get("inputs") || {});  // from Python
+    link.answer(result.req);
+    drawing.cells(result.cells, result.ask);
+    if (result.error) status.say(result.error, "error");
+    else if (result.note) status.say(result.note, "note");
+    else status.say(result.summary || "", "");
+    root.dataset.answered = String(result.req);
+    perfMark("avz-explore-applied");
+    link.next();
+  }
+  const redraw = () => drawing.draw(model.get("svg"), (model.get("result") || {}).ask);
+  redraw();
+  apply();
+  model.on("change:svg", redraw);
+  model.on("change:result", apply);
+  return () => {
+    link.destroy();
+    model.off("change:svg", redraw);
+    model.off("change:result", apply);
+    drawing.destroy();
+  };
+}
+
 // ---- the widget: anywidget renders the same player, with `step` and `phase` synced ----------
 
 export function installKatex(js, css) {
@@ -661,6 +850,7 @@ function loadKatex(model, api) {
 }
 
 function render({model, el}) {
+  if (model.get("mode") === "explore") return exploreView(model, el);
   liveSlideKeys();
   const api = mount(el, model.get("data"), {
     step: model.get("step"),
