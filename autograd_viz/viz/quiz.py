@@ -608,7 +608,8 @@ class Quiz(widgets.VBox):
         return f"via {noun} {out}: {arriving} times its local derivative {local}"
 
     def _contributions(self, p: int) -> list[float]:
-        return [self._locals(i)[k] * self._grads[i] for i, k in self._uses[p]]
+        """What one backward pass sends p along each of its uses, as the graph holds it."""
+        return [self._graph.nodes[i].sent[k] for i, k in self._uses[p]]
 
     def _locals(self, i: int) -> tuple[float, ...]:
         """Operation i's local derivatives, from the engine's own backward rule."""
