@@ -4,6 +4,7 @@ answers read like exercises read them, and no answer in the widget until it is e
 from __future__ import annotations
 
 import math
+import re
 
 import own_engines as oe
 import pytest
@@ -552,3 +553,12 @@ def test_the_answers_file_records_what_the_judge_read(tmp_path):
     assert [(r["kind"], r["answer"], r["read"], r["right"]) for r in lines] == [
         ("quiz", "1,000", 1000.0, False), ("quiz", "abc", None, False),
         ("quiz", "5+3", 8.0, True)]  # fmt: skip
+
+
+def test_the_quiz_picture_is_named_by_what_it_asks_not_by_a_step_count():
+    """A screen reader hears "quiz: fill in the blanks", not "step 1 of 1 — …": the quiz's
+    picture is no step of a trace."""
+    x, y = Value(2.0, label="x"), Value(3.0, label="y")
+    q = quiz((x + y) * y)
+    label = re.search(r'<svg [^>]*aria-label="([^"]*)"', q.picture.value)[1]
+    assert label == "quiz: fill in the blanks"

@@ -245,7 +245,9 @@ class Frames:
         Blue ("backward") means the gradient is final: a value that receives one share of
         its gradient stays orange, with the active border, until the accumulation step.
         """
-        step = self._check(k)
+        return self._states(self._check(k))
+
+    def _states(self, step: Step) -> dict[int, str]:
         out = {}
         for i in range(self._n):
             state = "backward" if i in step.grads else "forward" if i in step.values else "pending"
@@ -261,9 +263,11 @@ class Frames:
     def slot_values(self, k: int) -> list[str]:
         """The content of every slot (see `slots`) in frame k: a class attribute, a cell's
         text (unescaped) or the opening of the root `<svg` tag."""
-        step = self._check(k)
-        states = self.states(k)
         lead = self.caption(k).lead  # the picture's name: "step 2 of 9 — s = x + y = 5"
+        return self._slot_values(k, self._check(k), lead)
+
+    def _slot_values(self, k: int, step: Step, lead: str) -> list[str]:
+        states = self._states(step)
         touched = set(step.nodes)
         edges_on = set(step.edges)
         ops_on = {e.split("-")[1] for e in step.edges if e.startswith("v")}
@@ -307,7 +311,16 @@ class Frames:
 
     def frame_svg(self, k: int) -> str:
         """The SVG of frame k: the one layout, restyled for the state after step k."""
-        values = iter(self.slot_values(k))
+        return self._svg(self.slot_values(k))
+
+    def picture(self, state: Step) -> str:
+        """The one layout restyled for any state of the graph (a quiz's, as its blanks are
+        filled in), named by the state's own text: it is no step of this trace, so it
+        says no "step k of n"."""
+        return self._svg(self._slot_values(0, state, ""))
+
+    def _svg(self, slot_values: list[str]) -> str:
+        values = iter(slot_values)
         out = []
         for part in self._parts:
             if isinstance(part, str):

@@ -666,15 +666,7 @@ class Quiz(widgets.VBox):
             index=0, phase="backward", kind="value", nodes=(), edges=(), active=active,
             values=known_values, grads=known_grads, text="quiz: fill in the blanks", latex="",
         )  # fmt: skip
-        return _restyle(self._frames, state)
-
-
-def _restyle(frames: Frames, state: Step) -> str:
-    """The quiz's picture: the frames' one layout, restyled for `state`."""
-    view = object.__new__(Frames)
-    view.__dict__.update(frames.__dict__)
-    view.steps = [state]
-    return view.frame_svg(0)
+        return self._frames.picture(state)
 
 
 def _times(n: int) -> str:
