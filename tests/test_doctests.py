@@ -19,7 +19,8 @@ MODULES = sorted(
 
 
 @pytest.mark.parametrize("name", MODULES)
-def test_the_docstring_examples_hold(name):
+def test_the_docstring_examples_hold(name, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # an example that writes files (or moves) leaves no trace
     module = importlib.import_module(name)
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS, verbose=False)
     assert result.failed == 0, f"{result.failed} of {result.attempted} examples failed in {name}"
