@@ -147,7 +147,10 @@ def test_each_edges_local_derivative_is_the_adjoint_traces_local_line(root):
     assert found == lines
 
 
-def test_a_player_traces_its_graph_once():
+@pytest.mark.parametrize("phase", ["both", "forward", "backward"])
+def test_a_player_traces_its_graph_once(phase):
+    """Both passes are traced once; each phase's steps, the final gradients the layout is
+    sized for and the ask panel all read that one trace."""
     import sys
 
     from autograd_viz.viz.player import Player
@@ -160,7 +163,7 @@ def test_a_player_traces_its_graph_once():
 
     sys.setprofile(profile)
     try:
-        Player(_z())
+        Player(_z(), phase=phase)
     finally:
         sys.setprofile(None)
     assert len(traced) == 1

@@ -23,7 +23,7 @@ from autograd_viz._checks import is_number
 from autograd_viz.door import open_graph
 from autograd_viz.errors import FramesError
 from autograd_viz.graph import Graph
-from autograd_viz.trace import Step, check_phase, trace
+from autograd_viz.trace import Step, check_phase
 from autograd_viz.viz import layout, render, svg
 from autograd_viz.viz.collapse import collapse_view, has_neurons
 from autograd_viz.viz.network import steps_for, with_by
@@ -167,12 +167,13 @@ class Frames:
         self.notation = notation
         self.by = by
         self.draw_options = dict(draw_options)
-        self.steps: list[Step] = _flag_forward(
-            graph, steps_for(graph, phase, by=by, digits=digits, notation=notation)
+        # both passes traced once: every phase's steps are those steps of its pass
+        self.all_steps: list[Step] = _flag_forward(
+            graph, steps_for(graph, "both", by=by, digits=digits, notation=notation)
         )
-        final = self.steps if phase != "forward" else trace(graph, "backward", digits=digits)
+        self.steps = _of_pass(self.all_steps, phase)
         # every final gradient written in (on a copy), so the layout sizes each cell for it
-        finished = graph.with_grads(final[-1].grads)
+        finished = graph.with_grads(self.all_steps[-1].grads)
         shown = dataclasses.replace(self.options, show_grad=True)  # checked already
         self.source = render.dot_source(finished, shown)
         if before_layout is not None:
@@ -187,9 +188,8 @@ class Frames:
         _check_template(self.base_svg, self.slots)
 
     def for_phase(self, phase: str) -> Frames:
-        """The same layout and options with another phase's steps; runs no `dot`, and from
-        frames of both passes traces nothing either: one pass's steps are those frames'
-        steps of that pass, counted from 0.
+        """The same layout and options with another phase's steps; runs no `dot` and traces
+        nothing: one pass's steps are the steps of that pass, counted from 0.
 
         >>> from autograd_viz import Value
         >>> x = Value(2.0, label="x")
@@ -201,14 +201,7 @@ class Frames:
         other = object.__new__(Frames)
         other.__dict__.update(self.__dict__)
         other.phase = phase
-        if self.phase == "both":
-            mine = [s for s in self.steps if phase == "both" or s.phase == phase]
-            other.steps = [dataclasses.replace(s, index=k) for k, s in enumerate(mine)]
-        else:
-            steps = steps_for(
-                self.graph, phase, by=self.by, digits=self.digits, notation=self.notation
-            )
-            other.steps = _flag_forward(self.graph, steps)
+        other.steps = _of_pass(self.all_steps, phase)
         return other
 
     def __len__(self) -> int:
@@ -337,6 +330,15 @@ class Frames:
     def frame_svgs(self) -> list[str]:
         """Every frame's SVG, in step order."""
         return [self.frame_svg(k) for k in range(len(self))]
+
+
+def _of_pass(steps: list[Step], phase: str) -> list[Step]:
+    """The steps of one phase out of a trace of both passes, counted from 0."""
+    if phase == "both":
+        return list(steps)
+    return [
+        dataclasses.replace(s, index=k) for k, s in enumerate(s for s in steps if s.phase == phase)
+    ]
 
 
 def _flag_forward(graph: Graph, steps: list[Step]) -> list[Step]:

@@ -122,10 +122,10 @@ def _ask(frames: Frames) -> dict[str, Any]:
     that table alone (3.3 MB) would outweigh the player."""
     if frames.by != "operation" or len(frames.graph.nodes) > ASK_MAX_NODES:
         return {}  # a neuron's box, or more values than a learner clicks through: no table
-    same = frames.by == "operation" and frames.notation == "blog" and frames.phase != "forward"
+    same = frames.by == "operation" and frames.notation == "blog"
     table = ask_table(
         frames.graph, digits=frames.digits, max_nodes=len(frames.graph.nodes) + 1,
-        steps=list(frames.steps) if same else None,
+        steps=list(frames.all_steps) if same else None,
     )  # fmt: skip
     return {"ask": table}
 
