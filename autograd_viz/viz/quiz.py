@@ -34,7 +34,7 @@ from autograd_viz.graph import Graph, with_numbers
 from autograd_viz.naming import expression_names
 from autograd_viz.ops import describe
 from autograd_viz.teacher import answer_box, register
-from autograd_viz.trace import Step, node_names, trace
+from autograd_viz.trace import Step, node_names
 from autograd_viz.viz.frames import Frames
 from autograd_viz.viz.static import static_text
 
@@ -250,7 +250,6 @@ class Quiz(widgets.VBox):
         self._frames = Frames(graded, "backward", digits=self.digits, **draw_options)
         self._backward = self._frames.steps
         self._grads = dict(self._backward[-1].grads)
-        self._forward: list[Step] | None = None
         self._names = node_names(graded)
         self._eq_of = {e.text: e for e in expression_names(graded, self.digits)}
         self._parents = [n.operands for n in self._order]
@@ -620,9 +619,8 @@ class Quiz(widgets.VBox):
     def _equation(self, blank: _Blank) -> str:
         i = blank.node
         if blank.what == "data":
-            if self._forward is None:
-                self._forward = trace(self._graph, "forward", digits=self.digits)
-            lines = [s for s in self._forward if s.active == i and s.kind == "value"]
+            forward = [s for s in self._frames.all_steps if s.phase == "forward"]
+            lines = [s for s in forward if s.active == i and s.kind == "value"]
         else:
             lines = [s for s in self._backward if s.active == i]
         texts = [s.text for s in lines]
