@@ -13,6 +13,7 @@ import re
 from pathlib import Path
 
 import pytest
+from player_colours import PLAYER_COLOURS, rgb
 
 import autograd_viz
 from autograd_viz.viz.palette import COLORS, css_variables, resolve, var
@@ -152,12 +153,6 @@ def test_a_theme_still_wins_over_the_declared_palette():
     assert ":root{--avz-ink:var(--avz-projector-ink)" in deck
 
 
-def _rgb(name: str) -> str:
-    hex_colour = COLORS[name]
-    r, g, b = (int(hex_colour[k : k + 2], 16) for k in (1, 3, 5))
-    return f"rgb({r}, {g}, {b})"
-
-
 _COMPUTED = """([selector, properties]) => {
   const el = document.querySelector(selector);
   if (!el) return null;
@@ -187,17 +182,17 @@ def test_the_page_and_the_deck_show_the_palette_colours_in_a_browser(chromium, t
     deck_file = save_slides(tmp_path / "deck.ipynb", tmp_path / "deck.html")
     expected = {
         page_file: [
-            ("body", ["color"], [_rgb("ink")]),
-            (".avz-caption", ["color"], [_rgb("ink")]),  # the player's caption: ink, bold
-            (".avz-help", ["color"], [_rgb("muted")]),
-            (".avz-table summary", ["color"], [_rgb("muted")]),
+            ("body", ["color"], [rgb("ink")]),
+            (".avz-caption", ["color"], [rgb("ink")]),  # the player's caption: ink, bold
+            (".avz-help", ["color"], [rgb("muted")]),
+            (".avz-table summary", ["color"], [rgb("muted")]),
         ],
         deck_file: [
-            ("body", ["background-color"], [_rgb("paper")]),
-            (".reveal", ["color"], [_rgb("projector-ink")]),  # the deck's theme wins
-            (".reveal a", ["color"], [_rgb("link")]),
+            ("body", ["background-color"], [rgb("paper")]),
+            (".reveal", ["color"], [rgb("projector-ink")]),  # the deck's theme wins
+            (".reveal a", ["color"], [rgb("link")]),
             (".reveal pre.avz-code", ["background-color", "border-left-color"],
-             [_rgb("code"), _rgb("projector-rule")]),
+             [rgb("code"), rgb("projector-rule")]),
         ],
     }  # fmt: skip
     page = chromium.new_page()
@@ -209,20 +204,6 @@ def test_the_page_and_the_deck_show_the_palette_colours_in_a_browser(chromium, t
                 assert got == colours, (path.name, selector, got)
     finally:
         page.close()
-
-
-_DARK = """() => {
-  document.body.setAttribute("data-jp-theme-light", "false");
-  const colour = (el, p) => el && getComputedStyle(el).getPropertyValue(p);
-  const svg = document.querySelector(".avz-graph svg");
-  return {
-    caption: colour(document.querySelector(".avz-caption"), "color"),
-    button: colour(document.querySelector(".avz-button"), "background-color"),
-    forward: colour(document.querySelector(".avz-phase-forward"), "color"),
-    computed: colour(svg.querySelector(".forward text, .backward text"), "fill"),
-    pending: colour(svg.querySelector(".pending text"), "fill"),
-  };
-}"""
 
 
 def test_a_dark_theme_lights_the_players_text_and_keeps_its_drawing_dark_on_light(
@@ -238,13 +219,14 @@ def test_a_dark_theme_lights_the_players_text_and_keeps_its_drawing_dark_on_ligh
     page = chromium.new_page()
     try:
         page.goto(save_html(z, tmp_path / "page.html").as_uri())
-        got = page.evaluate(_DARK)
+        page.evaluate('document.body.setAttribute("data-jp-theme-light", "false")')
+        got = page.locator(".avz-player").evaluate(PLAYER_COLOURS)
     finally:
         page.close()
     assert got == {
-        "caption": _rgb("dark-ink"),
-        "button": _rgb("dark-card"),
-        "forward": _rgb("dark-forward-text"),
-        "computed": _rgb("ink"),
-        "pending": _rgb("muted"),
+        "caption": rgb("dark-ink"),
+        "button": rgb("dark-card"),
+        "forward": rgb("dark-forward-text"),
+        "computed": rgb("ink"),
+        "pending": rgb("muted"),
     }

@@ -12,33 +12,18 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 from nbformat.sign import NotebookNotary
+from player_colours import PLAYER_COLOURS, rgb
 from player_page import demo_notebook
-
-from autograd_viz.viz.palette import COLORS
 
 pytestmark = pytest.mark.browser
 
 NOTEBOOK = "dark_player.ipynb"
 PLAYER = ".jp-OutputArea-output .avz-player[data-step]"
-_COLOURS = """(player) => {
-  const colour = (el, p) => el && getComputedStyle(el).getPropertyValue(p);
-  const svg = player.querySelector(".avz-graph svg");
-  return {
-    caption: colour(player.querySelector(".avz-caption"), "color"),
-    button: colour(player.querySelector(".avz-button"), "background-color"),
-    computed: colour(svg.querySelector(".forward text, .backward text"), "fill"),
-    pending: colour(svg.querySelector(".pending text"), "fill"),
-  };
-}"""
 _THEME_APPLIED = """() => {
   const rgb = getComputedStyle(document.querySelector('.jp-Notebook')).backgroundColor
     .match(/[0-9.]+/g).slice(0, 3).map(Number);
   return String((rgb[0] + rgb[1] + rgb[2]) / 3 > 128) === document.body.dataset.jpThemeLight;
 }"""
-
-
-def _rgb(name: str) -> str:
-    return "rgb({}, {}, {})".format(*(int(COLORS[name][k : k + 2], 16) for k in (1, 3, 5)))
 
 
 def _theme(page: object, theme: str) -> None:
@@ -66,15 +51,16 @@ def test_a_saved_player_reopened_in_jupyterlab_dark_takes_the_palettes_dark_rows
         player.wait_for(timeout=90_000)
         _theme(page, "JupyterLab Dark")
         player.scroll_into_view_if_needed()
-        got = player.evaluate(_COLOURS)
+        got = player.evaluate(PLAYER_COLOURS)
         page.screenshot(path=str(tmp_path / "saved_player_dark.png"))
         print(f"\nscreenshot: {tmp_path / 'saved_player_dark.png'}")
         _theme(page, "JupyterLab Light")  # the session's other tests expect the default
     finally:
         context.close()
     assert got == {
-        "caption": _rgb("dark-ink"),
-        "button": _rgb("dark-card"),
-        "computed": _rgb("ink"),  # the drawing: its light card, the light palette
-        "pending": _rgb("muted"),
+        "caption": rgb("dark-ink"),
+        "button": rgb("dark-card"),
+        "forward": rgb("dark-forward-text"),
+        "computed": rgb("ink"),  # the drawing: its light card, the light palette
+        "pending": rgb("muted"),
     }
