@@ -60,32 +60,28 @@ def open_graph(
     (`check_engine` only: a picture runs nothing of theirs but their backward(), once).
     `names` labels the tensors of a PyTorch graph ({"x": x}); tensors have no labels.
     """
-    if isinstance(root, (Graph, Value)):
-        if names is not None:
-            raise TypeError(
-                f"{caller}: names= labels the tensors of a PyTorch graph ({{'x': x}}), which "
-                "have no labels of their own; a Value carries its own: Value(2.0, label='x')."
-            )
-        if isinstance(root, Graph):
-            return root
-        return snapshot(root, read=_count(root, max_nodes, every_value, too_large))
-    # another engine's graph: its openers load only now, so drawing our Value never loads them
-    from autograd_viz.engines.read import _not_a_graph, is_graph
-    from autograd_viz.engines.replay import read_foreign
-    from autograd_viz.engines.run import DEFAULT_TIMEOUT, code_time_limit
-    from autograd_viz.engines.torch_graph import is_tensor
+    if not isinstance(root, (Graph, Value)):  # another engine's openers load only now
+        from autograd_viz.engines.torch_graph import is_tensor
 
-    if is_tensor(root):  # PyTorch's graph: read, and its backward run once with hooks
-        from autograd_viz.engines.torch_run import torch_snapshot  # imports torch
+        if is_tensor(root):  # PyTorch's graph: read, and its backward run once with hooks
+            from autograd_viz.engines.torch_run import torch_snapshot  # imports torch
 
-        limit = max_nodes if type(max_nodes) is int else None
-        return torch_snapshot(root, names=names, max_nodes=limit,
-                              too_large=too_large if every_value else None)  # fmt: skip
+            limit = max_nodes if type(max_nodes) is int else None
+            return torch_snapshot(root, names=names, max_nodes=limit,
+                                  too_large=too_large if every_value else None)  # fmt: skip
     if names is not None:
         raise TypeError(
             f"{caller}: names= labels the tensors of a PyTorch graph ({{'x': x}}), which have "
             "no labels of their own; a Value carries its own: Value(2.0, label='x')."
         )
+    if isinstance(root, Graph):
+        return root
+    if isinstance(root, Value):
+        return snapshot(root, read=_count(root, max_nodes, every_value, too_large))
+    from autograd_viz.engines.read import _not_a_graph, is_graph
+    from autograd_viz.engines.replay import read_foreign
+    from autograd_viz.engines.run import DEFAULT_TIMEOUT, code_time_limit
+
     timeout = DEFAULT_TIMEOUT if timeout is None else timeout
     # their class's code runs as it is read (a `data` property, `_prev`): bounded too
     with code_time_limit(f"Reading your graph for {caller}", timeout):
