@@ -304,16 +304,17 @@ class ForeignSnapshot(Graph):
         picture runs their backward() once and nothing else of theirs."""
         if self.report is not None or self.source is None:
             return self
-        names = tuple(name.text for name in expression_names(self))
-        report = check_graph(  # the run the numbers came from: their backward() ran once
-            self.source, names, self.forward, run=self.run, timeout=self.timeout, probe=probe
+        snap = self.numbered()  # the check judges the run the numbers came from: one run
+        names = tuple(name.text for name in expression_names(snap))
+        report = check_graph(
+            snap.source, names, snap.forward, run=snap.run, timeout=snap.timeout, probe=probe
         )
         flags: dict[tuple[int, int | None], tuple[str, str]] = {}
         for finding in report.findings:  # a forward one flags its forward step (`forward`)
             if finding.node is not None and finding.phase == "backward":
                 flags.setdefault((finding.node, finding.operand), (finding.message, finding.hint))
-        note = self.source.note  # the forward problems are findings now: no second line
-        return dataclasses.replace(self, report=report, flags=flags, note=note)
+        note = snap.source.note  # the forward problems are findings now: no second line
+        return dataclasses.replace(snap, report=report, flags=flags, note=note)
 
     @property
     def first_wrong(self) -> Finding | None:
@@ -322,12 +323,12 @@ class ForeignSnapshot(Graph):
     @property
     def seed_flag(self) -> tuple[str, str] | None:
         """(sentence, hint) where their backward() never seeds the output with 1, for the
-        derivation's seed line; None elsewhere. Asking runs their backward() if no run is
-        recorded (a graph opened to grade against)."""
+        derivation's seed line; None elsewhere (and for a graph opened to grade against,
+        which holds no run of theirs)."""
         if self.report is not None:
             found = next((f for f in self.report.findings if f.phase == "seed"), None)
         else:
-            run = self.backward_run()
+            run = self.run
             if run is None or self.source is None:
                 return None
             names = tuple(name.text for name in expression_names(self))
@@ -340,17 +341,10 @@ class ForeignSnapshot(Graph):
         gradients, for the derivation to say where it differs from the numbers it derives
         (`y.grad` left at 0 while the rules give 8); None where their backward() could not
         run."""
-        run = self.backward_run()
+        run = self.run
         if run is None or run.order != "your backward()":
             return None
         return run.grads
-
-    def backward_run(self) -> BackwardRun | None:
-        """The one recorded run of their backward pass; None for a snapshot that no longer
-        holds their graph."""
-        if self.report is not None:
-            return self.report.run
-        return self.run
 
 
 def foreign_snapshot(
