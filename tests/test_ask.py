@@ -145,25 +145,3 @@ def test_each_edges_local_derivative_is_the_adjoint_traces_local_line(root):
     }
     found = {e: (eq.text, eq.latex) for e, eq in local_equations(graph).items()}
     assert found == lines
-
-
-@pytest.mark.parametrize("phase", ["both", "forward", "backward"])
-def test_a_player_traces_its_graph_once(phase):
-    """Both passes are traced once; each phase's steps, the final gradients the layout is
-    sized for and the ask panel all read that one trace."""
-    import sys
-
-    from autograd_viz.viz.player import Player
-
-    traced = []
-
-    def profile(frame, event, arg):
-        if event == "call" and frame.f_code is trace.__code__:
-            traced.append(frame.f_back.f_code.co_name)
-
-    sys.setprofile(profile)
-    try:
-        Player(_z(), phase=phase)
-    finally:
-        sys.setprofile(None)
-    assert len(traced) == 1

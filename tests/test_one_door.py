@@ -38,6 +38,7 @@ WORK = {
     ("engines/read.py", "read_graph"): "graph read",
     ("foreign.py", "read_graph"): "graph read",
     ("viz/render.py", "_build"): "DOT built",
+    ("trace.py", "trace"): "trace",
 }
 
 
@@ -203,7 +204,8 @@ def test_z_animate_opens_the_graph_once_and_builds_its_dot_once():
     z = _blog(Value)
     follow = Follow(z)
     follow.run(z.animate)
-    assert follow.work == {"size check": 1, "option check": 1, "graph read": 1, "DOT built": 1}
+    assert follow.work == {"size check": 1, "option check": 1, "graph read": 1, "DOT built": 1,
+                           "trace": 1}  # fmt: skip
     assert sorted(follow.parents_read.values()) == [1, 1, 1, 1]  # each node's operands once
     assert set(follow.parents_read) == {id(v) for v in _nodes(z)}
     assert _calls_back_up(follow) == []
@@ -224,7 +226,8 @@ def test_a_quiz_opens_the_graph_once_and_builds_its_dot_once():
     z = _blog(Value)
     follow = Follow(z)
     follow.run(lambda: autograd_viz.quiz(z))
-    assert follow.work == {"size check": 1, "option check": 1, "graph read": 1, "DOT built": 1}
+    assert follow.work == {"size check": 1, "option check": 1, "graph read": 1, "DOT built": 1,
+                           "trace": 1}  # fmt: skip
     assert sorted(follow.parents_read.values()) == [1, 1, 1, 1]
     assert _calls_back_up(follow) == []
 
@@ -238,6 +241,7 @@ CALLS = {
     "animate, unchecked": lambda z: autograd_viz.animate(z, check=False),
     "check_engine": lambda z: autograd_viz.check_engine(z),
     "quiz": lambda z: autograd_viz.quiz(z),
+    "derivation": lambda z: autograd_viz.trace.derivation(z),
 }
 
 
@@ -263,6 +267,35 @@ def test_a_learners_graph_opened_once_is_checked_once(call):
     follow.run(lambda: CALLS[call](z))
     assert follow.work["size check"] == 1 and follow.work["option check"] <= 1
     assert follow.work["DOT built"] == 1
+
+
+@pytest.mark.parametrize("phase", ["both", "forward", "backward"])
+def test_a_player_traces_its_graph_once_in_every_phase(phase):
+    """Both passes are traced once; each phase's steps, the final gradients the layout is
+    sized for and the ask panel all read that one trace."""
+    z = _blog(Value)
+    follow = Follow(z)
+    follow.run(lambda: autograd_viz.animate(z, phase=phase))
+    assert follow.work["trace"] == 1
+
+
+def test_a_quiz_traces_its_graph_once_even_when_it_offers_a_values_equation():
+    """The step equation offered after two misses on a value comes from the quiz's one trace
+    of both passes, not a second trace of the forward pass."""
+    x, y = Value(2.0, label="x"), Value(3.0, label="y")
+    z = (x + y) * y
+
+    def miss_twice() -> str:
+        q = autograd_viz.quiz(z, values=True, grads=False)
+        label = q.blanks[0].label
+        q.submit(label, "4")
+        q.submit(label, "6")
+        return q.step_equation(label)
+
+    follow = Follow(z)
+    said = follow.run(miss_twice)
+    assert follow.work["trace"] == 1
+    assert said == "x + y = 2 + 3 = ?"  # its result left for the learner
 
 
 def test_what_a_learners_picture_shows_is_their_recorded_run():
@@ -358,7 +391,8 @@ def test_every_public_entry_opens_the_graph_once(entry, tmp_path):
     follow = Follow(z)
     follow.run(lambda: _entries(tmp_path)[entry](z))
     drawn = {"option check": 1, "DOT built": 1} if entry != "trace" else {}
-    assert follow.work == {"size check": 1, "graph read": 1, **drawn}
+    traced = {"trace": 1} if entry != "Value.draw" else {}  # every derivation, traced once
+    assert follow.work == {"size check": 1, "graph read": 1, **drawn, **traced}
     assert sorted(follow.parents_read.values()) == [1, 1, 1, 1]
     assert _calls_back_up(follow) == []
 

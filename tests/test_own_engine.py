@@ -7,7 +7,6 @@ tests/test_engines_run.py, tests/test_engines_check.py."""
 
 from __future__ import annotations
 
-import collections
 import os
 
 import own_engines as oe
@@ -530,31 +529,6 @@ def test_a_graph_with_no_labels_at_all_shows_every_leaf_with_its_gradient():
     assert f"∂{z_}/∂a = ∂{z_}/∂(a + b) · ∂(a + b)/∂a = 3 · 1 = 3" in text
     drawing = autograd_viz.draw(z).source
     assert "grad 3" in drawing and "grad 8" in drawing
-
-
-@pytest.mark.parametrize("call", ["draw", "animate", "quiz", "derivation"])
-def test_their_backward_closures_run_once_per_public_call(call):
-    """The numbers of one run of their backward() are written into the graph when it is
-    opened; nothing later calls a closure of theirs again (each one counted)."""
-    import autograd_viz
-
-    x, y = oe.BlogValue(2.0), oe.BlogValue(3.0)
-    s = x + y
-    z = s * y
-    z.backward()
-    calls = collections.Counter()
-    for name, node in {"x": x, "y": y, "s": s, "z": z}.items():
-
-        def counted(original=node._backward, name=name):
-            calls[name] += 1
-            return original()
-
-        node._backward = counted
-    from autograd_viz.trace import derivation
-
-    public = {"derivation": derivation}.get(call) or getattr(autograd_viz, call)
-    public(z)
-    assert calls == {"x": 1, "y": 1, "s": 1, "z": 1}
 
 
 def test_the_order_their_backward_ran_in_is_checked_in_one_pass_over_the_uses():
