@@ -10,14 +10,16 @@ from __future__ import annotations
 
 import math
 import unicodedata
+from typing import TYPE_CHECKING
 
 from autograd_viz._equations import Eq, chain, latex_text, num, partial, plus, times
 from autograd_viz._numbers import format_number
 from autograd_viz.errors import TraceError
-from autograd_viz.graph import Graph, Node
-from autograd_viz.naming import expression_names
 from autograd_viz.ops import Args, Op, describe
 from autograd_viz.steps import _Line
+
+if TYPE_CHECKING:  # annotations only
+    from autograd_viz.graph import Graph, Node
 
 
 def _args(graph: Graph, node: Node, names: list[Eq], digits: int) -> Args:
@@ -228,18 +230,11 @@ class _Backward:
         return _Line("backward", "accumulate", (p, *consumers), edges, p, eq, (), (p,))
 
 
-def local_equations(graph: Graph, digits: int = 4) -> dict[str, Eq]:
+def local_equations(graph: Graph, names: list[Eq], digits: int) -> dict[str, Eq]:
     """Each operand edge's local derivative as the adjoint notation writes it, by SVG edge
-    id: the `local` lines of `trace(graph, notation="adjoint")`, written without tracing
-    again (what a player's "ask the graph" panel shows on an edge).
-
-    >>> from autograd_viz import Value
-    >>> from autograd_viz.graph import snapshot
-    >>> x, y = Value(2.0, label="x"), Value(3.0, label="y")
-    >>> local_equations(snapshot((x + y) * y))["v1-op3-1"].text
-    '∂((x + y) · y)/∂y = x + y = 5'
-    """
-    names = expression_names(graph, digits)
+    id, with the values called `names`: the `local` lines of `trace(graph,
+    notation="adjoint")`, written without tracing again (`autograd_viz.trace.local_equations`
+    is the public form, which names the values itself)."""
     out: dict[str, Eq] = {}
     for node in graph.nodes:
         if node.is_leaf or node.index in graph.unsolved:

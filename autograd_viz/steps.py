@@ -9,10 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from autograd_viz._equations import Eq
 from autograd_viz.errors import TraceError
-from autograd_viz.graph import Graph
+
+if TYPE_CHECKING:  # annotations only
+    from autograd_viz.graph import Graph
 
 PHASES = ("forward", "backward", "both")
 

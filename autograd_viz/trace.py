@@ -1,36 +1,23 @@
-"""The derivation as data: `trace(root)` works the graph the way the blog works it by hand and
-returns one `Step` per line — forward, the inputs then every operation with its equation
-(`s = x + y = 2 + 3 = 5`); backward, the seed, then per operation (in the engine's own
-order) one line per operand edge, the chain rule written out (`∂z/∂x = ∂z/∂s · ∂s/∂x = 3 ·
-1 = 3`), and a sum wherever a value feeds several operations (`∂z/∂y = 5 + 3 = 8`), or in
-`notation="adjoint"` each operation's local partials then each contribution to the adjoints
-— each step naming the values and SVG edges it touches, what is known after it, and its
-equation as Unicode text and LaTeX; this module writes the forward lines and puts the
-derivation together — the backward lines are `autograd_viz.chain_rule`'s, a `Step` is
-`autograd_viz.steps`', names come from `autograd_viz.naming`, how an operation is written
-from its op table row, every number from the engine's own backward pass as the opened graph
-holds it, so the gradients agree bit for bit with `backward()`.
+"""The derivation as data, the public entry: `trace(root)` opens the graph once (the door: the
+size guard, one read, another engine's backward run once) and returns `autograd_viz.derive`'s
+steps, the graph worked the way the blog works it by hand — forward, the inputs then every
+operation with its equation (`s = x + y = 2 + 3 = 5`); backward, the seed, then per operation
+one line per operand edge, the chain rule written out (`∂z/∂x = ∂z/∂s · ∂s/∂x = 3 · 1 = 3`),
+and a sum wherever a value feeds several operations (`∂z/∂y = 5 + 3 = 8`) — with every number
+from the engine's own backward pass, so the gradients agree bit for bit with `backward()`;
+`derivation` is the same as text, `node_names` what the equations call each value.
 """
 
 from __future__ import annotations
 
-import re
-
 from autograd_viz._checks import is_number
-from autograd_viz._equations import (
-    Eq,
-    chain,
-    num,
-)
 from autograd_viz._numbers import format_number
-from autograd_viz.chain_rule import _Backward, _forward_eq, _noted, local_equations
+from autograd_viz.derive import MAX_NODES, NOTATIONS, derive, local_equations
 from autograd_viz.door import open_graph
 from autograd_viz.errors import GraphTooLargeError, TraceError
-from autograd_viz.graph import Graph, snapshot
+from autograd_viz.graph import snapshot
 from autograd_viz.naming import expression_names
-from autograd_viz.steps import KINDS, PHASES, Step, _Line, _steps, check_phase
-
-NOTATIONS = ("blog", "adjoint")
+from autograd_viz.steps import KINDS, PHASES, Step, check_phase
 
 
 def node_names(root: object) -> list[str]:
@@ -43,22 +30,7 @@ def node_names(root: object) -> list[str]:
     >>> node_names((x + y) * 2)
     ['x', 'y', 'x + y', '2', 'out']
     """
-    return [e.text for e in _names(snapshot(root), 4)]
-
-
-def _names(graph: Graph, digits: int) -> list[Eq]:
-    """How equations call each value: see `autograd_viz.naming` (a label, a short expression
-    like `a · b`, a neuron's name, a constant's number, else `v{i}`)."""
-    return expression_names(graph, digits)
-
-
-# ---- steps ------------------------------------------------------------------------
-
-
-# ---- the walk -------------------------------------------------------------------------
-
-
-MAX_NODES = 500  # as for a drawing: past this a derivation is too long to read
+    return [e.text for e in expression_names(snapshot(root), 4)]
 
 
 def trace(
@@ -100,20 +72,7 @@ def trace(
         raise TraceError(f"max_nodes must be a positive int, got {max_nodes!r}")
     graph = open_graph(root, caller="trace()", max_nodes=max_nodes, every_value=True,
                        too_large=_too_large, error=TraceError)  # fmt: skip
-    check_phase(phase)
-    if not is_number(digits, int) or digits < 1:
-        raise TraceError(f"digits must be a whole number >= 1, got {digits!r}")
-    if notation not in NOTATIONS:
-        raise TraceError(f"notation must be 'blog' or 'adjoint', got {notation!r}")
-    names = _names(graph, digits)
-    lines: list[_Line] = []
-    grads: list[float] = []
-    if phase in ("forward", "both"):
-        lines += _forward_lines(graph, names, digits)
-    if phase in ("backward", "both"):
-        backward, grads = _Backward(graph, names, digits, notation).lines()
-        lines += backward
-    return _steps(graph, lines, phase, grads)
+    return derive(graph, phase, digits=digits, notation=notation)
 
 
 def _too_large(max_nodes: int) -> GraphTooLargeError:
@@ -124,63 +83,6 @@ def _too_large(max_nodes: int) -> GraphTooLargeError:
         "max_nodes (slow, and too long to read). For a network built with autograd_viz.nn, "
         "draw it collapsed instead: root.draw(collapse='neuron')."
     )
-
-
-_LIST_AT_MOST = 8  # inputs or parameters named one by one in the first step
-
-
-def _natural(label: str) -> list[object]:
-    """Sort key that puts L1.n2.w10 after L1.n2.w9."""
-    return [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", label)]
-
-
-def _forward_lines(graph: Graph, names: list[Eq], digits: int) -> list[_Line]:
-    nodes = graph.nodes
-    leaves = [n.index for n in nodes if n.is_leaf]
-    groups = []
-    for title, members in (
-        ("inputs", [i for i in leaves if nodes[i].role != "const" and not nodes[i].trainable]),
-        ("parameters", sorted((i for i in leaves if nodes[i].trainable),
-                              key=lambda i: _natural(nodes[i].label))),
-    ):  # fmt: skip
-        if members:
-            pairs = [chain([names[i], num(nodes[i].data, digits)]) for i in members]
-            if len(pairs) > _LIST_AT_MOST:  # a network's weights: the picture shows them all
-                more = f"… ({len(pairs)} in all)"
-                pairs = [
-                    *pairs[: _LIST_AT_MOST - 2],
-                    Eq(more, rf"\ldots\ \text{{({len(pairs)} in all)}}"),
-                ]
-            groups.append(
-                Eq(
-                    f"{title}: " + ", ".join(p.text for p in pairs),
-                    rf"\text{{{title}: }} " + r",\ ".join(p.latex for p in pairs),
-                )
-            )
-    lines = []
-    notes = getattr(graph, "notes", {})  # another engine's graph: where it works differently
-    named = [i for i in leaves if nodes[i].role != "const"]
-    if named:
-        eq = Eq("; ".join(g.text for g in groups), r";\quad ".join(g.latex for g in groups))
-        lines.append(_Line("forward", "value", tuple(leaves), (), named[0], eq, tuple(leaves)))
-    divided = False
-    for node in nodes:
-        if node.is_leaf:
-            continue
-        i = node.index
-        edges = tuple(f"v{p}-op{i}-{k}" for k, p in enumerate(node.operands)) + (f"op{i}-v{i}",)
-        touched = (i, *dict.fromkeys(node.operands))
-        eq = _forward_eq(graph, node, names, digits)
-        if node.op == "**-1" and not divided:  # said once: how the engine divides
-            divided = True
-            b = names[node.operands[0]]
-            note = f"(÷ {b.text} is × {b.text}⁻¹: a / b is computed as a · b⁻¹)"
-            latex = rf"\quad(\div {b.latex}\ \text{{is}}\ \times {{{b.latex}}}^{{-1}})"
-            eq = Eq(f"{eq.text}   {note}", eq.latex + latex, eq.prec)
-        eq = _noted(eq, notes.get((i, "forward")))
-        reveal = (i,) if lines else (*leaves, i)  # constants only: shown with the first step
-        lines.append(_Line("forward", "value", touched, edges, i, eq, reveal))
-    return lines
 
 
 def derivation(

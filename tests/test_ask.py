@@ -145,3 +145,17 @@ def test_each_edges_local_derivative_is_the_adjoint_traces_local_line(root):
     }
     found = {e: (eq.text, eq.latex) for e, eq in local_equations(graph).items()}
     assert found == lines
+
+
+def test_ask_table_refuses_a_graph_over_max_nodes_before_reading_it():
+    """`max_nodes` guards a Value's graph at the door, as for trace(): counting stops at the
+    limit, so a long chain is refused without being read (it used to be read whole and
+    the limit ignored)."""
+    from autograd_viz.errors import GraphTooLargeError
+
+    z = Value(1.0, label="x")
+    for _ in range(2_000):
+        z = z * 1.0
+    with pytest.raises(GraphTooLargeError, match=r"ask_table\(\).*max_nodes=50"):
+        ask_table(z, max_nodes=50)
+    assert "v0" in ask_table(Value(2.0, label="a") * 3.0)["nodes"]

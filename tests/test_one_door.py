@@ -38,7 +38,7 @@ WORK = {
     ("engines/read.py", "read_graph"): "graph read",
     ("foreign.py", "read_graph"): "graph read",
     ("viz/render.py", "_build"): "DOT built",
-    ("trace.py", "trace"): "trace",
+    ("derive.py", "derive"): "trace",  # every derivation (trace() opens, then derives)
 }
 
 

@@ -11,9 +11,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from autograd_viz.graph import snapshot_for
+from autograd_viz.derive import MAX_NODES, derive, local_equations
+from autograd_viz.door import open_graph
+from autograd_viz.errors import GraphTooLargeError, TraceError
 from autograd_viz.naming import expression_names
-from autograd_viz.trace import MAX_NODES, Step, local_equations, trace
+from autograd_viz.steps import Step
 
 __all__ = ["ask_table"]
 
@@ -54,10 +56,13 @@ def ask_table(
     >>> table["edges"]["v0-op2-0"]["text"]
     '∂s/∂x = 1'
     """
-    graph = snapshot_for("ask_table()", root)
+    if type(max_nodes) is not int or max_nodes < 1:
+        raise TraceError(f"max_nodes must be a positive int, got {max_nodes!r}")
+    graph = open_graph(root, caller="ask_table()", max_nodes=max_nodes, every_value=True,
+                       too_large=_too_large)  # fmt: skip
     steps = [s for s in steps or () if s.phase == "backward"]
     if not steps:  # none given, or a forward-only trace (a player of phase="forward")
-        steps = trace(graph, "backward", digits=digits, max_nodes=max_nodes)
+        steps = derive(graph, "backward", digits=digits)
     grads = steps[-1].grads if steps else {}
     names = [e.text for e in expression_names(graph, digits)]
     root_name = names[-1]
@@ -102,6 +107,14 @@ def ask_table(
     }
     table = {"root": root_name, "nodes": nodes, "edges": edges}
     return table if latex else _without_latex(table)
+
+
+def _too_large(max_nodes: int) -> GraphTooLargeError:
+    return GraphTooLargeError(
+        f"ask_table(): this graph has more than {max_nodes} values (max_nodes={max_nodes}), "
+        "too many chain-rule sums to read (counting stopped there, before any work). Ask a "
+        "sub-expression (an intermediate Value), or raise max_nodes."
+    )
 
 
 def _without_latex(table: dict[str, Any]) -> dict[str, Any]:

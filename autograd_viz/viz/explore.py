@@ -23,12 +23,12 @@ import anywidget
 import traitlets
 
 from autograd_viz._checks import is_number
+from autograd_viz.derive import derive
 from autograd_viz.door import open_graph
 from autograd_viz.engine import Value
 from autograd_viz.engines.run import DEFAULT_TIMEOUT, call_with_time_limit
 from autograd_viz.errors import ExploreError, GraphTooLargeError
 from autograd_viz.graph import Graph
-from autograd_viz.trace import trace
 from autograd_viz.viz import layout, render
 from autograd_viz.viz.ask import ask_table
 from autograd_viz.viz.dot import html_text, number_formatter
@@ -111,7 +111,7 @@ class Explorer(anywidget.AnyWidget):
                 "change gets slower)"
             ),
         )  # fmt: skip
-        steps = trace(graph, "backward", digits=self._digits, max_nodes=self._max_nodes)
+        steps = derive(graph, "backward", digits=self._digits)
         return graph, steps
 
     def _result(self, req: int, graph: Graph, steps: list, note: str | None) -> dict[str, Any]:

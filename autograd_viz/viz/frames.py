@@ -23,7 +23,7 @@ from autograd_viz._checks import is_number
 from autograd_viz.door import open_graph
 from autograd_viz.errors import FramesError
 from autograd_viz.graph import Graph
-from autograd_viz.trace import Step, check_phase
+from autograd_viz.steps import Step, check_phase
 from autograd_viz.viz import layout, render, svg
 from autograd_viz.viz.collapse import collapse_view, has_neurons
 from autograd_viz.viz.network import steps_for, with_by

@@ -16,11 +16,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from autograd_viz._equations import ATOM, SUM, Eq, chain, latex_name, num, par, partial, plus, times
-from autograd_viz.errors import NetworkError
+from autograd_viz.derive import derive
+from autograd_viz.errors import NetworkError, TraceError
 from autograd_viz.graph import Graph, Node, snapshot, snapshot_for
 from autograd_viz.naming import expression_names
 from autograd_viz.ops import Args, describe
-from autograd_viz.trace import Step, TraceError, check_phase, trace
+from autograd_viz.steps import Step, check_phase
 from autograd_viz.viz.collapse import collapse_view, has_neurons
 
 __all__ = [
@@ -73,7 +74,7 @@ def steps_for(
     """The steps an animation shows: the trace (`by="operation"`) or one per neuron."""
     if by == "neuron":
         return neuron_steps(graph, phase, digits=digits)
-    return trace(graph, phase, digits=digits, notation=notation)
+    return derive(graph, phase, digits=digits, notation=notation)
 
 
 def frame_advice(
@@ -157,7 +158,7 @@ def neuron_steps(root: object, phase: str = "both", *, digits: int = 4) -> list[
             "or Neuron); this graph has no neurons. Animate it operation by operation instead: "
             "root.animate()."
         )
-    fine = trace(graph, "both", digits=digits)
+    fine = derive(graph, "both", digits=digits)
     grads = dict(fine[-1].grads)
     net = _Net(graph, _units(graph), fine, grads, digits)
     steps: list[Step] = []

@@ -22,7 +22,7 @@ from autograd_viz.errors import (
     AnimationTooLargeError,
     PlayerError,
 )
-from autograd_viz.trace import Step, check_phase
+from autograd_viz.steps import Step, check_phase
 from autograd_viz.viz.frames import Frames
 from autograd_viz.viz.network import frame_advice
 from autograd_viz.viz.options import DrawOptions, check_speed

@@ -15,8 +15,8 @@ from typing import Any
 
 from autograd_viz._checks import is_number
 from autograd_viz._numbers import format_number
+from autograd_viz.derive import derive
 from autograd_viz.graph import Graph, snapshot
-from autograd_viz.trace import trace
 from autograd_viz.viz import dot as _dot
 from autograd_viz.viz.palette import COLORS
 from autograd_viz.viz.render import Drawing, draw
@@ -77,7 +77,7 @@ def draw_network(
     if not 0 <= sample < len(xs):
         raise IndexError(f"sample must be an index into xs (0..{len(xs) - 1}), got {sample!r}")
     graph = snapshot(loss(model([float(v) for v in xs[sample]]), ys[sample]))
-    graph = graph.with_grads(trace(graph, "backward")[-1].grads)
+    graph = graph.with_grads(derive(graph, "backward")[-1].grads)
     drawing = draw(graph, **{"collapse": "neuron", "show_grad": True, **options})
     dead = set(dead_neurons(model, xs))
     if dead:

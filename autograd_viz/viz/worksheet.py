@@ -15,9 +15,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from autograd_viz.derive import derive
 from autograd_viz.door import open_graph
 from autograd_viz.errors import WorksheetError
-from autograd_viz.trace import Step, check_phase, trace
+from autograd_viz.steps import Step, check_phase
 from autograd_viz.viz import render
 from autograd_viz.viz.outpath import output_path, write_output
 from autograd_viz.viz.palette import COLORS, resolve
@@ -201,7 +202,7 @@ def worksheet(
             "this is a single value with no operation behind it: nothing to work out. Make "
             "a worksheet of an expression built from it, e.g. (x + y) * y."
         )
-    steps = trace(graph, "both", digits=digits)  # one trace: the lines, inputs, grads, title
+    steps = derive(graph, "both", digits=digits)  # one trace: the lines, inputs, grads, title
     given = [s for s in steps if s.kind == "value" and s.text.startswith("inputs:")]
     forward = [s for s in steps if s.phase == "forward" and s not in given]
     body = [s for s in steps if s not in given and phase in ("both", s.phase)]
