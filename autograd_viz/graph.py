@@ -30,10 +30,11 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple, TypeVar
 
-from autograd_viz._text import clean_label, clip
+from autograd_viz._text import clip
 from autograd_viz.engine import Constant, Value
 from autograd_viz.errors import LOOKS_FOR, CycleError, GraphError, StaleGraphError, cycle_error
 from autograd_viz.ops import POWER_N, describe
+from autograd_viz.size import read_node, read_operands
 
 __all__ = [
     "CycleError",
@@ -281,7 +282,7 @@ def snapshot(root: object, *, read: dict[int, tuple[object, ...]] | None = None)
             v = stack.pop()
             if id(v) in index:  # reached twice before it was placed (a * a)
                 continue
-            label, data, grad, op, exponent, tag, trainable, rule = _read(v)
+            label, data, grad, op, exponent, tag, trainable, rule = read_node(v)
             i = index[id(v)] = len(nodes)
             if trainable:
                 role = "param"
@@ -297,7 +298,7 @@ def snapshot(root: object, *, read: dict[int, tuple[object, ...]] | None = None)
             entered.add(id(v))
             operands = known.pop(id(v), None)
             if operands is None:
-                operands = _read_operands(v)
+                operands = read_operands(v)
             stack += (v, operands, None)
             stack.extend(reversed(operands))  # the first operand pops first
     nodes[-1] = nodes[-1]._replace(role="output")
@@ -373,28 +374,3 @@ def _stale(graph: Graph, i: int, now: float | None, err: Exception | None) -> St
         "again (the code that computes the output from its inputs, then backward()) and show "
         "the new output."
     )
-
-
-# ---- the one place that looks inside a node -------------------------------------------
-
-
-def _read_operands(v: Any) -> tuple[object, ...]:
-    """The operands of a node, in order (`Value.parents`)."""
-    return v.parents
-
-
-def _read(v: Any) -> tuple[str, float, float, str, float | None, str | None, bool, Any]:
-    """Everything a viewer needs from one node, as plain data: label, data, grad, op,
-    exponent, tag (the name of the neuron nn tagged it with), trainable, backward rule.
-
-    This is where another engine's node class would be read (its operands in
-    `_read_operands`); nothing else in the package looks inside a node.
-    """
-    tag = v.tag
-    if tag is not None:
-        tag = getattr(tag, "name", None)
-        tag = None if tag is None else str(tag)
-    trainable = getattr(type(v), "trainable", False) is True  # nn.Parameter says so
-    label = clean_label(str(v.label)) if v.label else ""  # one cleaning for every viewer
-    return (label, v.data, v.grad, v.op, v.exponent, tag, trainable,
-            v._rule)  # fmt: skip

@@ -4,6 +4,8 @@ snapshot, so a chain of a million operations is refused in milliseconds with mem
 values, and hands on what the count read, so each node's operands (ours or another engine's) are
 read once. `layout_work` counts, before `dot` runs, the graph its placement step would solve, which
 the number of values alone does not bound (`x*w*w*…*w` has 102 values and 20,302 nodes to place).
+`read_operands` and `read_node` are the one place that looks inside one of our Values: the
+count reads with them first, `graph.snapshot` after.
 """
 
 from __future__ import annotations
@@ -12,12 +14,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from autograd_viz._text import clean_label
 from autograd_viz.engine import Value
 from autograd_viz.errors import GraphTooLargeError
-from autograd_viz.graph import _read, _read_operands
 
 __all__ = ["MAX_LAYOUT_WORK", "GraphTooLargeError", "LayoutWork", "check_size", "layout_work",
-           "read_within"]  # fmt: skip
+           "read_node", "read_operands", "read_within"]  # fmt: skip
 
 # The most nodes dot's placement graph may have (see `layout_work`): 25,000 lays out in about
 # 2 s natively here (benchmarks/layout_worst_case.py measures the worst graphs within it).
@@ -62,13 +64,13 @@ def check_size(root: object, max_nodes: int) -> dict[int, tuple[object, ...]]:
     neurons = False
     while stack:
         v = stack.pop()
-        if _read(v)[5] is not None:  # an nn neuron's output: drawn as a box, or not at all
+        if read_node(v)[5] is not None:  # an nn neuron's output: drawn as a box, or not at all
             neurons = True
             continue
         visible += 1
         if visible > max_nodes:
             raise _too_large(max_nodes, neurons)
-        operands = read[id(v)] = _read_operands(v)
+        operands = read[id(v)] = read_operands(v)
         for p in operands:
             if id(p) not in seen:
                 seen.add(id(p))
@@ -141,7 +143,32 @@ def read_within(root: object, max_nodes: int) -> dict[int, tuple[object, ...]] |
     """
     if not isinstance(root, Value):  # another engine's graph: counted, then read once
         return _foreign_within(root, max_nodes)
-    return _read_up_to(root, max_nodes, _read_operands)
+    return _read_up_to(root, max_nodes, read_operands)
+
+
+# ---- the one place that looks inside a node -------------------------------------------
+
+
+def read_operands(v: Any) -> tuple[object, ...]:
+    """The operands of a node, in order (`Value.parents`)."""
+    return v.parents
+
+
+def read_node(v: Any) -> tuple[str, float, float, str, float | None, str | None, bool, Any]:
+    """Everything a viewer needs from one node, as plain data: label, data, grad, op,
+    exponent, tag (the name of the neuron nn tagged it with), trainable, backward rule.
+
+    This is where another engine's node class would be read (its operands in
+    `read_operands`); nothing else in the package looks inside a node.
+    """
+    tag = v.tag
+    if tag is not None:
+        tag = getattr(tag, "name", None)
+        tag = None if tag is None else str(tag)
+    trainable = getattr(type(v), "trainable", False) is True  # nn.Parameter says so
+    label = clean_label(str(v.label)) if v.label else ""  # one cleaning for every viewer
+    return (label, v.data, v.grad, v.op, v.exponent, tag, trainable,
+            v._rule)  # fmt: skip
 
 
 @dataclass(frozen=True)

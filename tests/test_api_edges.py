@@ -97,8 +97,8 @@ def test_mixing_our_value_with_another_engines_names_the_other_engine():
 def test_an_export_path_that_cannot_be_written_is_refused_before_the_work(
     export, bad, error, message, tmp_path, monkeypatch
 ):
+    from autograd_viz import export as exports
     from autograd_viz.viz import animation, page
-    from autograd_viz.viz import export as exports
 
     def no_work(*args, **kwargs):
         raise AssertionError("the animation was made before the path was checked")
@@ -113,7 +113,7 @@ def test_an_export_path_that_cannot_be_written_is_refused_before_the_work(
 
 
 def test_save_html_to_a_file_that_is_not_html_is_refused(tmp_path):
-    from autograd_viz.viz.export import save_html
+    from autograd_viz.export import save_html
 
     x = Value(2.0, label="x")
     with pytest.raises(ValueError, match=r"save_html needs a path ending in \.html or \.htm"):
@@ -122,7 +122,7 @@ def test_save_html_to_a_file_that_is_not_html_is_refused(tmp_path):
 
 
 def test_a_drawing_and_a_filmstrip_explain_a_missing_folder(tmp_path):
-    from autograd_viz.viz.export import filmstrip
+    from autograd_viz.export import filmstrip
 
     x = Value(2.0, label="x")
     for save in ((x * x).draw().save, filmstrip(x * x).save):
@@ -238,7 +238,7 @@ def test_projector_must_be_true_or_false_not_any_truthy_text(widgets):
 
 
 def test_save_html_projector_must_be_true_or_false(tmp_path):
-    from autograd_viz.viz.export import save_html
+    from autograd_viz.export import save_html
 
     x = Value(2.0, label="x")
     with pytest.raises(ValueError, match="projector must be True or False, got 1"):

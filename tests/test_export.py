@@ -13,7 +13,7 @@ import pytest
 from examples import sum_times_y
 
 from autograd_viz import Value
-from autograd_viz.viz.export import (
+from autograd_viz.export import (
     ExportError,
     filmstrip,
     save_gif,

@@ -132,8 +132,8 @@ def _twenty_steps() -> Value:
 
 
 def test_a_drawing_a_trace_and_a_20_step_animation_each_walk_the_graph_once(reads, tmp_path):
+    from autograd_viz.export import save_html, svg_animation
     from autograd_viz.trace import trace
-    from autograd_viz.viz.export import save_html, svg_animation
     from autograd_viz.viz.frames import Frames
     from autograd_viz.viz.player import Player
     from autograd_viz.viz.render import draw

@@ -31,7 +31,8 @@ def _loaded_after(statement: str) -> set[str]:
 
 @pytest.mark.parametrize(
     "module",
-    [*VIZ, "autograd_viz.render", "autograd_viz.trace", "autograd_viz.graph"],
+    [*VIZ, "autograd_viz.render", "autograd_viz.trace", "autograd_viz.derive",
+     "autograd_viz.graph"],
 )
 def test_viewers_and_the_snapshot_never_import_nn(module):
     loaded = _loaded_after(f"import {module}")
@@ -186,7 +187,8 @@ def test_the_cycle_finder_finds_a_cycle_through_a_function_level_import():
 
 BELOW_THE_VIEWERS = (
     *("autograd_viz.engine", "autograd_viz.graph", "autograd_viz.naming", "autograd_viz.ops"),
-    *("autograd_viz.trace", "autograd_viz.size", "autograd_viz.door", "autograd_viz.errors"),
+    *("autograd_viz.trace", "autograd_viz.derive", "autograd_viz.size", "autograd_viz.door"),
+    "autograd_viz.errors",
     "autograd_viz.engines",
 )
 
@@ -237,3 +239,55 @@ def test_every_module_says_what_it_is_for_in_one_paragraph():
         if len(blocks) != 1:
             long.append(f"{path.name}: {len(blocks)} paragraphs")
     assert not long
+
+
+def _top_level_imports(path: Path, modules: dict[str, Path]) -> set[str]:
+    """The package modules `path` imports when it is imported: the statements at its top
+    level (in `try` and `if` blocks too, but not under `if TYPE_CHECKING:`), not inside
+    functions."""
+    statements = list(ast.parse(path.read_text(encoding="utf-8")).body)
+    out = set()
+    while statements:
+        node = statements.pop()
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            statements += node.orelse
+        elif isinstance(node, (ast.If, ast.Try)):
+            statements += [*node.body, *node.orelse, *getattr(node, "finalbody", [])]
+        elif isinstance(node, ast.Import):
+            out |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            for a in node.names:
+                full = f"{node.module}.{a.name}"
+                out.add(full if full in modules else node.module)
+    return {m for m in out if m in modules}
+
+
+def _longest_chain(graph: dict[str, set[str]]) -> list[str]:
+    """The longest path of imports in an acyclic graph (the modules, importer first)."""
+    best: dict[str, list[str]] = {}
+    for start in sorted(graph):
+        stack = [(start, False)]
+        while stack:
+            v, done = stack.pop()
+            if v in best:
+                continue
+            if done:
+                under = [best[w] for w in sorted(graph[v])]
+                best[v] = [v, *max(under, key=len, default=[])]
+            else:
+                stack.append((v, True))
+                stack += [(w, False) for w in graph[v] if w not in best]
+    return max(best.values(), key=len)
+
+
+def test_the_longest_module_level_import_chain_is_at_most_eight_imports():
+    """A newcomer follows a layer down in a few steps: importing any module sets off at most
+    8 nested imports of the package's modules (it was 12: export → viz.export → page →
+    compose → frames → network → trace → chain_rule → steps → graph → ops → _equations →
+    _numbers, before the derivation's core left its entry and the readers left graph.py)."""
+    modules = _module_names()
+    graph = {name: _top_level_imports(path, modules) - {name} for name, path in modules.items()}
+    assert _cycles(graph) == []
+    chain = _longest_chain(graph)
+    assert len(chain) - 1 <= 8, " → ".join(chain)
+    assert _longest_chain({"a": {"b"}, "b": {"c"}, "c": set(), "d": {"c"}}) == ["a", "b", "c"]

@@ -364,8 +364,8 @@ def _chain(n: int) -> Value:
 
 
 def _entries(folder):
+    from autograd_viz import export
     from autograd_viz.trace import trace
-    from autograd_viz.viz import export
     from autograd_viz.viz.frames import Frames
     from autograd_viz.viz.player import Player
 

@@ -10,7 +10,7 @@ import pytest
 from examples import sum_times_y
 
 from autograd_viz import _files
-from autograd_viz.viz.export import filmstrip, save_gif, save_html, save_svg_animation
+from autograd_viz.export import filmstrip, save_gif, save_html, save_svg_animation
 from autograd_viz.viz.outpath import output_path
 from autograd_viz.viz.worksheet import save_worksheet
 

@@ -336,8 +336,8 @@ def test_the_standalone_page_shows_their_numbers_and_where_they_go_wrong_in_chro
     chromium, tmp_path
 ):
     from autograd_viz.engines.replay import foreign_snapshot
+    from autograd_viz.export import save_html
     from autograd_viz.trace import trace
-    from autograd_viz.viz.export import save_html
 
     graph = foreign_snapshot(oe.square_of_ab_plus_c(oe.SwappedMul))
     steps = trace(graph)
@@ -418,8 +418,8 @@ def test_the_top_level_draw_of_our_value_is_value_draw():
 
 
 def test_trace_frames_and_every_export_take_a_micrograd_graph(tmp_path):
+    from autograd_viz.export import filmstrip, save_gif, save_html, save_svg_animation
     from autograd_viz.trace import derivation
-    from autograd_viz.viz.export import filmstrip, save_gif, save_html, save_svg_animation
     from autograd_viz.viz.frames import Frames
 
     root = oe.sum_times_y(mg.Value)
@@ -461,8 +461,8 @@ def test_every_frame_of_a_checked_graph_marks_the_first_wrong_node():
 
 
 def _viewers():
+    from autograd_viz.export import save_html
     from autograd_viz.trace import trace
-    from autograd_viz.viz.export import save_html
     from autograd_viz.viz.frames import Frames
     from autograd_viz.viz.player import Player
     from autograd_viz.viz.quiz import Quiz

@@ -30,13 +30,13 @@ def _one_input_used(n: int) -> Value:
 def reads(monkeypatch) -> list[int]:
     """How many values the guard's walk reads (one entry per value)."""
     seen: list[int] = []
-    real = guard._read_operands
+    real = guard.read_operands
 
     def counting(v):
         seen.append(1)
         return real(v)
 
-    monkeypatch.setattr(guard, "_read_operands", counting)
+    monkeypatch.setattr(guard, "read_operands", counting)
     return seen
 
 

@@ -1,7 +1,7 @@
-"""What every export shares: the frames for a source, and frames with their captions placed in
-one SVG document (the filmstrip's grid, the animated SVG, the GIF's pictures) — one caption
-geometry (`Captions`): the caption line the players show (`Frames.caption`), then the
-step's equation wrapped to the frame's width.
+"""What every export shares: frames with their captions placed in one SVG document (the
+filmstrip's grid, the animated SVG, the GIF's pictures) — one caption geometry (`Captions`):
+the caption line the players show (`Frames.caption`), then the step's equation wrapped to the
+frame's width.
 """
 
 from __future__ import annotations
@@ -9,36 +9,14 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING
 
-from autograd_viz.errors import LOOKS_FOR
-from autograd_viz.graph import Graph
-from autograd_viz.viz.frames import Frames
 from autograd_viz.viz.palette import COLORS
 
-__all__ = ["Captions", "Source", "frame_size", "frames_of", "nested", "renamed", "wrap"]
+if TYPE_CHECKING:  # annotations only
+    from autograd_viz.viz.frames import Frames
 
-Source = Any  # a Value, a Graph snapshot or Frames
-
-
-def frames_of(source: Source, phase: str | None, draw_options: dict[str, Any]) -> Frames:
-    """The Frames an export shows: `source` traced and laid out (a Value or a snapshot,
-    with `phase` and drawing options), or existing Frames (for another phase if asked)."""
-    if isinstance(source, Frames):
-        if draw_options:
-            raise TypeError(
-                f"drawing options {sorted(draw_options)} only apply when exporting a Value; "
-                "these Frames are laid out already"
-            )
-        return source if phase in (None, source.phase) else source.for_phase(phase)
-    try:
-        return Frames(source, phase or "both", **draw_options)
-    except TypeError as err:
-        if isinstance(source, Graph) or "Frames needs a Value" not in str(err):
-            raise
-        raise TypeError(
-            f"export needs a Value or Frames, got {type(source).__name__}: {source!r}. {LOOKS_FOR}."
-        ) from None
+__all__ = ["Captions", "frame_size", "nested", "renamed", "wrap"]
 
 
 def frame_size(svg: str) -> tuple[float, float]:

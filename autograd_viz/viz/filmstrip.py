@@ -10,8 +10,8 @@ from pathlib import Path
 from typing import Any
 
 from autograd_viz._checks import is_number
-from autograd_viz.viz.compose import Captions, Source, frame_size, frames_of, nested, renamed
-from autograd_viz.viz.frames import Frames
+from autograd_viz.viz.compose import Captions, frame_size, nested, renamed
+from autograd_viz.viz.frames import Frames, Source, frames_of
 from autograd_viz.viz.outpath import output_path, write_output
 from autograd_viz.viz.palette import var
 

@@ -21,7 +21,7 @@ from typing import Any, NamedTuple
 
 from autograd_viz._checks import is_number
 from autograd_viz.door import open_graph
-from autograd_viz.errors import FramesError
+from autograd_viz.errors import LOOKS_FOR, FramesError
 from autograd_viz.graph import Graph
 from autograd_viz.steps import Step, check_phase
 from autograd_viz.viz import layout, render, svg
@@ -37,7 +37,9 @@ __all__ = [
     "Caption",
     "Frames",
     "FramesError",
+    "Source",
     "frame_css",
+    "frames_of",
 ]
 
 # Class added to the main shape (box, ellipse or rounded path) of every value and operation.
@@ -417,3 +419,26 @@ def _template(svg: str) -> list[str | tuple[str, str, str]]:
         pos = m.end()
     parts.append(svg[pos:])
     return parts
+
+
+Source = Any  # a Value, a Graph snapshot or Frames
+
+
+def frames_of(source: Source, phase: str | None, draw_options: dict[str, Any]) -> Frames:
+    """The Frames an export shows: `source` traced and laid out (a Value or a snapshot,
+    with `phase` and drawing options), or existing Frames (for another phase if asked)."""
+    if isinstance(source, Frames):
+        if draw_options:
+            raise TypeError(
+                f"drawing options {sorted(draw_options)} only apply when exporting a Value; "
+                "these Frames are laid out already"
+            )
+        return source if phase in (None, source.phase) else source.for_phase(phase)
+    try:
+        return Frames(source, phase or "both", **draw_options)
+    except TypeError as err:
+        if isinstance(source, Graph) or "Frames needs a Value" not in str(err):
+            raise
+        raise TypeError(
+            f"export needs a Value or Frames, got {type(source).__name__}: {source!r}. {LOOKS_FOR}."
+        ) from None

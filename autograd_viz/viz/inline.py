@@ -2,7 +2,7 @@
 ipywidgets 8 needs a widget manager in the page, which JupyterLab 4 and Notebook 7 have and
 Google Colab, VS Code without a working widget manager and static viewers (nbviewer, GitHub,
 a slide deck) lack — there `animate(root)` shows the standalone page of
-`autograd_viz.viz.export` in an `<iframe srcdoc>` (its script and keys never meet the
+`autograd_viz.export` in an `<iframe srcdoc>` (its script and keys never meet the
 notebook's own; no kernel, no network), chosen per call with `widgets=True/False` or per
 session with the environment variable `AUTOGRAD_VIZ_WIDGETS=0` (or `1`).
 

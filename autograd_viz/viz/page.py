@@ -15,7 +15,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from autograd_viz.viz.compose import Source, frames_of
+from autograd_viz.viz.frames import Source, frames_of
 from autograd_viz.viz.outpath import output_path, write_output
 from autograd_viz.viz.static import EQUATION_FONTS, katex_css, katex_js, module_text, static_text
 from autograd_viz.viz.steptable import payload, step_table

@@ -15,11 +15,13 @@ import html
 import json
 import re
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from autograd_viz.viz.ask import ask_table
-from autograd_viz.viz.frames import Frames
 from autograd_viz.viz.svg import fitted_text_px, width_px
+
+if TYPE_CHECKING:  # annotations only
+    from autograd_viz.viz.frames import Frames
 
 __all__ = ["PHASES", "payload", "step_table"]
 
@@ -42,6 +44,7 @@ def step_table(
     steps) or None; `frames.phase` itself is always in the table (the caller checked it).
 
     >>> from autograd_viz import Value
+    >>> from autograd_viz.viz.frames import Frames
     >>> x, y = Value(2.0, label="x"), Value(3.0, label="y")
     >>> table = step_table(Frames((x + y) * y))
     >>> [len(table["phases"][p]) for p in PHASES], len(table["text"])
