@@ -159,3 +159,14 @@ def test_ask_table_refuses_a_graph_over_max_nodes_before_reading_it():
     with pytest.raises(GraphTooLargeError, match=r"ask_table\(\).*max_nodes=50"):
         ask_table(z, max_nodes=50)
     assert "v0" in ask_table(Value(2.0, label="a") * 3.0)["nodes"]
+
+
+def test_ask_table_answers_for_a_micrograd_graph_as_for_ours():
+    """ask_table() opens any engine's graph at the door, like draw(): micrograd's z = (x + y)·y
+    gets the blog's sums (it used to be refused with "needs a Value, got Value")."""
+    import own_engines as oe
+
+    mg = pytest.importorskip("micrograd.engine", reason="pip install micrograd==0.1.0")
+    table = ask_table(oe.sum_times_y(mg.Value))
+    assert table["nodes"]["v1"]["sum"] == "∂z/∂y = ȳ via the product + ȳ via the sum = 5 + 3 = 8"
+    assert table["nodes"]["v0"]["sum"] == "∂z/∂x = ∂z/∂s · ∂s/∂x = 3 · 1 = 3"
