@@ -2,7 +2,8 @@
 operand order, an `AccumulateGrad` for a leaf, `None` for a number in the expression) walked once,
 iteratively, into the kit's plain `Graph`, so node i is node i of the same expression built from
 our `Value`. Each value is computed with the op table's row and checked against every tensor
-PyTorch saved (a mismatch is an error, never a wrong picture); `autograd_viz.engines.torch_run`
+PyTorch saved (a mismatch is an error, never a wrong picture); a graph that holds small tensors
+(up to 16 numbers each) has its numbers read by `engines.torch_tensors`; `engines.torch_run`
 then adds PyTorch's own backward pass. torch is imported only there, lazily: `import autograd_viz`
 never loads it, and `is_tensor` recognises a tensor without it.
 """
@@ -15,14 +16,21 @@ from dataclasses import dataclass
 
 from autograd_viz._numbers import format_number
 from autograd_viz.engines.ops import canonical_op, engine_op, table_value
+from autograd_viz.engines.torch_tensors import (
+    _BY_POSITION,
+    MAX_ELEMENTS,
+    _name,
+    _node_shape,
+    _output_shape,
+    _refuse_large,
+    _tolerance,
+    tensor_values,
+)
 from autograd_viz.errors import GraphTooLargeError, TorchGraphError
 from autograd_viz.ops import POWER_N
 
 __all__ = ["TorchRead", "is_tensor", "read_torch"]
 
-# the saved tensors that are an operand's value, by operand position (`_saved_exponent`
-# is the second operand of x ** y; for x ** 2 it is the number n)
-_BY_POSITION = (("_saved_self", 0), ("_saved_other", 1))
 SCALARS_ONLY = (
     "autograd_viz draws PyTorch graphs of scalar tensors (one number each) in this version"
 )
@@ -42,6 +50,8 @@ class TorchRead:
     (`MulBackward0`; `AccumulateGrad` for a leaf, '' for a constant); `ops[i]` the op
     string of the kit's engine ("*", "**2", "-") or, for a Function without a row, its
     name; `custom` lists the nodes made by a `torch.autograd.Function` of the learner's.
+    In a graph holding tensors of several elements, `shapes` and `values` hold each
+    tensor's shape and numbers, and `data[i]` is nan for a tensor of several numbers.
     """
 
     root: object
@@ -56,6 +66,10 @@ class TorchRead:
     functions: tuple[object | None, ...]  # the Function (AccumulateGrad for a leaf) per node
     custom: tuple[int, ...] = ()
     saved: tuple[tuple[tuple[str, float], ...], ...] = ()  # per node: what its Function saved
+    # a graph holding tensors of several elements: per node its shape and its numbers
+    # (row-major); empty for a graph of scalars, whose numbers are `data`
+    shapes: tuple[tuple[int, ...], ...] = ()
+    values: tuple[tuple[float, ...], ...] = ()
 
     def __len__(self) -> int:
         return len(self.kinds)
@@ -80,10 +94,11 @@ def _refuse_root(root: object) -> None:
     """The tensor itself: one number, with a graph behind it."""
     if _elements(root) != 1:
         raise TorchGraphError(
-            f"{SCALARS_ONLY}; this tensor has {_elements(root)} elements (shape "
-            f"{_shape(root)}). Draw one number: build the expression from scalar tensors, "
-            "e.g. x = torch.tensor(2.0, requires_grad=True). (z.sum() or z[0] gives one "
-            "number, but the graph behind it still holds the larger tensors.)"
+            f"autograd_viz draws the graph behind one number (a loss); this tensor has "
+            f"{_elements(root)} elements (shape {_shape(root)}). Draw a number made from it: "
+            "z.sum() or z.mean() — its graph may hold tensors of up to "
+            f"{MAX_ELEMENTS} elements each — or one element's own expression, built from "
+            "scalar tensors, e.g. x = torch.tensor(2.0, requires_grad=True)."
         )
     if getattr(root, "grad_fn", None) is None:
         leaf = getattr(root, "requires_grad", False)
@@ -187,10 +202,6 @@ def _walk(root_fn: object, max_nodes: int | None, too_large) -> list[tuple[objec
     return order
 
 
-def _name(fn: object) -> str:
-    return fn.name().removeprefix("torch::autograd::")  # type: ignore[attr-defined]
-
-
 def _op(fn: object, n_operands: int) -> tuple[str, str | None, float | None]:
     """(the op string, the op table's key or None, the exponent of x ** n) of a Function."""
     name = _name(fn)
@@ -232,12 +243,7 @@ def read_torch(
             exponents.append(None)
         elif hasattr(v, "variable"):
             var = v.variable
-            if _elements(var) != 1:
-                raise TorchGraphError(
-                    f"{SCALARS_ONLY}; a leaf of this graph has {_elements(var)} elements "
-                    f"(shape {_shape(var)}). Build the expression from scalar tensors, e.g. "
-                    "x = torch.tensor(2.0, requires_grad=True)."
-                )
+            _refuse_large("a leaf of this graph", tuple(var.shape))
             kinds.append("leaf")
             fnames.append("AccumulateGrad")
             ops.append("")
@@ -246,6 +252,7 @@ def read_torch(
             if type(var).__name__ == "Parameter":
                 params.append(i)
         else:
+            _refuse_large(f"the output of {_name(v)}", _output_shape(v))
             kinds.append("function")
             fnames.append(_name(v))
             op, canonical, n = _op(v, len(kids))
@@ -255,13 +262,19 @@ def read_torch(
             if type(v).__module__ == "torch.autograd.function":  # a torch.autograd.Function
                 custom.append(i)
     kept = [_kept(v) if kinds[i] == "function" else {} for i, (v, _) in enumerate(walked)]
-    data = _values(walked, kinds, rows, operands, exponents, root, kept)
+    shapes: tuple[tuple[int, ...], ...] = ()
+    values: tuple[tuple[float, ...], ...] = ()
+    if any(math.prod(_node_shape(v)) != 1 for v, _ in walked if not isinstance(v, _Const)):
+        shapes, values = tensor_values(walked, kinds, rows, operands, exponents, root, kept)
+        data = tuple(vs[0] if len(vs) == 1 else math.nan for vs in values)
+    else:
+        data = _values(walked, kinds, rows, operands, exponents, root, kept)
     labels = _labels(walked, kinds, names)
     functions = tuple(None if isinstance(v, _Const) else v for v, _ in walked)
     saved = tuple(_saved_numbers(walked[i][0], kept[i]) for i in range(len(walked)))
     return TorchRead(root, tuple(kinds), tuple(fnames), tuple(ops), tuple(operands), data,
                      tuple(exponents), labels, tuple(params), functions, tuple(custom),
-                     saved)  # fmt: skip
+                     saved, shapes, values)  # fmt: skip
 
 
 def _kept(fn: object) -> dict[str, object]:
@@ -298,13 +311,6 @@ def _too_large(max_nodes: int) -> GraphTooLargeError:
 
 
 # ---- values: PyTorch keeps Functions and saved tensors, not values ------------------------
-
-
-def _tolerance(root: object) -> tuple[float, float]:
-    """(relative, absolute) agreement expected between PyTorch's numbers and the kit's."""
-    eps = {"torch.float64": 2.2e-16, "torch.float16": 9.8e-4, "torch.bfloat16": 7.8e-3}
-    e = eps.get(str(getattr(root, "dtype", "")), 1.2e-7)  # float32 by default
-    return e * 128, e * 8
 
 
 def _values(walked, kinds, rows, operands, exponents, root, kept) -> tuple[float, ...]:

@@ -1,0 +1,272 @@
+"""PyTorch graphs that hold small tensors (autograd_viz/engines/torch_tensors.py).
+
+Every number drawn is checked against PyTorch itself, over several shapes and seeds: each
+tensor of the expression is named, kept with `retain_grad()` and given a separate real
+backward(), and the drawing's data and grad of it must be its numbers. The refusals pin
+their messages.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+torch = pytest.importorskip("torch")
+
+import autograd_viz  # noqa: E402
+from autograd_viz.door import open_graph  # noqa: E402
+from autograd_viz.engines.torch_tensors import shown  # noqa: E402
+from autograd_viz.errors import TorchGraphError  # noqa: E402
+from autograd_viz.trace import trace  # noqa: E402
+from autograd_viz.viz.dot import number_formatter  # noqa: E402
+
+
+def _leaf(gen, *shape, low=-2.0, high=2.0, dtype=torch.float64):
+    """A leaf of random numbers in [low, high], kept 0.1 away from 0 (relu's kink, 1/x)."""
+    t = torch.rand(shape, generator=gen, dtype=dtype) * (high - low) + low
+    t = torch.where(t.abs() < 0.1, torch.full_like(t, 0.5), t)
+    return t.requires_grad_()
+
+
+# Each builds an expression from leaves made with `gen` and returns (root, {name: tensor})
+# naming every tensor of it, the leaves and each value on the way.
+def _mse(gen, dtype):
+    x, y = _leaf(gen, 4, dtype=dtype), _leaf(gen, 4, dtype=dtype)
+    d = x - y
+    q = d**2
+    return q.mean(), {"x": x, "y": y, "d": d, "q": q}
+
+
+def _neuron(gen, dtype):
+    w, x, b = _leaf(gen, 3, dtype=dtype), _leaf(gen, 3, dtype=dtype), _leaf(gen, dtype=dtype)
+    p = w * x
+    s = p.sum()
+    n = s + b
+    return n.tanh(), {"w": w, "x": x, "b": b, "p": p, "s": s, "n": n}
+
+
+def _scalar_times_vector(gen, dtype):
+    x, c = _leaf(gen, 5, dtype=dtype), _leaf(gen, low=0.2, high=1.0, dtype=dtype)
+    m = x * c
+    e = m.exp()
+    return e.sum(), {"x": x, "c": c, "m": m, "e": e}
+
+
+def _matrix_relu(gen, dtype):
+    a = _leaf(gen, 2, 3, dtype=dtype)
+    r = a.relu()
+    s = r * 2.0
+    return s.sum(), {"a": a, "r": r, "s": s}
+
+
+def _quotient_log_sigmoid(gen, dtype):
+    x, y = _leaf(gen, 3, low=0.5, high=3, dtype=dtype), _leaf(gen, 3, low=0.5, high=3, dtype=dtype)
+    q = x / y
+    lg = q.log()
+    sg = lg.sigmoid()
+    return sg.mean(), {"x": x, "y": y, "q": q, "lg": lg, "sg": sg}
+
+
+def _sixteen(gen, dtype):
+    a = _leaf(gen, 4, 4, dtype=dtype)
+    t = a.tanh()
+    return (t * a).mean(), {"a": a, "t": t}
+
+
+def _outer_broadcast(gen, dtype):
+    col, row = _leaf(gen, 4, 1, dtype=dtype), _leaf(gen, 1, 4, dtype=dtype)
+    m = col * row
+    return (m - col).sum(), {"col": col, "row": row, "m": m}
+
+
+def _vector_and_one_element(gen, dtype):
+    x, y = _leaf(gen, 3, dtype=dtype), _leaf(gen, 1, dtype=dtype)
+    s = x + y
+    q = s * s
+    return q.sum() / 3.0, {"x": x, "y": y, "s": s, "q": q}
+
+
+BUILDS = [_mse, _neuron, _scalar_times_vector, _matrix_relu, _quotient_log_sigmoid, _sixteen,
+          _outer_broadcast, _vector_and_one_element]  # fmt: skip
+
+
+def _pytorchs(root, named):
+    """Every named tensor's numbers and gradient, from a separate real backward()."""
+    for t in named.values():
+        if t.grad_fn is not None:
+            t.retain_grad()
+    graph = open_graph(root, caller="draw()", names=named)  # before the learner's backward()
+    root.backward()
+    return graph, {k: (t.detach().reshape(-1).tolist(), t.grad.reshape(-1).tolist(),
+                       tuple(t.shape)) for k, t in named.items()}  # fmt: skip
+
+
+@pytest.mark.parametrize("dtype", [torch.float64, torch.float32], ids=["f64", "f32"])
+@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize("build", BUILDS, ids=lambda b: b.__name__.strip("_"))
+def test_every_tensors_numbers_and_gradient_are_pytorchs(build, seed, dtype):
+    gen = torch.Generator().manual_seed(seed)
+    root, named = build(gen, dtype)
+    graph, theirs = _pytorchs(root, named)
+    labels = [n.label for n in graph.nodes]
+    assert set(named) <= set(labels)
+    for name, (data, grad, shape) in theirs.items():
+        i = labels.index(name)
+        ours_data, ours_grad = graph.tensors[i]
+        assert graph.shapes[i] == shape
+        assert ours_grad == tuple(grad)  # PyTorch's own gradient, as its hooks saw it
+        rel = 1e-12 if dtype == torch.float64 else 1e-6
+        assert ours_data == pytest.approx(data, rel=rel, abs=rel)
+        if dtype == torch.float64:  # written as PyTorch's own numbers would be
+            assert graph.drawn_numbers(i, number_formatter(None)) == (
+                shown(shape, tuple(data), number_formatter(None)),
+                shown(shape, tuple(grad), number_formatter(None)),
+            )
+    assert graph.root.data == pytest.approx(root.item(), rel=1e-6)
+    assert graph.root.grad == 1.0
+
+
+def test_a_tensor_is_drawn_with_its_numbers_as_a_short_vector():
+    x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    c = torch.tensor(2.0, requires_grad=True)
+    drawing = autograd_viz.draw((x * c).sum(), names={"x": x, "c": c})
+    svg = drawing.svg()
+    assert ">data [1, 2, 3]<" in svg and ">grad [2, 2, 2]<" in svg  # one text each: ids hold
+    assert 'id="v0-data"' in svg and ">data 2<" in svg and ">grad 6<" in svg
+    assert ">data [2, 4, 6]<" in svg and "SumBackward0" in svg
+    matrix = torch.tensor([[1.0, -2.0], [3.0, 4.0]], requires_grad=True)
+    svg = autograd_viz.draw(matrix.relu().sum()).svg()
+    assert ">data [[1, −2], [3, 4]]<" in svg and ">grad [[1, 0], [1, 1]]<" in svg
+
+
+def _fn_graph(root_fn):
+    """(name, operand indices) per node, by a recursive walk over next_functions."""
+    topo, index = [], {}
+
+    def build(f, key):
+        if key in index:
+            return
+        kids = []
+        if f is not None and not hasattr(f, "variable"):
+            for k, (child, _) in enumerate(f.next_functions):
+                child_key = (id(f), k) if child is None else id(child)
+                build(child, child_key)
+                kids.append(index[child_key])
+        index[key] = len(topo)
+        topo.append(("" if f is None else f.name().removeprefix("torch::autograd::"), kids))
+
+    build(root_fn, id(root_fn))
+    return topo
+
+
+@pytest.mark.parametrize("build", BUILDS, ids=lambda b: b.__name__.strip("_"))
+def test_the_nodes_edges_and_order_are_pytorchs(build):
+    root, _ = build(torch.Generator().manual_seed(3), torch.float64)
+    fired = []
+    seen = set()
+
+    def hook_all(f):
+        if f is None or id(f) in seen:
+            return
+        seen.add(id(f))
+        f.register_hook(lambda gi, go, f=f: fired.append(id(f)))
+        for child, _ in f.next_functions:
+            hook_all(child)
+
+    graph = open_graph(root, caller="draw()")
+    assert [(f, list(n.operands)) for f, n in zip(graph.functions, graph.nodes)] == [
+        (name.replace("AccumulateGrad", "AccumulateGrad"), kids)
+        for name, kids in _fn_graph(root.grad_fn)
+    ]
+    hook_all(root.grad_fn)
+    root.backward()
+    order = {id(f): k for k, f in enumerate(_functions(root))}
+    ran = [order[f] for f in fired if graph.nodes[order[f]].operands]
+    assert list(graph.backward_order) == ran
+
+
+def _functions(root):
+    """The Functions in the order `_fn_graph` numbers them (None for a constant)."""
+    out, seen = [], set()
+
+    def build(f, key):
+        if key in seen:
+            return
+        seen.add(key)
+        if f is not None and not hasattr(f, "variable"):
+            for k, (child, _) in enumerate(f.next_functions):
+                build(child, (id(f), k) if child is None else id(child))
+        out.append(f)
+
+    build(root.grad_fn, id(root.grad_fn))
+    return out
+
+
+# ---- refused, saying what to do ---------------------------------------------------------
+
+
+def _refused(call) -> str:
+    with pytest.raises(TorchGraphError) as err:
+        call()
+    return str(err.value)
+
+
+def test_a_root_of_several_numbers_is_refused_saying_to_sum_it():
+    v = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    text = _refused(lambda: autograd_viz.draw(v * 2))
+    assert "3 elements (shape (3,))" in text and "z.sum() or z.mean()" in text
+    assert "up to 16 elements each" in text
+
+
+def test_a_tensor_of_more_than_16_elements_is_refused_saying_how_to_draw_less():
+    big = torch.ones(17, requires_grad=True)
+    text = _refused(lambda: autograd_viz.draw(big.sum()))
+    assert "a leaf of this graph has 17 elements (shape (17,))" in text
+    assert "up to 16 per tensor" in text and "x[:4].detach().requires_grad_()" in text
+    col, row = torch.ones(5, 1, requires_grad=True), torch.ones(1, 5, requires_grad=True)
+    text = _refused(lambda: autograd_viz.draw((col * row).sum()))
+    assert "the output of MulBackward0 has 25 elements (shape (5, 5))" in text
+    assert autograd_viz.draw(torch.ones(4, 4, requires_grad=True).sum())  # 16: drawn
+
+
+def test_a_matrix_product_or_a_sum_over_a_dimension_is_refused_as_such():
+    a = torch.ones(2, 3, requires_grad=True)
+    x = torch.ones(3, requires_grad=True)
+    for root, name in (((a @ x).sum(), "MvBackward0"), (a.sum(0).sum(), "SumBackward1")):
+        text = _refused(lambda root=root: autograd_viz.draw(root))
+        assert f"keeps no copy of the output of {name}" in text
+        assert "not matrix products" in text and "x.sum(0)" in text
+
+
+def test_stepping_through_a_graph_of_tensors_is_refused_pointing_to_draw():
+    x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    z = (x * x).sum()
+    calls = [lambda: autograd_viz.animate(z, widgets=False),
+             lambda: autograd_viz.animate(z, names={"x": x}, widgets=False),
+             lambda: autograd_viz.quiz(z), lambda: trace(z)]  # fmt: skip
+    texts = [_refused(call) for call in calls]
+    assert texts[0].startswith("animate() works on graphs of scalar tensors")
+    assert "(x, a leaf, shape (3,))" in texts[1] and texts[2].startswith("quiz()")
+    for text in texts:
+        assert "draw(t) shows this graph" in text and "one per element" in text
+    assert x.grad is None  # refused before PyTorch's backward ran
+
+
+def test_a_retained_gradient_and_a_leafs_gradient_are_put_back_for_tensors_too():
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    x.grad = torch.tensor([5.0, 5.0])
+    s = x * 3
+    s.retain_grad()
+    z = s.sum()
+    autograd_viz.draw(z)
+    assert x.grad.tolist() == [5.0, 5.0] and s.grad is None
+    z.backward()
+    assert x.grad.tolist() == [8.0, 8.0] and s.grad.tolist() == [1.0, 1.0]
+
+
+def test_a_scalar_graph_is_read_as_before():
+    """A graph of scalars keeps its numbers as `data` and its own derivation."""
+    x = torch.tensor(2.0, requires_grad=True)
+    graph = open_graph((x * x).tanh(), caller="draw()")
+    assert graph.shapes == () and graph.tensors == () and not math.isnan(graph.root.data)
