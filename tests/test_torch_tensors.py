@@ -1,14 +1,16 @@
-"""PyTorch graphs that hold small tensors (autograd_viz/engines/torch_tensors.py).
+"""PyTorch graphs that hold small tensors (autograd_viz/engines/torch_tensors.py), and the
+learner's own hooks during the kit's one backward run (engines/torch_run.py).
 
 Every number drawn is checked against PyTorch itself, over several shapes and seeds: each
 tensor of the expression is named, kept with `retain_grad()` and given a separate real
 backward(), and the drawing's data and grad of it must be its numbers. The refusals pin
-their messages.
+their messages; a hook that counts its calls pins that the kit's run fires none of them.
 """
 
 from __future__ import annotations
 
 import math
+import pathlib
 
 import pytest
 
@@ -251,6 +253,81 @@ def test_stepping_through_a_graph_of_tensors_is_refused_pointing_to_draw():
     for text in texts:
         assert "draw(t) shows this graph" in text and "one per element" in text
     assert x.grad is None  # refused before PyTorch's backward ran
+
+
+# ---- the learner's own hooks ------------------------------------------------------------
+
+
+def _hooked():
+    """A graph with a hook of every kind a learner registers, each counting its calls."""
+    calls: list[str] = []
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    a = torch.tensor(3.0, requires_grad=True)
+    hx = x.register_hook(lambda g: calls.append("x"))
+    x.register_hook(lambda g: calls.append("x again"))
+    x.register_post_accumulate_grad_hook(lambda t: calls.append("x accumulated"))
+    s = x * a
+    s.register_hook(lambda g: calls.append("s"))
+    z = s.sum()
+    z.grad_fn.register_hook(lambda gi, go: calls.append("sum's hook"))
+    z.grad_fn.register_prehook(lambda go: calls.append("sum's prehook"))
+    s.grad_fn.register_hook(lambda gi, go: calls.append("mul's hook"))
+    return calls, s, z, hx
+
+
+def test_the_learners_hooks_do_not_fire_in_the_kits_run_and_work_after():
+    calls, _s, z, hx = _hooked()  # the value on the way held: its hook is reached
+    autograd_viz.draw(z)
+    assert calls == []
+    z.backward(retain_graph=True)
+    assert calls == ["sum's prehook", "sum's hook", "s", "mul's hook", "x", "x again",
+                     "x accumulated"]  # fmt: skip
+    hx.remove()  # their handles still remove their hooks
+    calls.clear()
+    z.backward()
+    assert "x" not in calls and "x again" in calls
+
+
+def test_a_hook_on_a_value_nobody_holds_is_out_of_reach_and_the_docs_say_so():
+    """A hook on an intermediate tensor the learner did not keep lives only inside its
+    Function, where Python cannot reach it: the kit's run fires it once, as
+    docs/errors.md tells the learner."""
+    calls: list[str] = []
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    s = x * 3
+    s.register_hook(lambda g: calls.append("not kept"))
+    z = s.sum()
+    del s
+    autograd_viz.draw(z)
+    assert calls == ["not kept"]
+    doc = (pathlib.Path(__file__).parents[1] / "docs" / "errors.md").read_text()
+    assert "a hook on a value on the way that you no longer hold" in doc
+
+
+def test_a_scalar_graphs_hooks_do_not_fire_when_it_is_drawn_animated_or_quizzed():
+    calls: list[str] = []
+    x = torch.tensor(2.0, requires_grad=True)
+    x.register_hook(lambda g: calls.append("x"))
+    t = x * x
+    t.register_hook(lambda g: calls.append("t"))
+    w = t.tanh()
+    w.grad_fn.register_hook(lambda gi, go: calls.append("tanh"))
+    autograd_viz.draw(w)
+    autograd_viz.animate(w, widgets=False)
+    autograd_viz.quiz(w, names={"x": x})
+    assert calls == []
+    w.backward()
+    assert calls == ["tanh", "t", "x"]
+
+
+def test_a_hook_that_changes_the_gradient_is_paused_so_the_gradients_are_the_expressions():
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    x.register_hook(lambda g: g * 10)
+    z = (x * x).sum()
+    graph = open_graph(z, caller="draw()")
+    assert graph.tensors[0][1] == (2.0, 4.0)
+    z.backward()
+    assert x.grad.tolist() == [20.0, 40.0]  # the learner's own run: their hook, as before
 
 
 def test_a_retained_gradient_and_a_leafs_gradient_are_put_back_for_tensors_too():

@@ -1,11 +1,11 @@
 """PyTorch's own backward pass as a `Graph` snapshot: `torch_snapshot(z)` reads PyTorch's graph
 (`autograd_viz.engines.torch_graph`), hooks every Function of it (AccumulateGrad too) and
 runs one real `z.backward(retain_graph=True)`, whose hooks record the order PyTorch ran its
-Functions in and what each received and sent; every leaf's `.grad` is then put back and the
-hooks removed, and the snapshot holds PyTorch's gradients, each Function's numbers, the
-order the hooks fired (`backward_order`) and `notes` saying where PyTorch works differently
-from the kit's engine — so the derivation, the player and the quiz step through PyTorch's
-own run.
+Functions in and what each received and sent, with the learner's own hooks paused; every
+leaf's `.grad` is then put back, the kit's hooks removed and the learner's restored, and
+the snapshot holds PyTorch's gradients, each Function's numbers, the order the hooks fired
+(`backward_order`) and `notes` saying where PyTorch works differently from the kit's engine
+— so the derivation, the player and the quiz step through PyTorch's own run.
 
     >>> import torch  # doctest: +SKIP
     >>> x, y = (torch.tensor(v, requires_grad=True) for v in (2.0, 3.0))  # doctest: +SKIP
@@ -16,11 +16,12 @@ own run.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
 import gc
 import math
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
 from autograd_viz._numbers import format_number
@@ -196,8 +197,8 @@ Hooked = tuple[int, tuple[tuple[float, ...] | None, ...], tuple[float, ...]]
 
 
 def _run(read: TorchRead, *, derivatives: bool = True) -> tuple[list[Hooked], dict]:
-    """PyTorch's backward, run once with a hook on every Function; the learner's tensors
-    left as they were. Returns the hook calls in
+    """PyTorch's backward, run once with a hook on every Function, the learner's own hooks
+    paused (`_paused`); the learner's tensors left as they were. Returns the hook calls in
     order, as (node, what it sent per operand, what it received), and — with `derivatives`,
     for a graph of scalars — each Function's local derivatives (the Function called at
     gradient 1; a learner's own Function's are scaled from its recorded call instead, so
@@ -224,7 +225,8 @@ def _run(read: TorchRead, *, derivatives: bool = True) -> tuple[list[Hooked], di
         for i, fn in enumerate(read.functions):
             if fn is not None:
                 handles.append(fn.register_hook(functools.partial(hook, i)))
-        read.root.backward(retain_graph=True)  # type: ignore[attr-defined]
+        with _paused(read, handles, [*leaves, *live]):
+            read.root.backward(retain_graph=True)  # type: ignore[attr-defined]
     finally:
         for h in handles:
             h.remove()
@@ -251,11 +253,51 @@ def _run(read: TorchRead, *, derivatives: bool = True) -> tuple[list[Hooked], di
     return hooked, local
 
 
+@contextlib.contextmanager
+def _paused(read: TorchRead, handles: list, tensors: list) -> Iterator[None]:
+    """The learner's own hooks kept from firing during the kit's run, then put back as
+    they were, in their order, so their handles still remove them: a tensor's
+    (`t.register_hook`: the dict `t._backward_hooks` PyTorch reads as it runs, and a leaf's
+    `register_post_accumulate_grad_hook`) and a Function's (`grad_fn.register_hook` and
+    `register_prehook`: the dicts the kit's own hook handles lead to). What cannot be
+    reached is a hook on an intermediate tensor nobody holds any more (`(x * y)
+    .register_hook(f)` on a value never named): its dict lives only inside the Function."""
+    emptied: list[tuple[dict, list]] = []
+
+    def empty(hooks: dict | None, keep: int | None = None) -> None:
+        if hooks:
+            items = [(k, v) for k, v in hooks.items() if k != keep]
+            for k, _ in items:
+                del hooks[k]
+            emptied.append((hooks, items))
+
+    pre = []
+    try:
+        for t in tensors:
+            empty(t._backward_hooks)
+            empty(getattr(t, "_post_accumulate_grad_hooks", None))
+        for h in handles:
+            empty(h.hooks_dict_ref(), h.id)
+        for fn in read.functions:
+            if fn is not None:
+                pre.append(fn.register_prehook(lambda grad_outputs: None))
+                empty(pre[-1].hooks_dict_ref(), pre[-1].id)
+        yield
+    finally:
+        for h in pre:
+            h.remove()
+        for h in handles:  # the kit's hook leaves its dict before the learner's come back
+            h.remove()
+        for hooks, items in emptied:
+            hooks.update(items)
+
+
 def _live(read: TorchRead, torch) -> list:
     """The tensors of this graph that are not leaves and that Python still holds: PyTorch
-    writes (and adds into) their .grad in any backward run where they `retain_grad()`.
-    The graph holds Functions, not tensors, so they are found among Python's live objects,
-    by type alone (reading other objects' attributes could run their code)."""
+    writes (and adds into) their .grad in any backward run where they `retain_grad()`, and
+    runs their hooks. The graph holds Functions, not tensors, so they are found among
+    Python's live objects, by type alone (reading other objects' attributes could run their
+    code)."""
     functions = {id(f) for f in read.functions if f is not None}
     return [obj for obj in gc.get_objects()
             if issubclass(type(obj), torch.Tensor) and id(obj.grad_fn) in functions]  # fmt: skip
