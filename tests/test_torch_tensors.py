@@ -73,20 +73,23 @@ def _quotient_log_sigmoid(gen, dtype):
 def _sixteen(gen, dtype):
     a = _leaf(gen, 4, 4, dtype=dtype)
     t = a.tanh()
-    return (t * a).mean(), {"a": a, "t": t}
+    p = t * a
+    return p.mean(), {"a": a, "t": t, "p": p}
 
 
 def _outer_broadcast(gen, dtype):
     col, row = _leaf(gen, 4, 1, dtype=dtype), _leaf(gen, 1, 4, dtype=dtype)
     m = col * row
-    return (m - col).sum(), {"col": col, "row": row, "m": m}
+    d = m - col
+    return d.sum(), {"col": col, "row": row, "m": m, "d": d}
 
 
 def _vector_and_one_element(gen, dtype):
     x, y = _leaf(gen, 3, dtype=dtype), _leaf(gen, 1, dtype=dtype)
     s = x + y
     q = s * s
-    return q.sum() / 3.0, {"x": x, "y": y, "s": s, "q": q}
+    total = q.sum()
+    return total / 3.0, {"x": x, "y": y, "s": s, "q": q, "total": total}
 
 
 BUILDS = [_mse, _neuron, _scalar_times_vector, _matrix_relu, _quotient_log_sigmoid, _sixteen,
@@ -113,6 +116,9 @@ def test_every_tensors_numbers_and_gradient_are_pytorchs(build, seed, dtype):
     graph, theirs = _pytorchs(root, named)
     labels = [n.label for n in graph.nodes]
     assert set(named) <= set(labels)
+    # every tensor is checked below: a named one, the root, or a number written in
+    assert all(n.label or n.role == "output" for n in graph.nodes if n.role != "const")
+    assert {n.data for n in graph.nodes if n.role == "const"} <= {2.0, 3.0}
     for name, (data, grad, shape) in theirs.items():
         i = labels.index(name)
         ours_data, ours_grad = graph.tensors[i]
@@ -125,8 +131,7 @@ def test_every_tensors_numbers_and_gradient_are_pytorchs(build, seed, dtype):
                 shown(shape, tuple(data), number_formatter(None)),
                 shown(shape, tuple(grad), number_formatter(None)),
             )
-    assert graph.root.data == pytest.approx(root.item(), rel=1e-6)
-    assert graph.root.grad == 1.0
+    assert graph.root.data == root.item() and graph.root.grad == 1.0
 
 
 def test_a_tensor_is_drawn_with_its_numbers_as_a_short_vector():
