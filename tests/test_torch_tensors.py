@@ -246,6 +246,19 @@ def test_a_matrix_product_or_a_sum_over_a_dimension_is_refused_as_such():
         assert "not matrix products" in text and "x.sum(0)" in text
 
 
+def test_a_target_that_does_not_require_grad_is_refused_saying_how_to_draw_it():
+    """PyTorch keeps neither the numbers nor the shape of the y of (x − y)²: the message
+    says to make it require grad, and then it is a leaf, drawn with its gradient."""
+    x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    y = torch.tensor([1.5, 2.0, 2.0])
+    text = _refused(lambda: autograd_viz.draw(((x - y) ** 2).mean()))
+    assert "an operand of SubBackward0 that does not require grad" in text
+    assert "y.requires_grad_()" in text and "x - 1" in text
+    graph = open_graph(((x - y.requires_grad_()) ** 2).mean(), caller="draw()")
+    assert graph.tensors[1][0] == (1.5, 2.0, 2.0)
+    assert graph.tensors[1][1] == pytest.approx((1 / 3, 0.0, -2 / 3))  # float32's 1/3
+
+
 def test_stepping_through_a_graph_of_tensors_is_refused_pointing_to_draw():
     x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
     z = (x * x).sum()

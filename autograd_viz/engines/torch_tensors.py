@@ -217,10 +217,12 @@ def _unknown(walked, kinds, operands, i: int) -> TorchGraphError:
         )
     user = next((j for j in range(len(walked)) if i in operands[j]), i)
     return TorchGraphError(
-        f"PyTorch keeps no copy of a number written into {_name(walked[user][0])} (it needs "
-        "none for its backward), and the kit cannot work it out for a graph of tensors. "
-        "Make that number a tensor that requires grad, e.g. torch.tensor(2.0, "
-        "requires_grad=True), or draw from that operation on."
+        f"PyTorch keeps no copy of an operand of {_name(walked[user][0])} that does not "
+        "require grad — a number written in (the 1 of x - 1), or a tensor such as a target "
+        "(the y of (x - y)**2) — as it needs none for its backward, and in a graph of tensors "
+        "the kit cannot tell its numbers or its shape. Make it a tensor that requires grad: "
+        "y.requires_grad_() for a target (its gradient is then drawn too), "
+        "torch.tensor(1.0, requires_grad=True) for a number; or draw from that operation on."
     )
 
 
