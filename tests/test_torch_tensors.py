@@ -13,6 +13,8 @@ import math
 import pathlib
 
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 torch = pytest.importorskip("torch")
 
@@ -132,6 +134,40 @@ def test_every_tensors_numbers_and_gradient_are_pytorchs(build, seed, dtype):
                 shown(shape, tuple(grad), number_formatter(None)),
             )
     assert graph.root.data == root.item() and graph.root.grad == 1.0
+
+
+_SHAPES = st.lists(st.sampled_from([1, 2, 3, 4]), min_size=0, max_size=2).map(tuple)
+_OPS = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,
+        "/": lambda a, b: a / b, "**": lambda a, b: a.abs() ** b}  # fmt: skip
+
+
+@settings(max_examples=25)
+@given(
+    left=_SHAPES,
+    right=_SHAPES,
+    op=st.sampled_from(sorted(_OPS)),
+    seed=st.integers(0, 2**16),
+)
+def test_broadcasting_any_two_shapes_gives_pytorchs_numbers(left, right, op, seed):
+    """Two tensors of any shapes that broadcast (a scalar, a row against a column, ...) into
+    at most 16 numbers, combined by a row of the op table, then an activation and a product
+    that save what they read: every tensor's numbers and gradient are PyTorch's."""
+    try:
+        shape = torch.broadcast_shapes(left, right)
+    except RuntimeError:
+        assume(False)
+    assume(math.prod(shape) <= 16 and math.prod(shape) > 1)
+    gen = torch.Generator().manual_seed(seed)
+    a, b = _leaf(gen, *left), _leaf(gen, *right)
+    s = _OPS[op](a, b)
+    t = s.tanh()
+    p = t * b
+    graph, theirs = _pytorchs(p.sum(), {"a": a, "b": b, "s": s, "t": t, "p": p})
+    labels = [n.label for n in graph.nodes]
+    for name, (data, grad, shape_) in theirs.items():
+        i = labels.index(name)
+        assert graph.shapes[i] == shape_ and graph.tensors[i][1] == tuple(grad)
+        assert graph.tensors[i][0] == pytest.approx(data, rel=1e-12, abs=1e-12)
 
 
 def test_a_tensor_is_drawn_with_its_numbers_as_a_short_vector():
