@@ -67,7 +67,7 @@ def open_graph(
             from autograd_viz.engines.torch_run import torch_snapshot  # imports torch
 
             limit = max_nodes if type(max_nodes) is int else None
-            return torch_snapshot(root, names=names, max_nodes=limit,
+            return torch_snapshot(root, names=names, max_nodes=limit, caller=caller,
                                   too_large=too_large if every_value else None)  # fmt: skip
     if names is not None:
         raise TypeError(

@@ -140,6 +140,12 @@ class Graph:
         op = self.nodes[i].op
         return clip(describe(op).drawn(op), 16, 1)
 
+    def drawn_numbers(self, i: int, number: Callable[[float], str]) -> tuple[str, str]:
+        """Value i's data and grad as a drawing writes them, each with `number`; PyTorch's
+        graph of small tensors writes a tensor's several numbers."""
+        node = self.nodes[i]
+        return number(node.data), number(node.grad)
+
     def drawn_note(self, i: int) -> str:
         """A line under value i's name in a drawing, where its engine keeps something there:
         none for ours; PyTorch's graph names a leaf's `AccumulateGrad`."""

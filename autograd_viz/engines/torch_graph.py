@@ -2,9 +2,11 @@
 operand order, an `AccumulateGrad` for a leaf, `None` for a number in the expression) walked once,
 iteratively, into the kit's plain `Graph`, so node i is node i of the same expression built from
 our `Value`. Each value is computed with the op table's row and checked against every tensor
-PyTorch saved (a mismatch is an error, never a wrong picture); `autograd_viz.engines.torch_run`
-then adds PyTorch's own backward pass. torch is imported only there, lazily: `import autograd_viz`
-never loads it, and `is_tensor` recognises a tensor without it.
+PyTorch saved (a mismatch is an error, never a wrong picture): a graph of scalars by
+`engines.torch_scalars`, one that holds small tensors (up to 16 numbers each) by
+`engines.torch_tensors`; `engines.torch_run` then adds PyTorch's own backward pass. torch is
+imported only there, lazily: `import autograd_viz` never loads it, and `is_tensor` recognises a
+tensor without it.
 """
 
 from __future__ import annotations
@@ -13,19 +15,20 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from autograd_viz._numbers import format_number
-from autograd_viz.engines.ops import canonical_op, engine_op, table_value
+from autograd_viz.engines.ops import canonical_op, engine_op
+from autograd_viz.engines.torch_scalars import _elements, _number, _shape, scalar_values
+from autograd_viz.engines.torch_tensors import (
+    MAX_ELEMENTS,
+    _name,
+    _node_shape,
+    _output_shape,
+    _refuse_large,
+    tensor_values,
+)
 from autograd_viz.errors import GraphTooLargeError, TorchGraphError
 from autograd_viz.ops import POWER_N
 
 __all__ = ["TorchRead", "is_tensor", "read_torch"]
-
-# the saved tensors that are an operand's value, by operand position (`_saved_exponent`
-# is the second operand of x ** y; for x ** 2 it is the number n)
-_BY_POSITION = (("_saved_self", 0), ("_saved_other", 1))
-SCALARS_ONLY = (
-    "autograd_viz draws PyTorch graphs of scalar tensors (one number each) in this version"
-)
 
 
 def is_tensor(obj: object) -> bool:
@@ -42,6 +45,8 @@ class TorchRead:
     (`MulBackward0`; `AccumulateGrad` for a leaf, '' for a constant); `ops[i]` the op
     string of the kit's engine ("*", "**2", "-") or, for a Function without a row, its
     name; `custom` lists the nodes made by a `torch.autograd.Function` of the learner's.
+    In a graph holding tensors of several elements, `shapes` and `values` hold each
+    tensor's shape and numbers, and `data[i]` is nan for a tensor of several numbers.
     """
 
     root: object
@@ -56,6 +61,10 @@ class TorchRead:
     functions: tuple[object | None, ...]  # the Function (AccumulateGrad for a leaf) per node
     custom: tuple[int, ...] = ()
     saved: tuple[tuple[tuple[str, float], ...], ...] = ()  # per node: what its Function saved
+    # a graph holding tensors of several elements: per node its shape and its numbers
+    # (row-major); empty for a graph of scalars, whose numbers are `data`
+    shapes: tuple[tuple[int, ...], ...] = ()
+    values: tuple[tuple[float, ...], ...] = ()
 
     def __len__(self) -> int:
         return len(self.kinds)
@@ -68,22 +77,15 @@ class _Const:
         self.fn, self.position = fn, position
 
 
-def _elements(t: object) -> int:
-    return int(t.numel())  # type: ignore[attr-defined]
-
-
-def _shape(t: object) -> str:
-    return "(" + ", ".join(str(n) for n in t.shape) + ("," if len(t.shape) == 1 else "") + ")"  # type: ignore[attr-defined]
-
-
 def _refuse_root(root: object) -> None:
     """The tensor itself: one number, with a graph behind it."""
     if _elements(root) != 1:
         raise TorchGraphError(
-            f"{SCALARS_ONLY}; this tensor has {_elements(root)} elements (shape "
-            f"{_shape(root)}). Draw one number: build the expression from scalar tensors, "
-            "e.g. x = torch.tensor(2.0, requires_grad=True). (z.sum() or z[0] gives one "
-            "number, but the graph behind it still holds the larger tensors.)"
+            f"autograd_viz draws the graph behind one number (a loss); this tensor has "
+            f"{_elements(root)} elements (shape {_shape(root)}). Draw a number made from it: "
+            "z.sum() or z.mean() — its graph may hold tensors of up to "
+            f"{MAX_ELEMENTS} elements each — or one element's own expression, built from "
+            "scalar tensors, e.g. x = torch.tensor(2.0, requires_grad=True)."
         )
     if getattr(root, "grad_fn", None) is None:
         leaf = getattr(root, "requires_grad", False)
@@ -116,26 +118,6 @@ def _saved(fn: object, name: str) -> object:
                 "without changing its tensors in place."
             ) from None
         raise
-
-
-def _number(value: object, where: str) -> float | None:
-    """A saved tensor or number as a float (None for None); a larger tensor is refused."""
-    if value is None or isinstance(value, bool):
-        return None
-    if isinstance(value, (int, float)):
-        return float(value)
-    if hasattr(value, "numel"):
-        if _elements(value) != 1:
-            raise TorchGraphError(
-                f"{SCALARS_ONLY}; {where} holds a tensor of {_elements(value)} elements "
-                f"(shape {_shape(value)}). Build the expression from scalar tensors, e.g. "
-                "x = torch.tensor(2.0, requires_grad=True)."
-            )
-        number = value.item()  # type: ignore[attr-defined]
-        if isinstance(number, complex):
-            raise TorchGraphError(f"{where} holds a complex number: the kit draws real numbers")
-        return float(number)
-    return None
 
 
 # A tensor times a number, made inside PyTorch's own formulas (the backward of x ** 3, run with
@@ -187,10 +169,6 @@ def _walk(root_fn: object, max_nodes: int | None, too_large) -> list[tuple[objec
     return order
 
 
-def _name(fn: object) -> str:
-    return fn.name().removeprefix("torch::autograd::")  # type: ignore[attr-defined]
-
-
 def _op(fn: object, n_operands: int) -> tuple[str, str | None, float | None]:
     """(the op string, the op table's key or None, the exponent of x ** n) of a Function."""
     name = _name(fn)
@@ -232,12 +210,7 @@ def read_torch(
             exponents.append(None)
         elif hasattr(v, "variable"):
             var = v.variable
-            if _elements(var) != 1:
-                raise TorchGraphError(
-                    f"{SCALARS_ONLY}; a leaf of this graph has {_elements(var)} elements "
-                    f"(shape {_shape(var)}). Build the expression from scalar tensors, e.g. "
-                    "x = torch.tensor(2.0, requires_grad=True)."
-                )
+            _refuse_large("a leaf of this graph", tuple(var.shape))
             kinds.append("leaf")
             fnames.append("AccumulateGrad")
             ops.append("")
@@ -246,6 +219,7 @@ def read_torch(
             if type(var).__name__ == "Parameter":
                 params.append(i)
         else:
+            _refuse_large(f"the output of {_name(v)}", _output_shape(v))
             kinds.append("function")
             fnames.append(_name(v))
             op, canonical, n = _op(v, len(kids))
@@ -255,13 +229,19 @@ def read_torch(
             if type(v).__module__ == "torch.autograd.function":  # a torch.autograd.Function
                 custom.append(i)
     kept = [_kept(v) if kinds[i] == "function" else {} for i, (v, _) in enumerate(walked)]
-    data = _values(walked, kinds, rows, operands, exponents, root, kept)
+    shapes: tuple[tuple[int, ...], ...] = ()
+    values: tuple[tuple[float, ...], ...] = ()
+    if any(math.prod(_node_shape(v)) != 1 for v, _ in walked if not isinstance(v, _Const)):
+        shapes, values = tensor_values(walked, kinds, rows, operands, exponents, root, kept)
+        data = tuple(vs[0] if len(vs) == 1 else math.nan for vs in values)
+    else:
+        data = scalar_values(walked, kinds, rows, operands, exponents, root, kept)
     labels = _labels(walked, kinds, names)
     functions = tuple(None if isinstance(v, _Const) else v for v, _ in walked)
     saved = tuple(_saved_numbers(walked[i][0], kept[i]) for i in range(len(walked)))
     return TorchRead(root, tuple(kinds), tuple(fnames), tuple(ops), tuple(operands), data,
                      tuple(exponents), labels, tuple(params), functions, tuple(custom),
-                     saved)  # fmt: skip
+                     saved, shapes, values)  # fmt: skip
 
 
 def _kept(fn: object) -> dict[str, object]:
@@ -295,146 +275,6 @@ def _too_large(max_nodes: int) -> GraphTooLargeError:
         "many to show one by one (counting stopped there, before any work). Draw less: a "
         "sub-expression, or raise max_nodes."
     )
-
-
-# ---- values: PyTorch keeps Functions and saved tensors, not values ------------------------
-
-
-def _tolerance(root: object) -> tuple[float, float]:
-    """(relative, absolute) agreement expected between PyTorch's numbers and the kit's."""
-    eps = {"torch.float64": 2.2e-16, "torch.float16": 9.8e-4, "torch.bfloat16": 7.8e-3}
-    e = eps.get(str(getattr(root, "dtype", "")), 1.2e-7)  # float32 by default
-    return e * 128, e * 8
-
-
-def _values(walked, kinds, rows, operands, exponents, root, kept) -> tuple[float, ...]:
-    """Every node's value: a leaf's from its tensor; a constant's and each Function's output
-    from what PyTorch saved; the rest computed with the op table's row; every number PyTorch
-    saved checked against the computed one (`TorchGraphError` where they disagree)."""
-    n = len(walked)
-    saved: dict[int, list[tuple[float, str]]] = {i: [] for i in range(n)}
-    fn_index = {id(v): i for i, (v, _) in enumerate(walked) if kinds[i] == "function"}
-
-    def said(i: int, value: float | None, where: str) -> None:
-        if value is not None:
-            saved[i].append((value, where))
-
-    said(n - 1, _number(root, "the tensor"), "the tensor's own data")
-    for i, (v, _) in enumerate(walked):
-        if kinds[i] == "leaf":
-            said(i, _number(v.variable, "a leaf"), "its tensor")
-        if kinds[i] != "function":
-            continue
-        name = _name(v)
-        pairs = list(_BY_POSITION)
-        if rows[i] == "**":
-            pairs.append(("_saved_exponent", 1))
-        for attr, k in [*pairs, ("_saved_result", -1)]:
-            value = kept[i].get(attr)
-            if value is None:
-                continue
-            number = _number(value, f"{name}.{attr}")
-            owner = getattr(value, "grad_fn", None)
-            if k == -1:
-                said(i, number, f"{name}._saved_result")
-            elif owner is not None and id(owner) in fn_index:  # a value made on the way
-                said(fn_index[id(owner)], number, f"{name}.{attr}")
-            elif rows[i] is not None and k < len(operands[i]):  # a leaf's, or a number's
-                said(operands[i][k], number, f"{name}.{attr}")
-    data: list[float | None] = [None] * n
-    for i in range(n):
-        if kinds[i] != "function" and saved[i]:
-            data[i] = saved[i][0][0]
-    for _ in range(n + 1):  # forward, then inferring a constant of a sum, until nothing is new
-        changed = False
-        for i in range(n):
-            if data[i] is None and kinds[i] == "function":
-                args = [data[p] for p in operands[i]]
-                if rows[i] is not None and None not in args:
-                    value = table_value(rows[i], args, exponents[i])
-                    if value is not None:
-                        data[i], changed = value, True
-                if data[i] is None and saved[i]:
-                    data[i], changed = saved[i][0][0], True
-        changed |= _infer_constants(data, kinds, rows, operands, saved)
-        if not changed:
-            break
-    missing = [i for i in range(n) if data[i] is None]
-    if missing:
-        i = missing[0]
-        user = next((j for j in range(n) if i in operands[j]), i)
-        if kinds[i] == "const" and rows[user] is None:  # a number read by an op without a row
-            i = user
-        if kinds[i] == "function":  # an operation without a row, whose output nobody saved
-            raise TorchGraphError(
-                f"PyTorch keeps no copy of the output of {_name(walked[i][0])} (it needs none "
-                "for its backward), and the op table has no row to compute it again from its "
-                "operands: this version draws graphs of the scalar operations the course "
-                "teaches (+, −, ·, /, **, tanh, exp, log, relu, sigmoid, ...), not matrix "
-                "operations such as nn.Linear's addmm, indexing or stacking. Build the "
-                "expression from scalar tensors with those operations."
-            )
-        raise TorchGraphError(
-            f"PyTorch keeps no copy of a number written into {_name(walked[user][0])} (it "
-            "needs none for its backward), and the kit cannot work it out from the numbers it "
-            "kept. Make that number a tensor that requires grad, e.g. "
-            "torch.tensor(6.88, requires_grad=True), or draw from that operation on."
-        )
-    _check_saved(walked, data, saved, _tolerance(root))
-    return tuple(float(d) for d in data)  # type: ignore[arg-type]
-
-
-def _infer_constants(data, kinds, rows, operands, saved) -> bool:
-    """An operand PyTorch keeps no copy of (the 2 of `x + 2`; the output of a Function whose
-    user saved nothing, like `f(x) * 2`), from its user's value where that is known — saved
-    by a user of it, or the root's — and the other operand: `2 = (x + 2) − x`."""
-    changed = False
-    for i, ops in enumerate(operands):
-        if rows[i] not in ("+", "-", "*", "/", "neg") or not ops:
-            continue
-        out = data[i] if data[i] is not None else (saved[i][0][0] if saved[i] else None)
-        unknown = [k for k, p in enumerate(ops) if data[p] is None]
-        if out is None or len(unknown) != 1:
-            continue
-        k = unknown[0]
-        other = data[ops[1 - k]] if len(ops) == 2 else None
-        value = _solve(rows[i], k, out, other)
-        if value is not None:
-            data[ops[k]], changed = value, True
-    return changed
-
-
-def _solve(row: str, k: int, out: float, other: float | None) -> float | None:
-    """Operand k of `row` from its output and the other operand (None where it has none)."""
-    if row == "neg":
-        return -out
-    if other is None:
-        return None
-    if row == "+":
-        return out - other
-    if row == "-":
-        return other - out if k == 1 else out + other
-    if row == "*":
-        return out / other if other != 0 else None
-    if k == 0:  # a / b = out: a = out · b, b = a / out
-        return out * other
-    return other / out if out != 0 else None
-
-
-def _check_saved(walked, data, saved, tolerance: tuple[float, float]) -> None:
-    rel, abs_ = tolerance
-    for i, found in saved.items():
-        for value, where in found:
-            both_nan = math.isnan(value) and math.isnan(data[i])  # log(−1): nan on both sides
-            if not both_nan and not math.isclose(value, data[i], rel_tol=rel, abs_tol=abs_):
-                fn = walked[i][0]
-                what = "a leaf" if hasattr(fn, "variable") else f"the output of {_name(fn)}"
-                raise TorchGraphError(
-                    f"PyTorch's graph contradicts itself: {what} is {format_number(data[i])} "
-                    f"from its operands, but {where} holds {format_number(value)}. A tensor "
-                    "was changed after the graph was built (x.data = ..., or an in-place "
-                    "change under torch.no_grad()). Build the expression again, then draw it."
-                )
 
 
 def _labels(walked, kinds, names: Mapping[str, object] | None) -> tuple[str, ...]:

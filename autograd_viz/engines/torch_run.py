@@ -1,11 +1,11 @@
 """PyTorch's own backward pass as a `Graph` snapshot: `torch_snapshot(z)` reads PyTorch's graph
 (`autograd_viz.engines.torch_graph`), hooks every Function of it (AccumulateGrad too) and
 runs one real `z.backward(retain_graph=True)`, whose hooks record the order PyTorch ran its
-Functions in and what each received and sent; every leaf's `.grad` is then put back and the
-hooks removed, and the snapshot holds PyTorch's gradients, each Function's numbers, the
-order the hooks fired (`backward_order`) and `notes` saying where PyTorch works differently
-from the kit's engine — so the derivation, the player and the quiz step through PyTorch's
-own run.
+Functions in and what each received and sent, with the learner's own hooks paused; every
+leaf's `.grad` is then put back, the kit's hooks removed and the learner's restored, and
+the snapshot holds PyTorch's gradients, each Function's numbers, the order the hooks fired
+(`backward_order`) and `notes` saying where PyTorch works differently from the kit's engine
+— so the derivation, the player and the quiz step through PyTorch's own run.
 
     >>> import torch  # doctest: +SKIP
     >>> x, y = (torch.tensor(v, requires_grad=True) for v in (2.0, 3.0))  # doctest: +SKIP
@@ -16,16 +16,19 @@ own run.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
 import gc
 import math
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
 from autograd_viz._numbers import format_number
 from autograd_viz._text import clip
 from autograd_viz.engines.torch_graph import TorchRead, read_torch
+from autograd_viz.engines.torch_tensors import shown
+from autograd_viz.errors import TorchGraphError
 from autograd_viz.graph import Graph, Node, with_numbers
 from autograd_viz.naming import expression_names
 
@@ -58,11 +61,20 @@ class TorchSnapshot(Graph):
     fired: tuple[Fired, ...] = ()
     saved: tuple[tuple[tuple[str, float], ...], ...] = ()
     notes: Mapping[tuple[int, str], str] = field(default_factory=dict)
+    shapes: tuple[tuple[int, ...], ...] = ()  # a graph of tensors: per node its shape,
+    tensors: tuple[tuple[tuple[float, ...], tuple[float, ...]], ...] = ()  # (data, grad)
 
     def drawn_note(self, i: int) -> str:
         """A leaf's Function: PyTorch's graph holds an `AccumulateGrad` for it, which adds
         what arrives into its `.grad` — a node of PyTorch's graph, as the operations are."""
         return self.functions[i] if self.nodes[i].is_leaf and self.functions else ""
+
+    def drawn_numbers(self, i: int, number) -> tuple[str, str]:
+        """A tensor's data and grad as drawn: `[1, 2, 3]`, nested as its shape."""
+        if not self.shapes:
+            return super().drawn_numbers(i, number)
+        data, grad = self.tensors[i]
+        return shown(self.shapes[i], data, number), shown(self.shapes[i], grad, number)
 
     def drawn_op(self, i: int) -> str:
         """The operation node's text: the op table's symbol over the Function's name, and
@@ -83,11 +95,18 @@ def torch_snapshot(
     names: Mapping[str, object] | None = None,
     max_nodes: int | None = None,
     too_large=None,
+    caller: str = "draw()",
 ) -> TorchSnapshot:
     """The graph snapshot of PyTorch's graph ending at the scalar tensor `root` (see the
-    module docstring); `names` labels its tensors ({"x": x}), else inputs are a, b, c."""
+    module docstring); `names` labels its tensors ({"x": x}), else inputs are a, b, c.
+    A graph holding tensors of several elements is opened for a picture (`caller` one of
+    `PICTURES`) and refused, before PyTorch runs, for a viewer that steps through it."""
     read = read_torch(root, names=names, max_nodes=max_nodes, too_large=too_large)
-    fired, local = _run(read)
+    if read.shapes:
+        return _tensor_snapshot(read, caller)
+    hooked, local = _run(read)
+    fired = [Fired(i, read.names[i], _floats((received,))[0], _floats(sent))
+             for i, sent, received in hooked]  # fmt: skip
     got = {f.node: f for f in fired}
     nodes = []
     last = len(read) - 1
@@ -119,30 +138,84 @@ def torch_snapshot(
     return dataclasses.replace(snap, notes=_notes(snap))
 
 
-def _floats(tensors) -> tuple[float, ...]:
-    """Gradients as numbers (0 for None: a constant gets none); one tensor is one gradient."""
-    if hasattr(tensors, "item"):
-        tensors = (tensors,)
-    return tuple(0.0 if t is None else float(t.item()) for t in tensors)
+PICTURES = ("draw()", "roles()")  # the callers that show a graph of tensors: a picture
 
 
-def _run(read: TorchRead) -> tuple[list[Fired], dict[int, tuple[float, ...]]]:
-    """PyTorch's backward, run once with a hook on every Function; the learner's tensors
-    left as they were. Returns the hook calls in order and each Function's local
-    derivatives (the Function called at gradient 1; a learner's own Function's are scaled
-    from its recorded call instead, so their backward runs once)."""
+def _tensor_snapshot(read: TorchRead, caller: str) -> TorchSnapshot:
+    """The snapshot of a graph holding tensors of several elements, for a picture: each
+    node's numbers and PyTorch's gradient of it, and the order its hooks fired. A node
+    holds its one number as `data` and `grad`, and nan for a tensor of several (the numbers
+    are `tensors[i]`), so no viewer shows one of them as the tensor's."""
+    if caller not in PICTURES:
+        big = next(i for i, s in enumerate(read.shapes) if math.prod(s) != 1)
+        kind = "a leaf" if read.kinds[big] == "leaf" else f"the output of {read.names[big]}"
+        who = f"{read.labels[big]}, {kind}" if read.labels[big] else kind
+        raise TorchGraphError(
+            f"{caller} works on graphs of scalar tensors (one number each) in this "
+            f"version, and this graph holds a tensor of {math.prod(read.shapes[big])} "
+            f"elements ({who}, shape {tuple(read.shapes[big])}): the "
+            "kit does not write element-by-element equations. draw(t) shows this graph, every "
+            "tensor's numbers and PyTorch's gradients; to step through the chain rule, build "
+            "the same expression from scalar tensors, e.g. x0 = torch.tensor(1.0, "
+            "requires_grad=True), one per element."
+        )
+    hooked, _ = _run(read, derivatives=False)
+    grads: dict[int, tuple[float, ...]] = {i: received for i, _, received in hooked}
+    nodes, tensors = [], []
+    last = len(read) - 1
+    for i, kind in enumerate(read.kinds):
+        data = read.values[i]
+        grad = grads.get(i, tuple(0.0 for _ in data))
+        tensors.append((data, grad))
+        if i == last:
+            role = "output"
+        elif kind in ("function", "const"):
+            role = "value" if kind == "function" else "const"
+        else:
+            role = "param" if i in read.params else "input"
+        one = len(data) == 1
+        node = Node(i, read.labels[i], data[0] if one else math.nan,
+                    grad[0] if one else math.nan, read.ops[i], read.operands[i],
+                    read.exponents[i], None, i in read.params, role)  # fmt: skip
+        nodes.append(node)
+    order = tuple(i for i, _, _ in hooked if read.operands[i])  # as the hooks fired
+    return TorchSnapshot(tuple(nodes), backward_order=order, functions=read.names,
+                         saved=read.saved, shapes=read.shapes, tensors=tuple(tensors))  # fmt: skip
+
+
+def _flat(t) -> tuple[float, ...] | None:
+    """A gradient's numbers, row-major (None for None: a constant gets none)."""
+    return None if t is None else tuple(float(x) for x in t.detach().reshape(-1).tolist())
+
+
+def _floats(flats) -> tuple[float, ...]:
+    """Gradients of scalar tensors as numbers (0 for None: a constant gets none)."""
+    return tuple(0.0 if f is None else f[0] for f in flats)
+
+
+Hooked = tuple[int, tuple[tuple[float, ...] | None, ...], tuple[float, ...]]
+
+
+def _run(read: TorchRead, *, derivatives: bool = True) -> tuple[list[Hooked], dict]:
+    """PyTorch's backward, run once with a hook on every Function, the learner's own hooks
+    paused (`_paused`); the learner's tensors left as they were. Returns the hook calls in
+    order, as (node, what it sent per operand, what it received), and — with `derivatives`,
+    for a graph of scalars — each Function's local derivatives (the Function called at
+    gradient 1; a learner's own Function's are scaled from its recorded call instead, so
+    their backward runs once)."""
     import torch  # lazily: only a tensor's graph gets here
 
-    fired: list[Fired] = []
+    hooked: list[Hooked] = []
     ones: dict[int, object] = {}
 
     def hook(i: int, grad_inputs, grad_outputs) -> None:
         ones[i] = torch.ones_like(grad_outputs[0])
-        fired.append(Fired(i, read.names[i], _floats(grad_outputs)[0], _floats(grad_inputs)))
+        hooked.append((i, tuple(_flat(g) for g in grad_inputs), _flat(grad_outputs[0])))
 
     leaves = [read.functions[i].variable for i, k in enumerate(read.kinds) if k == "leaf"]
     before = [t.grad for t in leaves]  # put back as they are: PyTorch adds into a .grad
-    retained = _retained(read, torch)
+    live = _live(read, torch)
+    retained = [t for t in live if t.retains_grad]
     kept = [t.grad for t in retained]
     handles = []
     try:
@@ -152,7 +225,8 @@ def _run(read: TorchRead) -> tuple[list[Fired], dict[int, tuple[float, ...]]]:
         for i, fn in enumerate(read.functions):
             if fn is not None:
                 handles.append(fn.register_hook(functools.partial(hook, i)))
-        read.root.backward(retain_graph=True)  # type: ignore[attr-defined]
+        with _paused(read, handles, [*leaves, *live]):
+            read.root.backward(retain_graph=True)  # type: ignore[attr-defined]
     finally:
         for h in handles:
             h.remove()
@@ -162,28 +236,71 @@ def _run(read: TorchRead) -> tuple[list[Fired], dict[int, tuple[float, ...]]]:
             for t, g in zip(retained, kept):
                 t.grad = g
     local: dict[int, tuple[float, ...]] = {}
+    if not derivatives:
+        return hooked, local
     with torch.no_grad():
-        for f in fired:
-            if not read.operands[f.node]:
+        for i, sent, received in hooked:
+            if not read.operands[i]:
                 continue
-            if f.node in read.custom or f.node not in ones:
-                g = f.grad_output
+            if i in read.custom or i not in ones:
+                g = received[0]
                 ok = g != 0 and math.isfinite(g)
-                local[f.node] = tuple(s / g if ok else math.nan for s in f.grad_inputs)
+                local[i] = tuple(s / g if ok else math.nan for s in _floats(sent))
             else:
-                local[f.node] = _floats(read.functions[f.node](ones[f.node]))
-    return fired, local
+                called = read.functions[i](ones[i])
+                called = (called,) if hasattr(called, "detach") else called
+                local[i] = _floats(_flat(t) for t in called)
+    return hooked, local
 
 
-def _retained(read: TorchRead, torch) -> list:
-    """The tensors of this graph that are not leaves but keep a .grad (`retain_grad()`):
-    PyTorch writes (and adds into) their .grad in any backward run, so the run puts it back.
-    The graph holds Functions, not tensors, so they are found among Python's live objects,
-    by type alone (reading other objects' attributes could run their code)."""
+@contextlib.contextmanager
+def _paused(read: TorchRead, handles: list, tensors: list) -> Iterator[None]:
+    """The learner's own hooks kept from firing during the kit's run, then put back as
+    they were, in their order, so their handles still remove them: a tensor's
+    (`t.register_hook`: the dict `t._backward_hooks` PyTorch reads as it runs, and a leaf's
+    `register_post_accumulate_grad_hook`) and a Function's (`grad_fn.register_hook` and
+    `register_prehook`: the dicts the kit's own hook handles lead to). What cannot be
+    reached is a hook on an intermediate tensor nobody holds any more (`(x * y)
+    .register_hook(f)` on a value never named): its dict lives only inside the Function."""
+    emptied: list[tuple[dict, list]] = []
+
+    def empty(hooks: dict | None, keep: int | None = None) -> None:
+        if hooks:
+            items = [(k, v) for k, v in hooks.items() if k != keep]
+            for k, _ in items:
+                del hooks[k]
+            emptied.append((hooks, items))
+
+    pre = []
+    try:
+        for t in tensors:
+            empty(t._backward_hooks)
+            empty(getattr(t, "_post_accumulate_grad_hooks", None))
+        for h in handles:
+            empty(h.hooks_dict_ref(), h.id)
+        for fn in read.functions:
+            if fn is not None:
+                pre.append(fn.register_prehook(lambda grad_outputs: None))
+                empty(pre[-1].hooks_dict_ref(), pre[-1].id)
+        yield
+    finally:
+        for h in pre:
+            h.remove()
+        for h in handles:  # the kit's hook leaves its dict before the learner's come back
+            h.remove()
+        for hooks, items in emptied:
+            hooks.update(items)
+
+
+def _live(read: TorchRead, torch) -> list:
+    """The tensors of this graph that are not leaves and that Python still holds: PyTorch
+    writes (and adds into) their .grad in any backward run where they `retain_grad()`, and
+    runs their hooks. The graph holds Functions, not tensors, so they are found among
+    Python's live objects, by type alone (reading other objects' attributes could run their
+    code)."""
     functions = {id(f) for f in read.functions if f is not None}
     return [obj for obj in gc.get_objects()
-            if issubclass(type(obj), torch.Tensor) and id(obj.grad_fn) in functions
-            and obj.retains_grad]  # fmt: skip
+            if issubclass(type(obj), torch.Tensor) and id(obj.grad_fn) in functions]  # fmt: skip
 
 
 def _notes(snap: TorchSnapshot) -> dict[tuple[int, str], str]:

@@ -262,11 +262,11 @@ def _plain_lines(lines, graph, indices, drawn_as, number, show_grad, state_of) -
         state = state_of.get(i, "")
         cls = f"{role} {state}" if state else role
         sattrs = _dot.state_attrs(state) if state else ""
-        data = number(v.data)
+        data, grad_text = graph.drawn_numbers(i, number)
         if role == "const":
             label = f"<{_dot.html_text(data)}>"
         else:
-            grad = _grad_text(v.grad, number, show_grad)
+            grad = _grad_text(grad_text, show_grad)
             generated = not v.label
             bold, note = role in ("input", "output"), graph.drawn_note(i)
             label = _dot.value_label(names[i], generated, bold, data, grad, note)
@@ -300,16 +300,16 @@ def _activation(op: str) -> str:
     return op if describe(op).activation else "linear"
 
 
-def _grad_text(grad: float, number, show_grad: bool | None) -> str | None:
-    """A value's grad as drawn: the number, "?" (not computed yet) or None (left out)."""
+def _grad_text(grad: str, show_grad: bool | None) -> str | None:
+    """A value's grad as drawn: its text, "?" (not computed yet) or None (left out)."""
     if show_grad is False:
         return None
-    return number(grad) if show_grad else "?"
+    return grad if show_grad else "?"
 
 
 def _box_node(box: Box, graph: Graph, number, show_grad, state_of) -> str:
     def grad(i: int) -> str | None:
-        return _grad_text(graph.nodes[i].grad, number, show_grad)
+        return _grad_text(number(graph.nodes[i].grad), show_grad)
 
     nodes = graph.nodes
     if box.key.startswith("v"):  # one neuron
