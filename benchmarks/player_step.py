@@ -63,7 +63,7 @@ CASES = {"notebook 03 (9 steps)": BLOG, "MLP(2,[16,16,1]) by neuron (73 steps)":
 
 _PAGE = """
 import sys
-from autograd_viz.viz.export import save_html
+from autograd_viz.export import save_html
 {case}
 save_html(root, sys.argv[1], **options)
 """
