@@ -217,21 +217,22 @@ class Quiz(anywidget.AnyWidget):
 
     def _on_message(self, _widget: object, content: Any, _buffers: object) -> None:
         """{"answer": k, "text": ...}: blank k typed in (an emptied box is no answer, as in
-        an Exercise); {"equation": k}: show blank k's step equation, if it is offered.
-        Anything else (not from our front end) is ignored; `req` is echoed in the state."""
+        an Exercise); {"equation": k}: show blank k's step equation, if it is offered. The
+        state goes back with `req`, so the view knows the kernel answered; anything else (not
+        from our front end) is ignored."""
         if not isinstance(content, dict):
             return
         req = content.get("req", 0)
         k = content.get("answer", content.get("equation"))
         if not is_number(k, int) or not 0 <= k < len(self.blanks):
             return
-        if "answer" in content:
-            text = content.get("text")
-            if isinstance(text, str) and text.strip():
-                self._answer(self.blanks[k], text, req=req)
-        elif k == self._offered:
+        text = content.get("text")
+        if "answer" in content and isinstance(text, str) and text.strip():
+            self._answer(self.blanks[k], text, req=req)
+            return
+        if "equation" in content and k == self._offered:
             self._equation = hints.equation(self._sheet, self.blanks[k])
-            self._show(req)
+        self._show(req)
 
     # ---- judging -------------------------------------------------------------
 
