@@ -918,7 +918,8 @@ function quizView(model, el) {
       if (model.get("slots")[j][0] === "cell") setText(e, v);
       else set(e, "class", v);
     });
-    const focused = blanks.findIndex((b) => b.input === document.activeElement);
+    const active = (root.getRootNode() || document).activeElement;  // marimo: a shadow root
+    const focused = blanks.findIndex((b) => b.input === active);
     blanks.forEach((b, k) => {
       const solved = !!(state.solved || [])[k], missed = !!(state.missed || [])[k];
       if (b.fo.style.display !== (solved ? "none" : "")) b.fo.style.display = solved ? "none" : "";
