@@ -837,7 +837,7 @@ function blankBox(svg, blank, k, help, answer) {
   };
   const enter = (e) => { if (e.key === "Enter") { e.preventDefault(); send(); } };
   const input = h("input", {type: "text", class: "avz-quiz-input", "aria-label": blank.label,
-                            title: blank.label + " \u2014 " + help, autocomplete: "off",
+                            title: blank.label + ": " + help, autocomplete: "off",
                             spellcheck: "false", placeholder: blank.what + " ?", onkeydown: enter,
                             onchange: () => { if (input.value !== sent) send(); }});
   fo.append(input);
