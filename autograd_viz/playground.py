@@ -16,9 +16,7 @@ player's caption does).
 
 from __future__ import annotations
 
-import html
 import json
-import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -152,10 +150,11 @@ def notebook_json(params: Mapping[str, str]) -> str:
 
 
 def quiz_view(params: Mapping[str, str]) -> dict[str, Any]:
-    """The quiz on the link's expression: the graph's SVG, each blank's box (in CSS px over
-    the drawing at its natural size), the progress line and the last feedback, as text.
+    """The quiz on the link's expression: the graph's SVG, each blank's cell (the id of the
+    drawing's text the page lays its box over), the progress line and the last feedback, as
+    text.
 
-    The Quiz is the notebooks' own (it loads ipywidgets, which the page fetches only when
+    The Quiz is the notebooks' own (it loads anywidget, which the page fetches only when
     the quiz is first opened); it is kept while the expression stays the same.
     """
     text = str(params.get("e", ""))
@@ -193,26 +192,14 @@ def equation(label: str) -> str:
 
 def _quiz_state() -> dict[str, Any]:
     q = _quiz["quiz"]
-    blanks = []
-    for b in q.blanks:
-        layout = b.widget.layout
-        blanks.append({
-            "label": b.label, "what": b.what, "solved": b.solved, "misses": b.misses,
-            "left": layout.left, "top": layout.top, "width": layout.width,
-            "height": layout.height,
-        })  # fmt: skip
+    blanks = [{"label": b.label, "what": b.what, "solved": b.solved, "misses": b.misses,
+               "cell": b.cell} for b in q.blanks]  # fmt: skip
     return {
         "error": None,
-        "svg": q.picture.value,
-        "board": [q.board.layout.width, q.board.layout.height],
+        "svg": q.picture,
         "blanks": blanks,
-        "progress": _plain(q.progress.value),
-        "feedback": _plain(q.feedback.value),
+        "progress": q.progress,
+        "feedback": q.feedback,
         "right": _quiz["right"],
         "left": q.left,
     }
-
-
-def _plain(markup: str) -> str:
-    """The text of a bit of the quiz's HTML (the page shows text, never markup)."""
-    return html.unescape(re.sub(r"<[^>]*>", "", markup))

@@ -234,7 +234,7 @@ def test_a_backward_that_never_seeds_the_root_is_named_everywhere():
     assert "∂z/∂y = 5 + 3 = 8   (your backward() leaves y.grad = 0)" in text
     q = quiz(z)
     q.submit("∂z/∂y", "0")
-    assert "check_engine(z) names where" in q.feedback.value  # and it does, above
+    assert "check_engine(z) names where" in q.feedback  # and it does, above
 
 
 # ---- 5. a guess only where the numbers support it -----------------------------------------------

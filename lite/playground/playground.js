@@ -208,8 +208,8 @@ function makeSnapshot() {
 
 let quizLoaded = null;
 function loadQuiz() {
-  // the quiz is the notebooks' own (ipywidgets): fetched from this site when first opened
-  quizLoaded ??= py.loadPackage("ipywidgets", { messageCallback: () => {} });
+  // the quiz is the notebooks' own (an anywidget): fetched from this site when first opened
+  quizLoaded ??= py.loadPackage("anywidget", { messageCallback: () => {} });
   return quizLoaded;
 }
 
@@ -352,7 +352,7 @@ async function render(params, how) {
   }
   if (!v.error) {
     if (v.mode === "quiz") {
-      if (!quizLoaded) $("view").replaceChildren(note("Loading the quiz (ipywidgets)…"));
+      if (!quizLoaded) $("view").replaceChildren(note("Loading the quiz (anywidget)…"));
       await loadQuiz();
       const q = callPython("quiz_view", v.params);
       if (q.error) {
@@ -502,9 +502,10 @@ async function showQuiz(q) {
 
 function drawQuiz(q, after) {
   const board = document.querySelector(".quiz-board");
-  board.style.width = q.board[0];
-  board.style.height = q.board[1];
   board.innerHTML = q.svg; // the kit's own drawing of the quiz
+  const at = board.querySelector("svg").getBoundingClientRect();
+  board.style.width = `${at.width}px`;
+  board.style.height = `${at.height}px`;
   let focus = null;
   let passed = after === null;
   for (const blank of q.blanks) {
@@ -517,8 +518,7 @@ function drawQuiz(q, after) {
     input.setAttribute("aria-label", blank.label);
     input.title = blank.label;
     input.dataset.label = blank.label;
-    Object.assign(input.style, { left: blank.left, top: blank.top, width: blank.width,
-                                 height: blank.height });
+    Object.assign(input.style, cellPlace(board, blank.cell, at));
     input.addEventListener("keydown", (event) => {
       if (event.key === "Enter") {
         event.preventDefault();
@@ -541,6 +541,19 @@ function drawQuiz(q, after) {
   if (missed) offer.dataset.label = missed.label;
   if (!missed) document.getElementById("quiz-equation").textContent = "";
   if (after !== null) (focus ?? board.querySelector("input"))?.focus();
+}
+
+// Where a blank's box goes: over its cell of the drawing, from the cell's text to the next
+// cell's (or the node's right edge), the node's height (CSS px from the board's corner).
+function cellPlace(board, cell, at) {
+  const text = board.querySelector(`[id="${cell}"]`);
+  const node = text.closest("g.node");
+  const box = (node.querySelector(".avz-shape") ?? node).getBoundingClientRect();
+  const next = cell.endsWith("-data") ? node.querySelector(`[id$="-grad"]`) : null;
+  const left = text.getBoundingClientRect().left - 3;
+  const right = next ? next.getBoundingClientRect().left - 3 : box.right;
+  return { left: `${left - at.left}px`, top: `${box.top - at.top}px`,
+           width: `${Math.max(right - left, 40)}px`, height: `${box.height}px` };
 }
 
 let answering = false;

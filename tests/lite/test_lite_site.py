@@ -208,11 +208,11 @@ _READ_JS = """() => {
       svgs: outs.filter((o) => (o.matches('.jp-RenderedSVG')
           && [...o.querySelectorAll('img')].some((img) => img.naturalWidth > 0))
         || (o.matches('.jp-RenderedHTMLCommon') && o.querySelector('svg'))).length,
-      // ipywidgets' views carry .jupyter-widgets; the kit's anywidgets (player, explorer) their
-      // own root, drawn by their module once the view rendered
+      // ipywidgets' views carry .jupyter-widgets; the kit's anywidgets (player, explorer,
+      // quiz) their own root, drawn by their module once the view rendered
       widgets: cell.node.querySelectorAll('.jp-OutputArea-output .jupyter-widgets').length
-        + cell.node.querySelectorAll('.jp-OutputArea-output :is(.avz-player, .avz-explore)'
-          + ':not(.jupyter-widgets *)').length,
+        + cell.node.querySelectorAll('.jp-OutputArea-output :is(.avz-player, .avz-explore,'
+          + ' .avz-quiz):not(.jupyter-widgets *)').length,
       texts: outs.map((o) => (o.innerText || '').trim().slice(0, 200)),
     };
   });
@@ -234,7 +234,7 @@ _OVERFLOW_JS = """() => {
   let measured = 0;
   for (const g of [...host.querySelectorAll('svg g.node'),
                    ...panel.node.querySelectorAll(
-                     ':is(.jupyter-widgets, .avz-player, .avz-explore) svg g.node')]) {
+                     ':is(.jupyter-widgets, .avz-player, .avz-explore, .avz-quiz) svg g.node')]) {
     const shape = g.querySelector('polygon, path, ellipse');
     if (!shape) continue;
     measured += 1;

@@ -1,4 +1,5 @@
-"""A small marimo notebook for tests/smoke/test_marimo.py: a drawing, an explorer, a player."""
+"""A small marimo notebook for tests/smoke/test_marimo.py: a drawing, an explorer, a player, a
+quiz."""
 
 import marimo
 
@@ -31,6 +32,14 @@ def _(explore):
 @app.cell
 def _(z):
     z.animate()
+    return
+
+
+@app.cell
+def _(z):
+    from autograd_viz import quiz
+
+    quiz(z)
     return
 
 

@@ -7,7 +7,8 @@ drawing renders as SVG, the explorer renders, and changing x in its number box r
 every gradient in the kernel (y's goes from 8 to 7); no request leaves the machine.
 
 `z.animate()` is the anywidget player (static/player.js): marimo renders it (never its "Jupyter
-widgets are not supported in marimo" notice), and Next and Last step it.
+widgets are not supported in marimo" notice), and Next and Last step it. `quiz(z)` is the same
+module in quiz mode: an answer typed into a blank is judged in marimo's kernel.
 """
 
 from __future__ import annotations
@@ -170,4 +171,23 @@ def test_the_player_steps_in_marimo(notebook):
     player.locator("button.avz-last").click()
     expect(player).to_have_attribute("data-step", "9", timeout=30_000)
     assert player.locator(".avz-eq").get_attribute("data-text").endswith("= 8")
+    assert _foreign(notebook.requests) == []
+
+
+def test_the_quiz_judges_answers_in_marimos_kernel(notebook):
+    """The quiz is an anywidget too: marimo renders it, and a typed answer goes to its kernel
+    (a custom message) and comes back judged, as text."""
+    quiz = notebook.locator(".avz-quiz").first
+    quiz.wait_for(timeout=60_000)
+    dy = quiz.get_by_label("∂z/∂y", exact=True)
+    dy.fill("5")
+    dy.press("Enter")
+    feedback = quiz.locator(".avz-quiz-feedback")
+    expect(feedback).to_contain_text("sum of the two paths", timeout=30_000)
+    assert feedback.text_content().startswith("✘ Not quite")
+    dy.fill("5+3")
+    dy.press("Enter")
+    expect(feedback).to_have_text("✔ Right: ∂z/∂y = 8.", timeout=30_000)
+    assert quiz.locator('[id="v1-grad"]').text_content() == "grad 8"
+    assert quiz.locator(".avz-quiz-progress").text_content() == "3 of 4 blanks left to fill in."
     assert _foreign(notebook.requests) == []

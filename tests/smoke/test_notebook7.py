@@ -6,8 +6,8 @@ Cells; the player (an anywidget) renders as a widget (never as its text repr), N
 in the browser and the kernel hears of it, `player.step = 3` typed in a new cell moves the view,
 once it has focus a presenter's remote (PageDown / PageUp) steps it, and its phase buttons
 switch the phase. An exercise renders and checks an answer; `explore()` (the same player
-module, in explore mode) recomputes in the kernel when an input changes. A screenshot is saved
-in the test's folder.
+module, in explore mode) recomputes in the kernel when an input changes; `quiz(z)` (quiz mode)
+judges a wrong and a right answer in the kernel. A screenshot is saved in the test's folder.
 """
 
 from __future__ import annotations
@@ -35,6 +35,10 @@ player""",
 from autograd_viz import explore
 
 explore(lambda x, y: (x + y) * y, x=2, y=3)""",
+    """\
+from autograd_viz import quiz
+
+quiz(z)""",
 ]
 
 
@@ -103,7 +107,7 @@ def test_player_and_exercise_work_in_notebook_7(notebook7, chromium, tmp_path: P
         player = page.locator(".jp-OutputArea-output .avz-player").first
         page.locator(".jp-OutputArea-output .avz-player[data-step='1']").wait_for(timeout=60_000)
         outputs = page.locator(".jp-OutputArea-output").all_inner_texts()
-        reprs = ("<Player of", "<Explorer of")  # a widget shown as its text: not rendered
+        reprs = ("<Player of", "<Explorer of", "<Quiz on")  # a widget as its text: not rendered
         assert not [t for t in outputs if any(r in t for r in reprs) or t.startswith("Exercise:")]
         assert player.locator(".avz-caption").first.inner_text().startswith("step 1 of 9")
 
@@ -142,6 +146,17 @@ def test_player_and_exercise_work_in_notebook_7(notebook7, chromium, tmp_path: P
             " return t && t.textContent === 'data 12'; }", timeout=30_000
         )  # fmt: skip
         assert explorer.locator(".avz-explore-status").text_content() == "out = 12"
+
+        quiz = page.locator(".jp-OutputArea-output .avz-quiz").first
+        dy = quiz.get_by_label("∂z/∂y", exact=True)
+        dy.fill("5")
+        dy.press("Enter")
+        feedback = quiz.locator(".avz-quiz-feedback")
+        feedback.locator("text=sum of the two paths").wait_for(timeout=30_000)
+        dy.fill("8")
+        dy.press("Enter")
+        feedback.locator("text=✔ Right: ∂z/∂y = 8.").wait_for(timeout=30_000)
+        assert quiz.locator('[id="v1-grad"]').text_content() == "grad 8"
         page.screenshot(path=str(tmp_path / "notebook7_player.png"))
     finally:
         context.close()

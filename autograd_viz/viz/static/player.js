@@ -5,7 +5,8 @@
 // step table lists; stepping, play/pause, speed, phase, keys, projector sizing and wide-graph
 // scrolling need no kernel. The same module renders `explore()`'s widget in explore mode (the
 // model says `mode: "explore"`): a number box and a slider per input, whose changes the kernel
-// answers with the new cell texts.
+// answers with the new cell texts; and `quiz()`'s in quiz mode: an answer box on each blank's
+// cell, whose answers the kernel judges.
 //
 // Keys (once the player has focus, or anywhere on a page of its own): → / PageDown next,
 // ← / PageUp previous, Home / End first / last, Space play/pause. A key the player cannot use
@@ -770,6 +771,175 @@ function exploreView(model, el) {
   };
 }
 
+// ---- quiz mode: the drawing with an answer box on each blank's cell --------------------------
+// The widget of `quiz()` (autograd_viz.viz.quiz): `svg` is the layout with every blank a "?",
+// `asked` each blank's cell and label (never its answer), `slots` what a state restyles and
+// `state` the board now. An answer typed into a box goes to the kernel as {answer, text, req};
+// the kernel judges it and answers with the next `state` (the verdict as text, the cells of
+// the blanks filled in). No answer within `timeout_ms`: the view says there is no kernel.
+
+const CELL_PAD = 3;  // the value label's CELLPADDING (autograd_viz.viz.dot.value_label)
+const MIN_BOX = 30;  // a box narrower than its cell's "grad ?" still takes a typed "5+3"
+
+// A shape's extent in the drawing's own units, read from its points: no layout is needed, so
+// the boxes are placed before the quiz is on the page (a weight's rounded box is a path, whose
+// corners' control points stay inside it).
+function shapeBox(shape) {
+  const xs = [], ys = [];
+  if (shape.tagName === "polygon") {
+    for (const p of shape.points) { xs.push(p.x); ys.push(p.y); }
+  } else {
+    const n = (shape.getAttribute("d") || "").match(/-?\d+(?:\.\d+)?/g) || [];
+    n.forEach((v, j) => (j % 2 ? ys : xs).push(Number(v)));
+  }
+  if (!xs.length) return null;
+  return {left: Math.min(...xs), right: Math.max(...xs),
+          top: Math.min(...ys), bottom: Math.max(...ys)};
+}
+
+// Where the data or grad cell `id` ("v1-grad") is drawn: from the rule before its text (or its
+// padding) to the next rule (or the node's right edge), the node's full height.
+function cellBox(svg, id) {
+  const text = svg.querySelector('[id="' + CSS.escape(id) + '"]');
+  const node = text && text.closest("g.node");
+  if (!node) return null;
+  const rules = [], shapes = [];
+  for (const p of node.querySelectorAll("polygon")) {
+    const b = shapeBox(p);
+    if (b && b.right - b.left < 1) rules.push(b.left);
+    else if (b) shapes.push(b);
+  }
+  if (!shapes.length) node.querySelectorAll("path").forEach((p) => shapes.push(shapeBox(p)));
+  const area = (b) => (b ? (b.right - b.left) * (b.bottom - b.top) : Infinity);
+  const box = shapes.reduce((a, b) => (area(b) < area(a) ? b : a), null);
+  if (!box) return null;
+  const x = text.x.baseVal.length ? text.x.baseVal[0].value : Number(text.getAttribute("x"));
+  const before = rules.filter((r) => r <= x), after = rules.filter((r) => r > x);
+  const left = before.length ? Math.max(...before) : x - CELL_PAD;
+  const right = after.length ? Math.min(...after) : box.right;
+  return {x: left, y: box.top, width: Math.max(right - left, MIN_BOX), height: box.bottom - box.top};
+}
+
+// One answer box, laid over its blank's cell inside the drawing (so it scales and scrolls with
+// it); Enter sends what is typed, and so does leaving a box whose text changed. An emptied box
+// is no answer.
+function blankBox(svg, blank, k, help, answer) {
+  const box = cellBox(svg, blank.cell) || {x: 0, y: 0, width: 40, height: 20};
+  const fo = document.createElementNS("http://www.w3.org/2000/svg", "foreignObject");
+  for (const [name, v] of Object.entries(box)) fo.setAttribute(name, String(v));
+  fo.setAttribute("class", "avz-quiz-blank");
+  fo.dataset.node = blank.cell.split("-")[0];
+  let sent = null;
+  const send = () => {
+    if (!input.value.trim()) return;
+    sent = input.value;
+    answer(k, input.value);
+  };
+  const enter = (e) => { if (e.key === "Enter") { e.preventDefault(); send(); } };
+  const input = h("input", {type: "text", class: "avz-quiz-input", "aria-label": blank.label,
+                            title: blank.label + ": " + help, autocomplete: "off",
+                            spellcheck: "false", placeholder: blank.what + " ?", onkeydown: enter,
+                            onchange: () => { if (input.value !== sent) send(); }});
+  fo.append(input);
+  return {fo, input};
+}
+
+// The texts under the drawing: progress, the verdict (a status a screen reader hears), and the
+// step's equation, offered after two misses on a blank and shown when asked for.
+function quizTexts(ask) {
+  const progress = h("p", {class: "avz-quiz-progress"});
+  const feedback = h("div", {class: "avz-quiz-feedback", role: "status", "aria-live": "polite"});
+  const offer = h("button", {type: "button", class: "avz-button avz-quiz-offer", hidden: true,
+                             text: "\uD83D\uDCA1 Show the step's equation",
+                             onclick: () => ask(Number(offer.dataset.blank))});
+  const equation = h("div", {class: "avz-quiz-equation", "aria-live": "polite"});
+  function show(state) {
+    setText(progress, state.progress || "");
+    setText(feedback, state.feedback || "");
+    set(feedback, "class", "avz-quiz-feedback" + (state.right === true ? " avz-quiz-right" :
+                                                  state.right === false ? " avz-quiz-wrong" : ""));
+    const offered = state.offered === undefined ? -1 : state.offered;
+    offer.hidden = offered < 0;
+    offer.dataset.blank = String(offered);
+    setText(equation, state.equation || "");
+  }
+  return {els: [progress, feedback, offer, equation], show};
+}
+
+// The kernel's side of the quiz: every message goes (an answer is never dropped for a later
+// one); no answer within `timeout_ms` says "no kernel" (a saved notebook, an export).
+function quizLink(model, root, gone) {
+  let req = 0, answered = 0, timer = null;
+  function lost() {
+    root.dataset.kernel = "gone";
+    gone();
+  }
+  function send(msg) {
+    const mine = (req += 1);
+    root.dataset.sent = String(mine);
+    clearTimeout(timer);
+    timer = setTimeout(() => { if (answered < mine) lost(); }, model.get("timeout_ms"));
+    try { model.send(Object.assign({req: mine}, msg)); } catch (err) { clearTimeout(timer); lost(); }
+  }
+  function answer(n) {
+    if (!(n > 0)) return;
+    answered = Math.max(answered, n);
+    if (n >= req) clearTimeout(timer);
+    if (root.dataset.kernel === "gone") delete root.dataset.kernel;
+  }
+  return {send, answer, destroy: () => clearTimeout(timer)};
+}
+
+// Quiz mode: the pieces put together on an anywidget model; returns the cleanup.
+function quizView(model, el) {
+  const root = h("div", {class: "avz-quiz"});
+  const drawing = h("div", {class: "avz-quiz-drawing tex2jax_ignore"});
+  drawing.innerHTML = model.get("svg");
+  const svg = drawing.querySelector("svg");
+  // a group, not an image: the answer boxes inside it are fields a screen reader must reach
+  svg.setAttribute("role", "group");
+  svg.setAttribute("aria-label", "the graph to fill in: Tab to the next blank");
+  const link = quizLink(model, root, () => texts.show(Object.assign({}, model.get("state"),
+    {feedback: "\u26A0 " + model.get("kernel_gone"), right: null})));
+  const texts = quizTexts((k) => link.send({equation: k}));
+  const layer = svg.querySelector("g.graph") || svg;
+  const blanks = model.get("asked").map((b, k) =>
+    blankBox(svg, b, k, model.get("answer_help"), (j, text) => link.send({answer: j, text})));
+  for (const b of blanks) layer.append(b.fo);  // in Tab order: the order the passes fill them
+  const els = model.get("slots").map((s) => svg.querySelector('[id="' + CSS.escape(s[1]) + '"]'));
+  root.append(h("p", {class: "avz-quiz-intro", text: model.get("intro")}), drawing, ...texts.els);
+  el.appendChild(root);
+
+  function apply() {
+    const state = model.get("state") || {};
+    (state.shown || []).forEach((v, j) => {
+      const e = els[j];
+      if (!e) return;
+      if (model.get("slots")[j][0] === "cell") setText(e, v);
+      else set(e, "class", v);
+    });
+    const active = (root.getRootNode() || document).activeElement;  // marimo: a shadow root
+    const focused = blanks.findIndex((b) => b.input === active);
+    blanks.forEach((b, k) => {
+      const solved = !!(state.solved || [])[k], missed = !!(state.missed || [])[k];
+      if (b.fo.style.display !== (solved ? "none" : "")) b.fo.style.display = solved ? "none" : "";
+      set(b.input, "aria-invalid", String(missed));
+      set(b.fo, "class", "avz-quiz-blank" + (missed ? " avz-quiz-missed" : ""));
+    });
+    const solved = state.solved || [];
+    for (let j = 1; focused >= 0 && solved[focused] && j < blanks.length; j++) {
+      const m = (focused + j) % blanks.length;  // filled in: on to the next blank left
+      if (!solved[m]) { blanks[m].input.focus(); break; }
+    }
+    texts.show(state);
+    link.answer(state.req);
+    root.dataset.answered = String(state.req || 0);
+  }
+  apply();
+  model.on("change:state", apply);
+  return () => { link.destroy(); model.off("change:state", apply); };
+}
+
 // ---- the widget: anywidget renders the same player, with `step` and `phase` synced ----------
 
 export function installKatex(js, css) {
@@ -851,6 +1021,7 @@ function loadKatex(model, api) {
 
 function render({model, el}) {
   if (model.get("mode") === "explore") return exploreView(model, el);
+  if (model.get("mode") === "quiz") return quizView(model, el);
   liveSlideKeys();
   const api = mount(el, model.get("data"), {
     step: model.get("step"),
