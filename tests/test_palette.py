@@ -103,7 +103,8 @@ def test_every_widget_declares_the_palette_its_scripts_colour_by():
 
 
 def test_the_dark_theme_takes_every_dark_row_of_the_palette():
-    text = (STATIC / "player.css").read_text(encoding="utf-8")
+    sheets = ("player.css", "quiz.css")
+    text = "".join((STATIC / name).read_text(encoding="utf-8") for name in sheets)
     dark = {name[len("dark-") :] for name in COLORS if name.startswith("dark-")}
     set_dark = set(re.findall(r"--avz-([\w-]+): var\(--avz-dark-\1\)", text))
     assert set_dark == dark
@@ -121,7 +122,10 @@ def _ratio(one: str, other: str) -> float:
     return (high + 0.05) / (low + 0.05)
 
 
-PLAYER_TEXT = ("ink", "history", "muted", "forward-text", "backward-text")
+PLAYER_TEXT = (
+    *("ink", "history", "muted", "forward-text", "backward-text"),
+    *("right-text", "wrong-text"),  # the quiz's verdicts
+)
 DARK_OUTPUTS = ("#111111", "#212121")  # JupyterLab Dark's layout colours 0 and 1
 
 

@@ -60,6 +60,8 @@ COLORS = {
     "dark-border": "#777777",
     "dark-forward-text": "#F0B642",
     "dark-backward-text": "#8FD0F5",
+    "dark-right-text": "#4CC795",  # the quiz's verdicts (6.7:1 on dark-card)
+    "dark-wrong-text": "#FF9A57",
 }
 
 

@@ -8,11 +8,14 @@ it is not the right derivative and where to look — all read from the quiz's sh
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 from autograd_viz.grading import AnswerKey, AnswerParseError
-from autograd_viz.graph import Graph
 from autograd_viz.ops import describe
-from autograd_viz.viz.quiz_sheet import Blank, Sheet
+
+if TYPE_CHECKING:  # annotations only
+    from autograd_viz.graph import Graph
+    from autograd_viz.viz.quiz_sheet import Blank, Sheet
 
 __all__ = ["blame", "engine_says", "equation", "hint", "reads_as"]
 
