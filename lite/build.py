@@ -42,6 +42,7 @@ import zipfile
 from email.parser import Parser
 from pathlib import Path
 
+import kernel_snapshot  # lite/kernel_snapshot.py
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
@@ -205,7 +206,7 @@ def _top_level(wheel: Path) -> list[str]:
 def _start_packages() -> list[str]:
     """What the kernel loads as Pyodide starts (lite/jupyter-lite.json's loadPyodideOptions)."""
     config = json.loads((LITE / "jupyter-lite.json").read_text())["jupyter-config-data"]
-    kernel = config["litePluginSettings"]["@jupyterlite/pyodide-kernel-extension:kernel"]
+    kernel = config["litePluginSettings"][kernel_snapshot.KERNEL_PLUGIN]
     return kernel["loadPyodideOptions"]["packages"]
 
 
@@ -223,8 +224,9 @@ def _entry(name: str, version: str, wheel: Path, imports: list[str], depends: li
     }
 
 
-def stage_pyodide() -> None:
-    """Pyodide with a lock file whose course packages load from the site itself."""
+def stage_pyodide() -> list[str]:
+    """Pyodide with a lock file whose course packages load from the site itself; returns what
+    the kernel imports as it starts (for its snapshot: kernel_snapshot.py)."""
     target = STAGE / "lite" / "static" / "pyodide"
     shutil.rmtree(target, ignore_errors=True)
     target.mkdir(parents=True)
@@ -273,13 +275,14 @@ def stage_pyodide() -> None:
     if missing := [n for n in _closure(packages, start) if "://" in packages[n]["file_name"]]:
         raise SystemExit(f"lite/build.py: the kernel would start with {missing} from a CDN")
     (target / "pyodide-lock.json").write_text(json.dumps(lock, sort_keys=True))
-    _add_bytecode(target, packages, start)
+    modules = _add_bytecode(target, packages, start)
     (target / "pyodide-lock.json").write_text(json.dumps(lock, sort_keys=True))
     local = [n for n, entry in packages.items() if "://" not in entry["file_name"]]
     print(f"[lite] Pyodide lock: {len(local)} packages served locally")
+    return modules
 
 
-def _add_bytecode(target: Path, packages: dict, start: list[str]) -> None:
+def _add_bytecode(target: Path, packages: dict, start: list[str]) -> list[str]:
     """Pyodide's bytecode beside the sources in the site's wheels: every module the kernel
     imports as it starts (compile_start.mjs; the wheels it went into are cached, by what they
     were made from, in lite/.cache/bytecode) and the kit's modules (compile_pyc.mjs). The
@@ -307,6 +310,8 @@ def _add_bytecode(target: Path, packages: dict, start: list[str]) -> None:
         _add_pyc(target / packages["autograd-viz"]["file_name"], STAGE / PYC_ZIP)
     for name in [*closure, "autograd-viz"]:
         packages[name]["sha256"] = _sha256(target / packages[name]["file_name"])
+    listed = cached / "modules.json"  # what the kernel imports at start (compile_start.mjs)
+    return json.loads(listed.read_text()) if listed.is_file() else []
 
 
 def _add_pyc(wheel: Path, compiled: Path) -> None:
@@ -377,7 +382,7 @@ def _joined(text: str | list[str]) -> str:
     return "".join(text) if isinstance(text, list) else text
 
 
-def build(output: Path) -> None:
+def build(output: Path, modules: list[str]) -> None:
     lite_dir = STAGE / "lite"
     shutil.copy2(LITE / "jupyter-lite.json", lite_dir / "jupyter-lite.json")
     # the kit's JupyterLab settings defaults (PageDown/PageUp in the live deck), as in JupyterLab
@@ -414,6 +419,7 @@ def build(output: Path) -> None:
         encoding="utf-8",
     )
     (output / ".nojekyll").write_text("")
+    kernel_snapshot.make(output, modules)
 
 
 def _megabytes(paths: list[Path]) -> str:
@@ -543,13 +549,13 @@ def main() -> None:
         if not needed.exists():
             raise SystemExit(f"lite/build.py: {needed} is missing: run `npm ci --prefix lite`")
     shutil.rmtree(STAGE, ignore_errors=True)
-    stage_pyodide()
+    modules = stage_pyodide()
     output = args.output.resolve()
     if args.playground_only:
         shutil.rmtree(output, ignore_errors=True)
         shutil.copytree(STAGE / "lite" / "static" / "pyodide", output / "static" / "pyodide")
     else:
-        build(output)
+        build(output, modules)
     build_playground(output)
     print(f"[lite] built {args.output}")
 
