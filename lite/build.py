@@ -17,7 +17,9 @@ Pyodide's compiled packages (numpy, matplotlib) that no registry here serves:
   `loadPyodideOptions` of lite/jupyter-lite.json, the kernel's own setting), instead of
   installing them one after another with micropip; and the site's wheels carry Pyodide's
   bytecode for every module the kernel imports at start and for the kit (compile_start.mjs,
-  playground/compile_pyc.mjs), so the browser does not compile them.
+  playground/compile_pyc.mjs), so the browser does not compile them. In a browser with
+  WebAssembly stack switching the kernel does not even start Python: it restores a snapshot
+  of it made here (kernel_snapshot.py, kernel.mjs), those modules and the kit imported.
 - Why by hand and not with the kernel's lock add-on (`jupyter lite build --pyodide-lock`): it
   solves with uv against PyPI with every entry of Pyodide's lock pinned to its URL on Pyodide's
   CDN, and leaves the lock's own packages there; the site serves them from PyPI's wheels, and
@@ -106,9 +108,6 @@ GRAPHVIZ_FILE = "graphviz_wasm.js"  # Graphviz-WASM, loaded by the page beside P
 PYC_ZIP = "autograd_viz-pyc.zip"  # the kit's modules as Pyodide's bytecode (compile_pyc.mjs)
 FILES_BUNDLE = "autograd_viz.files"  # the kit's files, written into site-packages by the page
 SNAPSHOT_FILE = "python.snapshot"  # Python just started (make_snapshot.mjs)
-# What the first drawing needs, preloaded by the page and precached by its service worker.
-PLAYGROUND_RUNTIME = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip",
-                      "pyodide-lock.json"]  # fmt: skip
 
 
 def _sha256(path: Path) -> str:
@@ -461,7 +460,7 @@ def build_playground(output: Path) -> None:
         what="playground's snapshot of Python",
     ):
         snapshot = None
-    runtime = [pyodide / name for name in PLAYGROUND_RUNTIME]
+    runtime = [pyodide / name for name in PYODIDE_RUNTIME]  # preloaded and precached by the page
     first = [*runtime, files, graphviz, *(PLAYGROUND / f for f in PLAYGROUND_FILES)]
     first += [snapshot] if snapshot else []
     version = hashlib.sha256(b"".join(_sha256(p).encode() for p in first)).hexdigest()[:12]
