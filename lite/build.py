@@ -37,6 +37,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -114,8 +115,9 @@ def _sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def _run(*command: str | Path, cwd: Path = ROOT) -> None:
-    subprocess.run([str(c) for c in command], cwd=cwd, check=True, stdin=subprocess.DEVNULL)
+def _run(*command: str | Path, cwd: Path = ROOT, env: dict | None = None) -> None:
+    subprocess.run([str(c) for c in command], cwd=cwd, check=True, stdin=subprocess.DEVNULL,
+                   env=env and {**os.environ, **env})  # fmt: skip
 
 
 def _closure(packages: dict, roots: list[str]) -> list[str]:
@@ -160,7 +162,8 @@ def _download(specs: list[str]) -> dict[str, Path]:
 
 
 def _build_package_wheel(out: Path) -> Path:
-    """autograd_viz as a wheel, with Graphviz-WASM inside it as package data."""
+    """autograd_viz as a wheel, with Graphviz-WASM inside it as package data; the same bytes
+    from the same sources (SOURCE_DATE_EPOCH), so the kernel's snapshot is made once."""
     src = STAGE / "package"
     shutil.rmtree(src, ignore_errors=True)
     src.mkdir(parents=True)
@@ -175,7 +178,7 @@ def _build_package_wheel(out: Path) -> Path:
     shutil.copy2(GRAPHVIZ_JS, src / WASM_IN_PACKAGE)
     shutil.copy2(GRAPHVIZ_LICENSE, (src / WASM_IN_PACKAGE).with_suffix(".LICENSE"))
     _run(sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
-         "--wheel-dir", out, src)  # fmt: skip
+         "--wheel-dir", out, src, env={"SOURCE_DATE_EPOCH": "315532800"})  # fmt: skip
     (wheel,) = out.glob("autograd_viz-*.whl")
     with zipfile.ZipFile(wheel) as archive:
         if WASM_IN_PACKAGE.as_posix() not in archive.namelist():

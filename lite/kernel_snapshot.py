@@ -6,6 +6,9 @@ unpacking the start packages' wheels and importing IPython, jedi, ... and the ki
 The snapshot is made here, from the built site served on 127.0.0.1, by the same Pyodide in a
 module worker of Chromium (make_kernel_snapshot.html), as the kernel's worker will restore it:
 a snapshot holds Python as it started in that engine, with WebAssembly stack switching (JSPI).
+The last one made is kept in lite/.cache/kernel-snapshot/, by what it was made from (the site's
+Pyodide folder, its wheels, kernel.mjs, what runs before it), so a rebuild of the same site
+does not start Chromium.
 No Chromium (AUTOGRAD_VIZ_CHROMIUM or `chromium` on PATH), no module list from
 compile_start.mjs (no Node), or anything failing: a warning, and the kernel starts Python as
 before (its `pyodideUrl` stays Pyodide's own pyodide.mjs).
@@ -13,11 +16,14 @@ before (its `pyodideUrl` stays Pyodide's own pyodide.mjs).
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import hashlib
 import http.server
 import json
 import os
 import shutil
+import signal
 import subprocess
 import tempfile
 import threading
@@ -27,6 +33,7 @@ from typing import ClassVar
 from urllib.parse import quote
 
 LITE = Path(__file__).resolve().parent
+CACHE = LITE / ".cache" / "kernel-snapshot"  # the last one made, by what it was made from
 KERNEL_PLUGIN = "@jupyterlite/pyodide-kernel-extension:kernel"  # its settings in jupyter-lite.json
 FILES = ["kernel.mjs", "kernel.snapshot.gz", "kernel.files.gz"]  # into static/pyodide/
 # Run before the snapshot: every module the kernel's start imports (compile_start.mjs's list,
@@ -58,7 +65,7 @@ RESUME = "from autograd_viz import _pyodide\n_pyodide.setup()"
 
 def make(output: Path, modules: list[str]) -> None:
     """The snapshot into output/static/pyodide/, and the kernel's pyodideUrl set to it."""
-    chromium = os.environ.get("AUTOGRAD_VIZ_CHROMIUM") or shutil.which("chromium")
+    chromium = shutil.which(os.environ.get("AUTOGRAD_VIZ_CHROMIUM", "chromium"))
     if not (chromium and modules):
         print("[lite] warning: no kernel snapshot (it needs Chromium, and Node for the modules)")
         return
@@ -68,12 +75,26 @@ def make(output: Path, modules: list[str]) -> None:
     shutil.copy2(LITE / "kernel.mjs", pyodide / "kernel.mjs")
     options = {"packages": settings["loadPyodideOptions"]["packages"]}
     job = {"options": options, "prepare": PREPARE % json.dumps(modules), "resume": RESUME}
-    answer = _in_chromium(chromium, output, job)
+    key = hashlib.sha256(json.dumps(job).encode())
+    for path in sorted([*pyodide.iterdir(), LITE / "make_kernel_snapshot.html"]):
+        key.update(path.name.encode() + path.read_bytes())
+    cached = CACHE / key.hexdigest()[:16]
+    if cached.is_dir():
+        answer = {"done": True}
+        for name in FILES[1:]:
+            shutil.copy2(cached / name, pyodide / name)
+    else:
+        answer = _in_chromium(chromium, output, job)
     if not answer or answer.get("error") or answer.get("failed"):
         print(f"[lite] warning: no kernel snapshot: {answer or 'Chromium gave no answer'}")
         for name in FILES:
             (pyodide / name).unlink(missing_ok=True)
         return
+    if not cached.is_dir():
+        shutil.rmtree(CACHE, ignore_errors=True)
+        cached.mkdir(parents=True)
+        for name in FILES[1:]:
+            shutil.copy2(pyodide / name, cached / name)
     settings["pyodideUrl"] = "./static/pyodide/kernel.mjs"
     (output / "jupyter-lite.json").write_text(json.dumps(config, indent=2))
     size = sum((pyodide / name).stat().st_size for name in FILES) / 1e6
@@ -120,16 +141,17 @@ def _in_chromium(chromium: str, site: Path, job: dict, timeout: float = 300) -> 
     threading.Thread(target=server.serve_forever, daemon=True).start()
     url = f"http://127.0.0.1:{server.server_port}/__snapshot__.html?job={quote(json.dumps(job))}"
     try:
-        with tempfile.TemporaryDirectory() as profile:
+        with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as profile:
             browser = subprocess.Popen(
                 [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
                  f"--user-data-dir={profile}", url],
-                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
             )  # fmt: skip
             deadline = time.monotonic() + timeout
             while not answer and browser.poll() is None and time.monotonic() < deadline:
                 time.sleep(0.5)
-            browser.kill()
+            with contextlib.suppress(ProcessLookupError):  # Chromium and its helpers, all
+                os.killpg(browser.pid, signal.SIGKILL)
             browser.wait()
     finally:
         server.shutdown()
