@@ -609,7 +609,9 @@ def test_notebook_runs_in_the_browser_offline(fresh, notebook):
     assert not problems, "\n".join(problems)
     assert not fresh.page_errors, f"{notebook}: page errors {fresh.page_errors}"
     drawn = any(  # a drawing the browser edition shows too (not PyTorch's: it has none)
-        SVG in o.get("data", {}) for c in _committed(notebook) for o in c.get("outputs", [])
+        SVG in o.get("data", {})
+        for c in _committed(notebook)
+        for o in c.get("outputs", [])
         if not _needs_torch(c)
     )
     assert overflow["measured"] or not drawn, f"{notebook}: no node of its drawings was measured"
