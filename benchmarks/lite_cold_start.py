@@ -9,28 +9,33 @@ notebook again (the browser's cache full, a new kernel) and runs it to its first
 Each run times the site under test and a baseline site in turn (the same machine, the same
 minute), and splits the cold time into where it goes:
 
-- page + JupyterLab: from navigation to JupyterLab's shell on screen;
+- page: from navigation to the page's `load` event (the HTML and JupyterLab's scripts);
+- JupyterLab: to JupyterLab's shell on screen (its extensions and settings loaded);
 - notebook: to the start notebook open with its kernel session;
-- Pyodide: to `loadPyodide` returned in the kernel's worker (`pyodide.asm.wasm` compiled, the
-  interpreter started, and whatever packages it was asked to preload installed), seen as the
-  worker's first request to its drive (`/api/drive`), which it mounts right after;
-- kernel: to the kernel idle (the kernel's packages installed, if not preloaded, and imported);
+- Pyodide + packages: to `loadPyodide` returned in the kernel's worker, seen as the worker's
+  first request to its drive (`/api/drive`), which it mounts right after: `pyodide.asm.wasm`
+  compiled, Python started (or, with the kernel's snapshot, restored) and the packages the
+  kernel starts with installed (the two happen inside one `loadPyodide`, in parallel, so they
+  are one column; where the kernel restores a snapshot, lite/kernel.mjs's own marks in the
+  worker split it, printed below the table);
+- kernel imports: to the kernel idle (what the kernel imports as it starts: micropip, piplite,
+  pyodide_kernel and, without a snapshot, IPython, jedi, ...);
 - first cell: to the first new drawing (importing the kit, Graphviz-WASM, drawing).
 
 It prints medians (range) per site and the machine's load average before and after: the machine
 is shared, and on 2 cores a busy neighbour doubles a figure.
 
-Target (issue 34): the first drawing <= 8 s cold, median of 5. Measured here (5 runs each, in
-turn, load 3-8 on 2 cores), the build before issue 34 -> the kernel's packages preloaded with
-their bytecode: cold 16.9 -> 13.3 s, warm reload 15.2 -> 12.7 s; Pyodide 4.0 -> 4.9 s (it now
-installs the packages), kernel 7.1 -> 3.1 s (no micropip, nothing compiled), first cell 1.4 ->
-0.9 s. What is left is JupyterLab (~4.6 s to the notebook) and Python starting in the kernel's
-worker (~5 s): a snapshot of it needs the kernel to hand loadPyodide bytes (`_loadSnapshot`),
-which its JSON settings cannot.
+Target (issue 34): the first drawing <= 8 s cold, median of 5. Earlier (5 runs each, in turn,
+load 3-8 on 2 cores), the build before issue 34 -> the kernel's packages preloaded with their
+bytecode: cold 16.9 -> 13.3 s, warm reload 15.2 -> 12.7 s. Then the kernel's snapshot
+(lite/kernel.mjs; 5 runs each, in turn, load 2-6): cold 21.4 -> 11.8 s, warm reload 20.6 ->
+11.3 s; Pyodide + packages 9.2 -> 2.6 s, kernel imports 4.9 -> 1.0 s, first cell 1.2 -> 1.1 s.
+What is left is JupyterLab: 5.9 s from navigation to the notebook open, the same in both.
 
 Run: `python benchmarks/lite_cold_start.py` (`--runs N`, default 5; `--site DIR`, default `_site`,
 built first with `bash scripts/lite.sh` if it holds no site; `--baseline-site DIR` a site to
-compare with, else `--baseline REF` (default: the build before issue 34) is built from git).
+compare with, else `--baseline REF` (default: the build before the kernel's snapshot) is built
+from git into a temporary folder).
 """
 
 from __future__ import annotations
@@ -58,10 +63,10 @@ from test_lite_site import (  # noqa: E402  (the path the test checks, timed her
     Browser,
 )
 
-# The last commit whose site installed the kernel's packages one after another (issue 34).
-BASELINE = "60d18fa"
+# The last commit whose kernel started Python itself (before lite/kernel.mjs's snapshot).
+BASELINE = "5b7a534"
 DRAWN = ".jp-RenderedSVG img, .jp-RenderedSVG svg"
-PHASES = ["page + JupyterLab", "notebook", "Pyodide", "kernel", "first cell"]
+PHASES = ["page", "JupyterLab", "notebook", "Pyodide + packages", "kernel imports", "first cell"]
 # Record when the kernel first reports idle (it is up: every package it starts with installed).
 _WATCH_IDLE_JS = """() => {
   const kernel = window.jupyterapp.shell.currentWidget.sessionContext.session.kernel;
@@ -80,7 +85,8 @@ def _now() -> float:
 def _open_and_run(browser: Browser, marks: dict[str, float]) -> bool:
     """Browser.open's steps with marks, then Run All until the first new drawing."""
     page = browser.page
-    page.goto(f"{browser.site}/lab/index.html?reset")
+    page.goto(f"{browser.site}/lab/index.html?reset")  # returns at the page's load event
+    marks["page"] = _now()
     page.wait_for_function(_APP_READY_JS, timeout=120_000)
     marks["app"] = _now()
     page.evaluate(
@@ -108,22 +114,42 @@ def one_visit(chromium: object, url: str) -> dict[str, float]:
     browser = Browser(chromium, url)
     drive: list[float] = []  # when the kernel's worker asked its drive (epoch ms)
     browser.page.on("request", lambda r: "/api/drive" in r.url and drive.append(_now()))
+    workers: list = []
+    browser.page.on("worker", lambda worker: workers.append(worker))
     try:
         marks = {"start": _now()}
         saved = _open_and_run(browser, marks)
         if browser.foreign or not saved:
             raise SystemExit(f"{url}: saved drawing shown {saved}, foreign {browser.foreign}")
         started = min((t for t in drive if t > marks["notebook"]), default=marks["idle"])
-        edges = [marks["start"], marks["app"], marks["notebook"], started, marks["idle"],
-                 marks["drawn"]]  # fmt: skip
+        edges = [marks["start"], marks["page"], marks["app"], marks["notebook"], started,
+                 marks["idle"], marks["drawn"]]  # fmt: skip
         result = {name: (b - a) / 1000 for name, a, b in zip(PHASES, edges, edges[1:])}
         result["cold"] = (marks["drawn"] - marks["start"]) / 1000
+        for name, at in _kernel_marks(workers).items():  # seconds after the notebook opened
+            result[name] = (at - marks["notebook"]) / 1000
         warm = {"start": _now()}
         _open_and_run(browser, warm)
         result["warm"] = (warm["drawn"] - warm["start"]) / 1000
         return result
     finally:
         browser.close()
+
+
+def _kernel_marks(workers: list) -> dict[str, float]:
+    """lite/kernel.mjs's performance marks in the kernel's worker, as epoch ms."""
+    for worker in workers:
+        try:
+            origin, marks = worker.evaluate(
+                "() => [performance.timeOrigin, performance.getEntriesByType('mark')"
+                ".map((m) => [m.name, m.startTime])]"
+            )
+        except Exception:  # a worker already gone, or not the kernel's
+            continue
+        found = {name: origin + at for name, at in marks if name.startswith("kernel.mjs: ")}
+        if found:
+            return found
+    return {}
 
 
 def _baseline_site(ref: str) -> Path:
@@ -186,6 +212,16 @@ def main() -> None:
     print("|---" * (len(PHASES) + 3) + "|")
     print(_summary(f"baseline ({args.baseline_site or args.baseline})", results["baseline"]))
     print(_summary(f"this build ({args.site})", results["this build"]))
+    for label, runs in results.items():
+        inside: dict[str, float] = {}
+        for key in {k for r in runs for k in r if k.startswith("kernel.mjs: ")}:
+            inside[key.removeprefix("kernel.mjs: ")] = statistics.median(
+                r[key] for r in runs if key in r
+            )
+        if inside:
+            steps = ", ".join(f"{k} {v:.2f}" for k, v in sorted(inside.items(), key=lambda i: i[1]))
+            print(f"\n{label}, inside the kernel's worker (lite/kernel.mjs's marks, seconds "
+                  f"after the notebook opened, median): {steps}")  # fmt: skip
 
 
 if __name__ == "__main__":

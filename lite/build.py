@@ -17,7 +17,9 @@ Pyodide's compiled packages (numpy, matplotlib) that no registry here serves:
   `loadPyodideOptions` of lite/jupyter-lite.json, the kernel's own setting), instead of
   installing them one after another with micropip; and the site's wheels carry Pyodide's
   bytecode for every module the kernel imports at start and for the kit (compile_start.mjs,
-  playground/compile_pyc.mjs), so the browser does not compile them.
+  playground/compile_pyc.mjs), so the browser does not compile them. In a browser with
+  WebAssembly stack switching the kernel does not even start Python: it restores a snapshot
+  of it made here (kernel_snapshot.py, kernel.mjs), those modules and the kit imported.
 - Why by hand and not with the kernel's lock add-on (`jupyter lite build --pyodide-lock`): it
   solves with uv against PyPI with every entry of Pyodide's lock pinned to its URL on Pyodide's
   CDN, and leaves the lock's own packages there; the site serves them from PyPI's wheels, and
@@ -35,6 +37,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -42,6 +45,7 @@ import zipfile
 from email.parser import Parser
 from pathlib import Path
 
+import kernel_snapshot  # lite/kernel_snapshot.py
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
@@ -105,17 +109,15 @@ GRAPHVIZ_FILE = "graphviz_wasm.js"  # Graphviz-WASM, loaded by the page beside P
 PYC_ZIP = "autograd_viz-pyc.zip"  # the kit's modules as Pyodide's bytecode (compile_pyc.mjs)
 FILES_BUNDLE = "autograd_viz.files"  # the kit's files, written into site-packages by the page
 SNAPSHOT_FILE = "python.snapshot"  # Python just started (make_snapshot.mjs)
-# What the first drawing needs, preloaded by the page and precached by its service worker.
-PLAYGROUND_RUNTIME = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip",
-                      "pyodide-lock.json"]  # fmt: skip
 
 
 def _sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def _run(*command: str | Path, cwd: Path = ROOT) -> None:
-    subprocess.run([str(c) for c in command], cwd=cwd, check=True, stdin=subprocess.DEVNULL)
+def _run(*command: str | Path, cwd: Path = ROOT, env: dict | None = None) -> None:
+    subprocess.run([str(c) for c in command], cwd=cwd, check=True, stdin=subprocess.DEVNULL,
+                   env=env and {**os.environ, **env})  # fmt: skip
 
 
 def _closure(packages: dict, roots: list[str]) -> list[str]:
@@ -160,7 +162,8 @@ def _download(specs: list[str]) -> dict[str, Path]:
 
 
 def _build_package_wheel(out: Path) -> Path:
-    """autograd_viz as a wheel, with Graphviz-WASM inside it as package data."""
+    """autograd_viz as a wheel, with Graphviz-WASM inside it as package data; the same bytes
+    from the same sources (SOURCE_DATE_EPOCH), so the kernel's snapshot is made once."""
     src = STAGE / "package"
     shutil.rmtree(src, ignore_errors=True)
     src.mkdir(parents=True)
@@ -175,7 +178,7 @@ def _build_package_wheel(out: Path) -> Path:
     shutil.copy2(GRAPHVIZ_JS, src / WASM_IN_PACKAGE)
     shutil.copy2(GRAPHVIZ_LICENSE, (src / WASM_IN_PACKAGE).with_suffix(".LICENSE"))
     _run(sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
-         "--wheel-dir", out, src)  # fmt: skip
+         "--wheel-dir", out, src, env={"SOURCE_DATE_EPOCH": "315532800"})  # fmt: skip
     (wheel,) = out.glob("autograd_viz-*.whl")
     with zipfile.ZipFile(wheel) as archive:
         if WASM_IN_PACKAGE.as_posix() not in archive.namelist():
@@ -205,7 +208,7 @@ def _top_level(wheel: Path) -> list[str]:
 def _start_packages() -> list[str]:
     """What the kernel loads as Pyodide starts (lite/jupyter-lite.json's loadPyodideOptions)."""
     config = json.loads((LITE / "jupyter-lite.json").read_text())["jupyter-config-data"]
-    kernel = config["litePluginSettings"]["@jupyterlite/pyodide-kernel-extension:kernel"]
+    kernel = config["litePluginSettings"][kernel_snapshot.KERNEL_PLUGIN]
     return kernel["loadPyodideOptions"]["packages"]
 
 
@@ -223,8 +226,9 @@ def _entry(name: str, version: str, wheel: Path, imports: list[str], depends: li
     }
 
 
-def stage_pyodide() -> None:
-    """Pyodide with a lock file whose course packages load from the site itself."""
+def stage_pyodide() -> list[str]:
+    """Pyodide with a lock file whose course packages load from the site itself; returns what
+    the kernel imports as it starts (for its snapshot: kernel_snapshot.py)."""
     target = STAGE / "lite" / "static" / "pyodide"
     shutil.rmtree(target, ignore_errors=True)
     target.mkdir(parents=True)
@@ -273,13 +277,14 @@ def stage_pyodide() -> None:
     if missing := [n for n in _closure(packages, start) if "://" in packages[n]["file_name"]]:
         raise SystemExit(f"lite/build.py: the kernel would start with {missing} from a CDN")
     (target / "pyodide-lock.json").write_text(json.dumps(lock, sort_keys=True))
-    _add_bytecode(target, packages, start)
+    modules = _add_bytecode(target, packages, start)
     (target / "pyodide-lock.json").write_text(json.dumps(lock, sort_keys=True))
     local = [n for n, entry in packages.items() if "://" not in entry["file_name"]]
     print(f"[lite] Pyodide lock: {len(local)} packages served locally")
+    return modules
 
 
-def _add_bytecode(target: Path, packages: dict, start: list[str]) -> None:
+def _add_bytecode(target: Path, packages: dict, start: list[str]) -> list[str]:
     """Pyodide's bytecode beside the sources in the site's wheels: every module the kernel
     imports as it starts (compile_start.mjs; the wheels it went into are cached, by what they
     were made from, in lite/.cache/bytecode) and the kit's modules (compile_pyc.mjs). The
@@ -307,6 +312,8 @@ def _add_bytecode(target: Path, packages: dict, start: list[str]) -> None:
         _add_pyc(target / packages["autograd-viz"]["file_name"], STAGE / PYC_ZIP)
     for name in [*closure, "autograd-viz"]:
         packages[name]["sha256"] = _sha256(target / packages[name]["file_name"])
+    listed = cached / "modules.json"  # what the kernel imports at start (compile_start.mjs)
+    return json.loads(listed.read_text()) if listed.is_file() else []
 
 
 def _add_pyc(wheel: Path, compiled: Path) -> None:
@@ -377,7 +384,7 @@ def _joined(text: str | list[str]) -> str:
     return "".join(text) if isinstance(text, list) else text
 
 
-def build(output: Path) -> None:
+def build(output: Path, modules: list[str]) -> None:
     lite_dir = STAGE / "lite"
     shutil.copy2(LITE / "jupyter-lite.json", lite_dir / "jupyter-lite.json")
     # the kit's JupyterLab settings defaults (PageDown/PageUp in the live deck), as in JupyterLab
@@ -414,6 +421,7 @@ def build(output: Path) -> None:
         encoding="utf-8",
     )
     (output / ".nojekyll").write_text("")
+    kernel_snapshot.make(output, modules)
 
 
 def _megabytes(paths: list[Path]) -> str:
@@ -455,7 +463,7 @@ def build_playground(output: Path) -> None:
         what="playground's snapshot of Python",
     ):
         snapshot = None
-    runtime = [pyodide / name for name in PLAYGROUND_RUNTIME]
+    runtime = [pyodide / name for name in PYODIDE_RUNTIME]  # preloaded and precached by the page
     first = [*runtime, files, graphviz, *(PLAYGROUND / f for f in PLAYGROUND_FILES)]
     first += [snapshot] if snapshot else []
     version = hashlib.sha256(b"".join(_sha256(p).encode() for p in first)).hexdigest()[:12]
@@ -543,13 +551,13 @@ def main() -> None:
         if not needed.exists():
             raise SystemExit(f"lite/build.py: {needed} is missing: run `npm ci --prefix lite`")
     shutil.rmtree(STAGE, ignore_errors=True)
-    stage_pyodide()
+    modules = stage_pyodide()
     output = args.output.resolve()
     if args.playground_only:
         shutil.rmtree(output, ignore_errors=True)
         shutil.copytree(STAGE / "lite" / "static" / "pyodide", output / "static" / "pyodide")
     else:
-        build(output)
+        build(output, modules)
     build_playground(output)
     print(f"[lite] built {args.output}")
 

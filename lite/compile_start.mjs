@@ -7,6 +7,9 @@
 // their path in site-packages: Python uses them without comparing them with the sources' dates
 // (which unpacking a wheel does not keep). Only modules imported at start: pygments' hundreds of
 // lexers, say, stay sources and are compiled if a learner ever needs them.
+// Beside OUT_ZIP it writes modules.json: the modules that start imports, but the kernel's own
+// (micropip, piplite, pyodide_kernel: they hold the page's Pyodide) and its stand-ins for
+// modules a browser lacks; the kernel's snapshot (kernel.mjs) is made with them imported.
 import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -16,10 +19,15 @@ const { loadPyodide } = await import(pathToFileURL(path.join(pyodideDir, "pyodid
 const py = await loadPyodide({ indexURL: pyodideDir + path.sep, packages });
 
 const encoded = py.runPython(`
-import base64, io, py_compile, site, sys, zipfile
+import base64, io, json, py_compile, site, sys, zipfile
+before = set(sys.modules)
 # what the kernel's worker imports as it starts (jupyterlite-pyodide-kernel 0.8.6, worker.ts)
 import micropip, piplite.piplite, pyodide_kernel
 prefix = site.getsitepackages()[0] + "/"
+KERNEL = {"micropip", "piplite", "pyodide_kernel", "js", "pyodide_js"}
+modules = sorted(name for name, module in sys.modules.items()
+                 if name not in before and name.split(".")[0] not in KERNEL
+                 and getattr(module, "__spec__", None) is not None)
 sources = sorted({m.__file__ for m in list(sys.modules.values())
                   if (getattr(m, "__file__", None) or "").startswith(prefix)
                   and m.__file__.endswith(".py")})
@@ -32,6 +40,8 @@ with zipfile.ZipFile(data, "w", zipfile.ZIP_DEFLATED) as archive:
         info.compress_type = zipfile.ZIP_DEFLATED
         with open(pyc, "rb") as f:
             archive.writestr(info, f.read())
-base64.b64encode(data.getvalue()).decode()
+json.dumps([base64.b64encode(data.getvalue()).decode(), modules])
 `);
-fs.writeFileSync(out, Buffer.from(encoded, "base64"));
+const [zip, modules] = JSON.parse(encoded);
+fs.writeFileSync(out, Buffer.from(zip, "base64"));
+fs.writeFileSync(path.join(path.dirname(out), "modules.json"), JSON.stringify(modules));

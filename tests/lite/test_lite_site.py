@@ -133,12 +133,21 @@ _EXECUTE_JS = """async (code) => {
   await future.done;
   return text.trim().split('\\n');
 }"""
+# Graphviz-WASM put back to not loaded, as `import autograd_viz` leaves it (the kernel's
+# snapshot has the kit imported, and its loading started as the kernel started)
 _FIRST_CELL_DRAWS = """\
-import sys
-print("ready", "autograd_viz" in sys.modules)
+from autograd_viz.viz import wasm
+wasm._graphviz = wasm._loading = None
 from autograd_viz import Value
 drawing = (Value(2.0, label="x") * 3).draw()
 print("svg", drawing.svg().startswith("<svg"))
+"""
+# What the kernel's worker did as it started (lite/kernel.mjs's marks) and what it has in memory
+_KERNEL_RESTORED = """\
+import sys
+from js import performance
+print("marks", ", ".join(m.name for m in performance.getEntriesByType("mark")))
+print("in memory", "IPython" in sys.modules, "autograd_viz.exercises" in sys.modules)
 """
 
 # The saved drawings a learner sees on opening a notebook, before running anything (the
@@ -489,12 +498,27 @@ def fresh(browser: Browser, request: pytest.FixtureRequest) -> Iterator[Browser]
 
 
 def test_a_drawing_in_the_importing_cell_waits_for_graphviz_wasm(fresh):
-    """`import autograd_viz` starts loading Graphviz-WASM; a drawing asked for in that same cell,
-    before it has loaded, waits for it (the browser pauses Python: JSPI) instead of failing."""
+    """`import autograd_viz` starts loading Graphviz-WASM; a drawing asked for before it has
+    loaded waits for it (the browser pauses Python: JSPI) instead of failing."""
     fresh.open(NOTEBOOKS[0])
     outputs = fresh.page.evaluate(_EXECUTE_JS, _FIRST_CELL_DRAWS)
-    assert outputs == ["ready False", "svg True"], outputs
+    assert outputs == ["svg True"], outputs
     assert not fresh.foreign, f"requests left 127.0.0.1: {fresh.foreign}"
+
+
+def test_the_kernel_restores_its_python_from_the_sites_snapshot(built, fresh):
+    """The kernel's Pyodide is lite/kernel.mjs, which restores the snapshot the build made
+    (IPython and the kit already imported) instead of starting Python; the kernel then starts
+    as before (benchmarks/lite_cold_start.py: how long each step takes)."""
+    config = json.loads((built / "jupyter-lite.json").read_text())["jupyter-config-data"]
+    kernel = config["litePluginSettings"]["@jupyterlite/pyodide-kernel-extension:kernel"]
+    assert kernel["pyodideUrl"] == "./static/pyodide/kernel.mjs"
+    for name in ("kernel.mjs", "kernel.snapshot.gz", "kernel.files.gz"):
+        assert (built / "static" / "pyodide" / name).is_file(), name
+    fresh.open(NOTEBOOKS[0])
+    marks, memory = fresh.page.evaluate(_EXECUTE_JS, _KERNEL_RESTORED)
+    assert "kernel.mjs: Python restored" in marks and "kernel.mjs: resumed" in marks, marks
+    assert memory == "in memory True True", memory
 
 
 _DECK_SHOWS_CODE_JS = """async () => {
@@ -585,7 +609,9 @@ def test_notebook_runs_in_the_browser_offline(fresh, notebook):
     assert not problems, "\n".join(problems)
     assert not fresh.page_errors, f"{notebook}: page errors {fresh.page_errors}"
     drawn = any(  # a drawing the browser edition shows too (not PyTorch's: it has none)
-        SVG in o.get("data", {}) for c in _committed(notebook) for o in c.get("outputs", [])
+        SVG in o.get("data", {})
+        for c in _committed(notebook)
+        for o in c.get("outputs", [])
         if not _needs_torch(c)
     )
     assert overflow["measured"] or not drawn, f"{notebook}: no node of its drawings was measured"

@@ -1,0 +1,159 @@
+"""Build step (lite/build.py): the kernel's Python as a snapshot, made in headless Chromium.
+
+static/pyodide/kernel.mjs (lite/kernel.mjs) becomes the kernel's `pyodideUrl`: it restores
+kernel.snapshot.gz and writes kernel.files.gz into site-packages instead of starting Python,
+unpacking the start packages' wheels and importing IPython, jedi, ... and the kit (see there).
+The snapshot is made here, from the built site served on 127.0.0.1, by the same Pyodide in a
+module worker of Chromium (make_kernel_snapshot.html), as the kernel's worker will restore it:
+a snapshot holds Python as it started in that engine, with WebAssembly stack switching (JSPI).
+The last one made is kept in lite/.cache/kernel-snapshot/, by what it was made from (the site's
+Pyodide folder, its wheels, kernel.mjs, what runs before it), so a rebuild of the same site
+does not start Chromium.
+No Chromium (AUTOGRAD_VIZ_CHROMIUM or `chromium` on PATH), no module list from
+compile_start.mjs (no Node), or anything failing: a warning, and the kernel starts Python as
+before (its `pyodideUrl` stays Pyodide's own pyodide.mjs).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import hashlib
+import http.server
+import json
+import os
+import shutil
+import signal
+import subprocess
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import ClassVar
+from urllib.parse import quote
+
+LITE = Path(__file__).resolve().parent
+CACHE = LITE / ".cache" / "kernel-snapshot"  # the last one made, by what it was made from
+KERNEL_PLUGIN = "@jupyterlite/pyodide-kernel-extension:kernel"  # its settings in jupyter-lite.json
+FILES = ["kernel.mjs", "kernel.snapshot.gz", "kernel.files.gz"]  # into static/pyodide/
+# Run before the snapshot: every module the kernel's start imports (compile_start.mjs's list,
+# but the kernel's own) and the kit with all of its modules that import here (an engine that
+# needs PyTorch does not), so a notebook's `import autograd_viz` finds them in memory. The
+# kit's browser set-up (autograd_viz._pyodide.setup(): Graphviz-WASM starts loading, a JS
+# promise, which no snapshot can hold) is left for RESUME, which a restored kernel runs.
+PREPARE = """
+import importlib, json, pkgutil, sys, types
+failed = []
+for name in json.loads(%r):
+    try:
+        importlib.import_module(name)
+    except Exception as err:
+        failed.append(f"{name}: {err!r}")
+sys.modules["autograd_viz._pyodide"] = types.SimpleNamespace(setup=lambda: None)
+import autograd_viz
+del sys.modules["autograd_viz._pyodide"], autograd_viz._pyodide
+for kit in pkgutil.walk_packages(autograd_viz.__path__, "autograd_viz."):
+    try:
+        if kit.name != "autograd_viz._pyodide":
+            importlib.import_module(kit.name)
+    except ImportError:
+        pass
+json.dumps(failed)
+"""
+RESUME = "from autograd_viz import _pyodide\n_pyodide.setup()"
+
+
+def make(output: Path, modules: list[str]) -> None:
+    """The snapshot into output/static/pyodide/, and the kernel's pyodideUrl set to it."""
+    chromium = shutil.which(os.environ.get("AUTOGRAD_VIZ_CHROMIUM", "chromium"))
+    if not (chromium and modules):
+        print("[lite] warning: no kernel snapshot (it needs Chromium, and Node for the modules)")
+        return
+    config = json.loads((output / "jupyter-lite.json").read_text())
+    settings = config["jupyter-config-data"]["litePluginSettings"][KERNEL_PLUGIN]
+    pyodide = output / "static" / "pyodide"
+    shutil.copy2(LITE / "kernel.mjs", pyodide / "kernel.mjs")
+    options = {"packages": settings["loadPyodideOptions"]["packages"]}
+    job = {"options": options, "prepare": PREPARE % json.dumps(modules), "resume": RESUME}
+    key = hashlib.sha256(json.dumps(job).encode())
+    for path in sorted([*pyodide.iterdir(), LITE / "make_kernel_snapshot.html"]):
+        key.update(path.name.encode() + path.read_bytes())
+    cached = CACHE / key.hexdigest()[:16]
+    if cached.is_dir():
+        answer = {"done": True}
+        for name in FILES[1:]:
+            shutil.copy2(cached / name, pyodide / name)
+    else:
+        answer = _in_chromium(chromium, output, job)
+    if not answer or answer.get("error") or answer.get("failed"):
+        print(f"[lite] warning: no kernel snapshot: {answer or 'Chromium gave no answer'}")
+        for name in FILES:
+            (pyodide / name).unlink(missing_ok=True)
+        return
+    if not cached.is_dir():
+        shutil.rmtree(CACHE, ignore_errors=True)
+        cached.mkdir(parents=True)
+        for name in FILES[1:]:
+            shutil.copy2(pyodide / name, cached / name)
+    settings["pyodideUrl"] = "./static/pyodide/kernel.mjs"
+    (output / "jupyter-lite.json").write_text(json.dumps(config, indent=2))
+    size = sum((pyodide / name).stat().st_size for name in FILES) / 1e6
+    print(f"[lite] kernel snapshot: {len(modules)} modules and the kit imported, {size:.1f} MB")
+
+
+def _in_chromium(chromium: str, site: Path, job: dict, timeout: float = 300) -> dict:
+    """Open make_kernel_snapshot.html on `site` (served on 127.0.0.1) in headless Chromium;
+    the files it PUTs go into static/pyodide/, and its last PUT ("done") is the answer."""
+    answer: dict = {}
+    page = (LITE / "make_kernel_snapshot.html").read_bytes()
+
+    class Handler(http.server.SimpleHTTPRequestHandler):
+        extensions_map: ClassVar = {
+            **http.server.SimpleHTTPRequestHandler.extensions_map,
+            ".mjs": "text/javascript",
+            ".wasm": "application/wasm",
+        }
+
+        def do_GET(self) -> None:
+            if not self.path.startswith("/__snapshot__.html"):
+                return super().do_GET()
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.end_headers()
+            self.wfile.write(page)
+
+        def do_PUT(self) -> None:
+            name = self.path.rsplit("/", 1)[-1]
+            body = self.rfile.read(int(self.headers["Content-Length"]))
+            if name == "done":
+                answer.update(json.loads(body), done=True)
+            elif name in FILES:
+                (site / "static" / "pyodide" / name).write_bytes(body)
+            self.send_response(204)
+            self.end_headers()
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(
+        ("127.0.0.1", 0), functools.partial(Handler, directory=str(site))
+    )
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{server.server_port}/__snapshot__.html?job={quote(json.dumps(job))}"
+    try:
+        with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as profile:
+            browser = subprocess.Popen(
+                [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+                 f"--user-data-dir={profile}", url],
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+            )  # fmt: skip
+            deadline = time.monotonic() + timeout
+            while not answer and browser.poll() is None and time.monotonic() < deadline:
+                time.sleep(0.5)
+            with contextlib.suppress(ProcessLookupError):  # Chromium and its helpers, all
+                os.killpg(browser.pid, signal.SIGKILL)
+            browser.wait()
+    finally:
+        server.shutdown()
+        server.server_close()
+    return answer
