@@ -97,6 +97,10 @@ def test_without_a_page_graphviz_the_kit_loads_its_own_copy(
 
 
 def _build_module() -> types.ModuleType:
+    """lite/build.py as `python lite/build.py` runs it: with its folder on sys.path, where it
+    finds kernel_snapshot.py."""
+    if str(ROOT / "lite") not in sys.path:
+        sys.path.insert(0, str(ROOT / "lite"))
     spec = importlib.util.spec_from_file_location("lite_build", ROOT / "lite" / "build.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
