@@ -12,7 +12,7 @@ import math
 
 from autograd_viz._numbers import format_number
 from autograd_viz.engines.ops import table_value
-from autograd_viz.engines.torch_tensors import _BY_POSITION, _name, _tolerance
+from autograd_viz.engines.torch_tensors import _name, _tolerance, saved_copies
 from autograd_viz.errors import TorchGraphError
 
 __all__ = ["scalar_values"]
@@ -56,34 +56,13 @@ def scalar_values(walked, kinds, rows, operands, exponents, root, kept) -> tuple
     saved checked against the computed one (`TorchGraphError` where they disagree)."""
     n = len(walked)
     saved: dict[int, list[tuple[float, str]]] = {i: [] for i in range(n)}
-    fn_index = {id(v): i for i, (v, _) in enumerate(walked) if kinds[i] == "function"}
 
     def said(i: int, value: float | None, where: str) -> None:
         if value is not None:
             saved[i].append((value, where))
 
-    said(n - 1, _number(root, "the tensor"), "the tensor's own data")
-    for i, (v, _) in enumerate(walked):
-        if kinds[i] == "leaf":
-            said(i, _number(v.variable, "a leaf"), "its tensor")
-        if kinds[i] != "function":
-            continue
-        name = _name(v)
-        pairs = list(_BY_POSITION)
-        if rows[i] == "**":
-            pairs.append(("_saved_exponent", 1))
-        for attr, k in [*pairs, ("_saved_result", -1)]:
-            value = kept[i].get(attr)
-            if value is None:
-                continue
-            number = _number(value, f"{name}.{attr}")
-            owner = getattr(value, "grad_fn", None)
-            if k == -1:
-                said(i, number, f"{name}._saved_result")
-            elif owner is not None and id(owner) in fn_index:  # a value made on the way
-                said(fn_index[id(owner)], number, f"{name}.{attr}")
-            elif rows[i] is not None and k < len(operands[i]):  # a leaf's, or a number's
-                said(operands[i][k], number, f"{name}.{attr}")
+    for i, found, where in saved_copies(walked, kinds, rows, operands, root, kept, _number):
+        said(i, found, where)
     data: list[float | None] = [None] * n
     for i in range(n):
         if kinds[i] != "function" and saved[i]:

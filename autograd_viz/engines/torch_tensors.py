@@ -145,6 +145,35 @@ def _computed(row: str | None, name: str, args: list[tuple[Shape, Numbers]],
     return tuple(values)
 
 
+def saved_copies(walked, kinds, rows, operands, root, kept, read):
+    """Every copy of a node's value PyTorch holds, as (node, `read(copy, where)`, where): the
+    root tensor's own data, each leaf's tensor, and what each Function saved for its backward,
+    given to the node it is a copy of (a value made on the way, by its Function; else the
+    operand at its position) — for the scalars' reader and the small tensors' alike."""
+    n = len(walked)
+    fn_index = {id(v): i for i, (v, _) in enumerate(walked) if kinds[i] == "function"}
+    yield n - 1, read(root, "the tensor"), "the tensor's own data"
+    for i, (v, _) in enumerate(walked):
+        if kinds[i] == "leaf":
+            yield i, read(v.variable, "a leaf"), "its tensor"
+        if kinds[i] != "function":
+            continue
+        name = _name(v)
+        pairs = [*_BY_POSITION, ("_saved_exponent", 1)] if rows[i] == "**" else _BY_POSITION
+        for attr, k in [*pairs, ("_saved_result", -1)]:
+            value = kept[i].get(attr)
+            if value is None:
+                continue
+            found = read(value, f"{name}.{attr}")
+            owner = getattr(value, "grad_fn", None)
+            if k == -1:
+                yield i, found, f"{name}._saved_result"
+            elif owner is not None and id(owner) in fn_index:  # a value made on the way
+                yield fn_index[id(owner)], found, f"{name}.{attr}"
+            elif rows[i] is not None and k < len(operands[i]):  # a leaf's, or a number's
+                yield operands[i][k], found, f"{name}.{attr}"
+
+
 def tensor_values(walked, kinds, rows, operands, exponents, root, kept):
     """(shape, numbers) of every node of the walked graph (see the module docstring)."""
     n = len(walked)
@@ -153,7 +182,6 @@ def tensor_values(walked, kinds, rows, operands, exponents, root, kept):
         if kinds[i] != "const":
             shapes[i] = _node_shape(v)
     copies: dict[int, list[tuple[Numbers, str]]] = {i: [] for i in range(n)}
-    fn_index = {id(v): i for i, (v, _) in enumerate(walked) if kinds[i] == "function"}
 
     def said(i: int, found: tuple[Shape, Numbers] | None, where: str) -> None:
         if found is None:
@@ -164,26 +192,8 @@ def tensor_values(walked, kinds, rows, operands, exponents, root, kept):
         if math.prod(shapes[i]) == len(numbers):  # type: ignore[arg-type]
             copies[i].append((numbers, where))
 
-    said(n - 1, _flat(root, "the tensor"), "the tensor's own data")
-    for i, (v, _) in enumerate(walked):
-        if kinds[i] == "leaf":
-            said(i, _flat(v.variable, "a leaf"), "its tensor")
-        if kinds[i] != "function":
-            continue
-        name = _name(v)
-        pairs = [*_BY_POSITION, ("_saved_exponent", 1)] if rows[i] == "**" else _BY_POSITION
-        for attr, k in [*pairs, ("_saved_result", -1)]:
-            value = kept[i].get(attr)
-            if value is None:
-                continue
-            found = _flat(value, f"{name}.{attr}")
-            owner = getattr(value, "grad_fn", None)
-            if k == -1:
-                said(i, found, f"{name}._saved_result")
-            elif owner is not None and id(owner) in fn_index:  # a value made on the way
-                said(fn_index[id(owner)], found, f"{name}.{attr}")
-            elif rows[i] is not None and k < len(operands[i]):  # a leaf's, or a number's
-                said(operands[i][k], found, f"{name}.{attr}")
+    for i, found, where in saved_copies(walked, kinds, rows, operands, root, kept, _flat):
+        said(i, found, where)
     data: list[Numbers | None] = [c[0][0] if c else None for c in copies.values()]
     for _ in range(n):  # PyTorch's own copy first; else computed, operands before users
         changed = False
