@@ -52,6 +52,21 @@ def num(x: float, digits: int) -> Eq:
     return Eq(format_number(x, digits), latex_number(x, digits))
 
 
+def vector(shape: tuple[int, ...], numbers: Sequence[float], digits: int) -> Eq:
+    """A tensor's numbers nested as its shape, `[1, 2, 3]` or `[[1, 2], [3, 4]]`; one number
+    for shape () — how a derivation on small tensors writes every value and gradient.
+
+    >>> vector((3,), (1.0, -2.0, 0.5), 4).text
+    '[1, −2, 0.5]'
+    """
+    if not shape:
+        return num(numbers[0], digits)
+    step = len(numbers) // shape[0] if shape[0] else 0
+    rows = [vector(shape[1:], numbers[k * step : (k + 1) * step], digits) for k in range(shape[0])]
+    text = "[" + ", ".join(r.text for r in rows) + "]"
+    return Eq(text, r"\left[" + r",\ ".join(r.latex for r in rows) + r"\right]")
+
+
 def par(e: Eq, prec: int) -> Eq:
     """Parenthesise `e` if it binds less tightly than `prec`, or starts with a minus sign."""
     if e.prec < prec or e.text.startswith(MINUS):
@@ -73,6 +88,12 @@ def times(a: Eq, b: Eq) -> Eq:
     a = a if a.prec >= PRODUCT else par(a, PRODUCT)  # a leading minus reads fine
     b = par(b, PRODUCT)
     return Eq(f"{a.text} · {b.text}", rf"{a.latex} \cdot {b.latex}", PRODUCT)
+
+
+def hadamard(a: Eq, b: Eq) -> Eq:
+    """a ⊙ b: two tensors multiplied element by element."""
+    a, b = par(a, PRODUCT), par(b, PRODUCT)
+    return Eq(f"{a.text} ⊙ {b.text}", rf"{a.latex} \odot {b.latex}", PRODUCT)
 
 
 def power(base: Eq, exponent: float, digits: int) -> Eq:

@@ -12,7 +12,7 @@ import math
 import unicodedata
 from typing import TYPE_CHECKING
 
-from autograd_viz._equations import Eq, chain, latex_text, num, partial, plus, times
+from autograd_viz._equations import Eq, chain, latex_text, num, partial, plus, times, vector
 from autograd_viz._numbers import format_number
 from autograd_viz.errors import TraceError
 from autograd_viz.ops import Args, Op, describe
@@ -22,15 +22,24 @@ if TYPE_CHECKING:  # annotations only
     from autograd_viz.graph import Graph, Node
 
 
+def value_eq(graph: Graph, i: int, digits: int) -> Eq:
+    """Value i as a derivation writes it: its number, or a tensor's numbers (`[1, 2, 3]`)."""
+    shapes = getattr(graph, "shapes", ())
+    if shapes:  # a graph of small tensors (PyTorch's): every value may hold several
+        return vector(shapes[i], graph.tensors[i][0], digits)  # type: ignore[attr-defined]
+    return num(graph.nodes[i].data, digits)
+
+
 def _args(graph: Graph, node: Node, names: list[Eq], digits: int) -> Args:
-    """What the op table writes with, for one operation node."""
-    operands = [graph.nodes[p] for p in node.operands]
+    """What the op table writes with, for one operation node (a tensor's `values` are its
+    numbers, so a rule that computes with one number refuses them with a TypeError)."""
+    tensors = getattr(graph, "tensors", ())
     return Args(
         names=[names[p] for p in node.operands],
-        numbers=[num(o.data, digits) for o in operands],
-        values=[o.data for o in operands],
+        numbers=[value_eq(graph, p, digits) for p in node.operands],
+        values=[tensors[p][0] if tensors else graph.nodes[p].data for p in node.operands],
         out=names[node.index],
-        out_number=num(node.data, digits),
+        out_number=value_eq(graph, node.index, digits),
         out_value=node.data,
         exponent=node.exponent,
         digits=digits,
@@ -42,7 +51,7 @@ def _forward_eq(graph: Graph, node: Node, names: list[Eq], digits: int) -> Eq:
     row = describe(node.op)
     args = _args(graph, node, names, digits)
     symbolic, numbers = row.forward(args.names, args), row.forward(args.numbers, args)
-    return chain([names[node.index], symbolic, numbers, num(node.data, digits)])
+    return chain([names[node.index], symbolic, numbers, value_eq(graph, node.index, digits)])
 
 
 def _noted(eq: Eq, note: str | None) -> Eq:

@@ -12,8 +12,8 @@ import re
 from typing import TYPE_CHECKING
 
 from autograd_viz._checks import is_number
-from autograd_viz._equations import Eq, chain, num
-from autograd_viz.chain_rule import _Backward, _forward_eq, _noted
+from autograd_viz._equations import Eq, chain
+from autograd_viz.chain_rule import _Backward, _forward_eq, _noted, value_eq
 from autograd_viz.chain_rule import local_equations as _local_equations
 from autograd_viz.errors import TraceError
 from autograd_viz.naming import expression_names
@@ -49,7 +49,17 @@ def derive(graph: Graph, phase: str = "both", *, digits: int = 4,
     if phase in ("forward", "both"):
         lines += _forward_lines(graph, names, digits)
     if phase in ("backward", "both"):
-        backward, grads = _Backward(graph, names, digits, notation).lines()
+        if getattr(graph, "shapes", ()):  # PyTorch's small tensors: element by element
+            from autograd_viz.tensor_chain import TensorBackward  # only such a graph needs it
+
+            if notation != "blog":
+                raise TraceError(
+                    "a graph of tensors is derived in the blog's notation only (∂L/∂x = "
+                    "∂L/∂s ⊙ ∂s/∂x); leave notation out"
+                )
+            backward, grads = TensorBackward(graph, names, digits).lines()
+        else:
+            backward, grads = _Backward(graph, names, digits, notation).lines()
         lines += backward
     return _steps(graph, lines, phase, grads)
 
@@ -86,7 +96,7 @@ def _forward_lines(graph: Graph, names: list[Eq], digits: int) -> list[_Line]:
                               key=lambda i: _natural(nodes[i].label))),
     ):  # fmt: skip
         if members:
-            pairs = [chain([names[i], num(nodes[i].data, digits)]) for i in members]
+            pairs = [chain([names[i], value_eq(graph, i, digits)]) for i in members]
             if len(pairs) > _LIST_AT_MOST:  # a network's weights: the picture shows them all
                 more = f"… ({len(pairs)} in all)"
                 pairs = [

@@ -19,9 +19,10 @@ from hypothesis import strategies as st
 torch = pytest.importorskip("torch")
 
 import autograd_viz  # noqa: E402
+from autograd_viz._equations import vector  # noqa: E402
 from autograd_viz.door import open_graph  # noqa: E402
 from autograd_viz.engines.torch_tensors import shown  # noqa: E402
-from autograd_viz.errors import TorchGraphError  # noqa: E402
+from autograd_viz.errors import TorchGraphError, TraceError  # noqa: E402
 from autograd_viz.trace import trace  # noqa: E402
 from autograd_viz.viz.dot import number_formatter  # noqa: E402
 
@@ -295,18 +296,175 @@ def test_a_target_that_does_not_require_grad_is_refused_saying_how_to_draw_it():
     assert graph.tensors[1][1] == pytest.approx((1 / 3, 0.0, -2 / 3))  # float32's 1/3
 
 
-def test_stepping_through_a_graph_of_tensors_is_refused_pointing_to_draw():
+def test_a_quiz_or_a_side_by_side_of_tensors_is_refused_pointing_to_animate():
+    """A quiz asks for one number per blank, and our Value holds one number: both refuse a
+    graph of tensors, before PyTorch's backward runs, and say what shows it."""
     x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
     z = (x * x).sum()
-    calls = [lambda: autograd_viz.animate(z, widgets=False),
-             lambda: autograd_viz.animate(z, names={"x": x}, widgets=False),
-             lambda: autograd_viz.quiz(z), lambda: trace(z)]  # fmt: skip
-    texts = [_refused(call) for call in calls]
-    assert texts[0].startswith("animate() works on graphs of scalar tensors")
-    assert "(x, a leaf, shape (3,))" in texts[1] and texts[2].startswith("quiz()")
-    for text in texts:
-        assert "draw(t) shows this graph" in text and "one per element" in text
+    text = _refused(lambda: autograd_viz.quiz(z, names={"x": x}))
+    assert text.startswith("quiz() asks for one number per value")
+    assert "(x, a leaf, shape (3,))" in text
+    assert "animate(t) steps through it element by element" in text and "draw(t)" in text
     assert x.grad is None  # refused before PyTorch's backward ran
+    ours = autograd_viz.Value(1.0, label="x")
+    with pytest.raises(TorchGraphError, match="side_by_side"):
+        autograd_viz.side_by_side((ours * ours), z)
+
+
+# ---- stepping through a graph of tensors, element by element -------------------------------
+
+
+def _stepped(build, seed, dtype):
+    """(graph, steps, PyTorch's {name: (shape, grad)} from a separate real backward())."""
+    root, named = build(torch.Generator().manual_seed(seed), dtype)
+    for t in named.values():
+        if t.grad_fn is not None:
+            t.retain_grad()
+    graph = open_graph(root, caller="trace()", names=named)
+    steps = trace(graph)
+    root.backward()
+    theirs = {k: (tuple(t.shape), tuple(t.grad.reshape(-1).tolist())) for k, t in named.items()}
+    return graph, steps, theirs
+
+
+def _result(step) -> str:
+    """The last side of a step's equation (the number or tensor it gives)."""
+    return step.text.split("   (")[0].rsplit(" = ", 1)[1]
+
+
+@pytest.mark.parametrize("dtype", [torch.float64, torch.float32], ids=["f64", "f32"])
+@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize("build", BUILDS, ids=lambda b: b.__name__.strip("_"))
+def test_each_tensors_gradient_is_revealed_by_a_step_ending_on_pytorchs_gradient(
+    build, seed, dtype
+):
+    """Every named tensor's gradient appears once, at the step that completes it, whose
+    equation ends on the gradient a separate backward() gave it, element by element."""
+    graph, steps, theirs = _stepped(build, seed, dtype)
+    labels = [n.label for n in graph.nodes]
+    revealed_at = {}
+    before: set[int] = set()
+    for step in steps:
+        for i in set(step.grads) - before:
+            revealed_at[i] = step
+        before = set(step.grads)
+    for name, (shape, grad) in theirs.items():
+        i = labels.index(name)
+        assert _result(revealed_at[i]) == vector(shape, grad, 4).text, name
+    backward = [s for s in steps if s.phase == "backward"]
+    assert backward[0].text.endswith(" = 1") and backward[0].kind == "seed"
+
+
+_ELEMENT = {
+    "+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,
+    "/": lambda a, b: a / b, "tanh": math.tanh, "exp": math.exp, "log": math.log,
+    "sigmoid": lambda a: 1 / (1 + math.exp(-a)), "ReLU": lambda a: max(a, 0.0),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("build", BUILDS, ids=lambda b: b.__name__.strip("_"))
+def test_every_local_derivative_is_a_finite_difference_of_its_operation(build):
+    """The local derivative each step multiplies by, element by element, against central
+    differences of the operation on that element (operands broadcast as PyTorch does)."""
+    graph, _, _ = _stepped(build, 4, torch.float64)
+    for node in graph.nodes:
+        if not node.operands:
+            continue
+        shapes = [graph.shapes[p] for p in node.operands]
+        values = [graph.tensors[p][0] for p in node.operands]
+        for k, (local, _) in enumerate(graph.tensor_edges[node.index]):
+            if node.op in ("sum", "mean"):
+                n = len(values[0])
+                assert local == tuple(1.0 if node.op == "sum" else 1 / n for _ in range(n))
+                continue
+            out = torch.broadcast_shapes(*shapes)
+            columns = [torch.tensor(v).reshape(s).expand(out).reshape(-1).tolist()
+                       for v, s in zip(values, shapes)]  # fmt: skip
+            if node.op.startswith("**"):
+                f = lambda a, n=node.exponent: a**n  # noqa: E731
+            else:
+                f = _ELEMENT[node.op]
+            for e, args in enumerate(zip(*columns)):
+                h = 1e-6 * max(1.0, abs(args[k]))
+                up, down = list(args), list(args)
+                up[k] += h
+                down[k] -= h
+                numeric = (f(*up) - f(*down)) / (2 * h)
+                assert local[e] == pytest.approx(numeric, rel=1e-5, abs=1e-7), (node.op, k, e)
+
+
+@pytest.mark.parametrize("build", BUILDS, ids=lambda b: b.__name__.strip("_"))
+def test_the_backward_steps_follow_the_order_pytorchs_hooks_fired(build):
+    graph, steps, _ = _stepped(build, 0, torch.float64)
+    stepped = [int(s.edges[0].split("-")[0][2:]) for s in steps
+               if s.phase == "backward" and s.kind in ("local", "contribution")]  # fmt: skip
+    ran = [i for i in graph.backward_order
+           if any(graph.nodes[p].role != "const" for p in graph.nodes[i].operands)]  # fmt: skip
+    assert list(dict.fromkeys(stepped)) == ran
+
+
+def test_the_neurons_derivation_on_tensors_is_written_element_by_element():
+    """tanh(x·w + b) summed, at x = [1, 2, 3], w = [0.5, −1, 2], b = 0.5, worked by hand:
+    x·w + b = [1, −1.5, 6.5]; 1 − tanh² = [0.42, 0.1807, 9.041e−6] (4/(e^6.5 + e^−6.5)²;
+    in float32 PyTorch's 1 − tanh² gives 9.06e−6, and the kit shows PyTorch's numbers); b,
+    stretched over three elements, gets their sum 0.6007; x gets [0.42·0.5, 0.1807·(−1),
+    9.041e−6·2]."""
+    f64 = torch.float64
+    x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True, dtype=f64)
+    w = torch.tensor([0.5, -1.0, 2.0], requires_grad=True, dtype=f64)
+    b = torch.tensor(0.5, requires_grad=True, dtype=f64)
+    L = (x * w + b).tanh().sum()
+    named = {"x": x, "w": w, "b": b, "L": L}
+    texts = [s.text for s in trace(open_graph(L, caller="trace()", names=named))]
+    assert texts[0] == "inputs: x = [1, 2, 3], w = [0.5, −1, 2], b = 0.5"
+    assert texts[1].startswith("x · w = [1, 2, 3] · [0.5, −1, 2] = [0.5, −2, 6]   (in PyTorch: ")
+    assert "element by element" in texts[1]
+    assert texts[4] == "L = sum(tanh(x · w + b)) = sum([0.7616, −0.9051, 1]) = 0.8564"
+    assert texts[6] == "∂L/∂tanh(x · w + b) = 1 per element = [1, 1, 1]"
+    assert texts[7].endswith("= [1, 1, 1] ⊙ (1 − [0.7616, −0.9051, 1]²) = [0.42, 0.1807, 9.041e−6]")
+    assert texts[9] == (
+        "∂L/∂b = ∂L/∂(x · w + b) ⊙ ∂(x · w + b)/∂b = [0.42, 0.1807, 9.041e−6] ⊙ 1 = "
+        "Σ[0.42, 0.1807, 9.041e−6] = 0.6007   (b was stretched from shape () to (3,): Σ adds "
+        "up the shares of each of its elements)"
+    )
+    assert texts[10] == (
+        "∂L/∂x = ∂L/∂(x · w) ⊙ ∂(x · w)/∂x = [0.42, 0.1807, 9.041e−6] ⊙ w = "
+        "[0.42, 0.1807, 9.041e−6] ⊙ [0.5, −1, 2] = [0.21, −0.1807, 1.808e−5]"
+    )
+    assert texts[11].endswith("⊙ [1, 2, 3] = [0.42, 0.3614, 2.712e−5]")
+    assert len(texts) == 12
+
+
+def test_a_reused_tensor_gets_the_sum_of_its_shares_as_pytorch_adds_them():
+    y = torch.tensor([1.0, -2.0], requires_grad=True)
+    texts = [s.text for s in trace(open_graph((y * y + y).mean(), caller="trace()",
+                                              names={"y": y}))]  # fmt: skip
+    assert "ȳ via the product, operand 1 = " in texts[-3] and texts[-3].endswith("= [0.5, −1]")
+    assert texts[-1] == (
+        "∂out/∂y = [0.5, 0.5] + [0.5, −1] + [0.5, −1] = [1.5, −1.5]   (PyTorch "
+        "adds the 3 shares in its engine, then calls y's AccumulateGrad once)"
+    )
+
+
+def test_animate_steps_a_graph_of_tensors_with_every_number_in_its_cells():
+    """The player's frames: a tensor's cells read `grad ?` until the step that completes it,
+    then its gradient; the last frame shows every tensor's numbers."""
+    x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    c = torch.tensor(2.0, requires_grad=True)
+    player = autograd_viz.animate((x * c).sum(), names={"x": x, "c": c}, widgets=True)
+    frames = player.frames
+    assert len(frames) == 7 and x.grad is None and c.grad is None
+    last = frames.frame_svg(len(frames) - 1)
+    assert ">grad [2, 2, 2]<" in last and ">grad 6<" in last and ">data [2, 4, 6]<" in last
+    before = frames.frame_svg(len(frames) - 2)
+    assert ">grad ?<" in before
+    assert frames.caption(len(frames) - 1).text == "step 7 of 7 — backward pass · the chain rule"
+
+
+def test_the_adjoint_notation_on_tensors_is_refused_saying_what_works():
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    with pytest.raises(TraceError, match="blog's notation only"):
+        trace(open_graph((x * x).sum(), caller="trace()"), notation="adjoint")
 
 
 # ---- the learner's own hooks ------------------------------------------------------------

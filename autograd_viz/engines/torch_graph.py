@@ -169,14 +169,17 @@ def _walk(root_fn: object, max_nodes: int | None, too_large) -> list[tuple[objec
     return order
 
 
+_WHOLE = {"SumBackward0": "sum", "MeanBackward0": "mean"}  # .sum() and .mean() of a whole tensor
+
+
 def _op(fn: object, n_operands: int) -> tuple[str, str | None, float | None]:
     """(the op string, the op table's key or None, the exponent of x ** n) of a Function."""
     name = _name(fn)
     if getattr(fn, "_saved_alpha", 1) != 1:  # torch.add(x, y, alpha=2): not the sum's row
         return name, None, None
     canonical = canonical_op(name, n_operands)
-    if canonical is None:
-        return name, None, None
+    if canonical is None:  # a whole tensor added up is written sum(x), mean(x)
+        return _WHOLE.get(name, name), None, None
     if canonical == POWER_N:
         n = _number(_saved(fn, "_saved_exponent"), name)
         return (name, None, None) if n is None else (f"**{n:g}", POWER_N, n)

@@ -26,8 +26,9 @@ from dataclasses import dataclass, field
 
 from autograd_viz._numbers import format_number
 from autograd_viz._text import clip
+from autograd_viz.engines.ops import canonical_op
 from autograd_viz.engines.torch_graph import TorchRead, read_torch
-from autograd_viz.engines.torch_tensors import shown
+from autograd_viz.engines.torch_tensors import _tolerance, edge_numbers, shown
 from autograd_viz.errors import TorchGraphError
 from autograd_viz.graph import Graph, Node, with_numbers
 from autograd_viz.naming import expression_names
@@ -63,6 +64,8 @@ class TorchSnapshot(Graph):
     notes: Mapping[tuple[int, str], str] = field(default_factory=dict)
     shapes: tuple[tuple[int, ...], ...] = ()  # a graph of tensors: per node its shape,
     tensors: tuple[tuple[tuple[float, ...], tuple[float, ...]], ...] = ()  # (data, grad)
+    # a graph of tensors, stepped: per node, per operand (local derivative, share sent)
+    tensor_edges: tuple[tuple[tuple[tuple[float, ...], tuple[float, ...]], ...], ...] = ()
 
     def drawn_note(self, i: int) -> str:
         """A leaf's Function: PyTorch's graph holds an `AccumulateGrad` for it, which adds
@@ -139,25 +142,27 @@ def torch_snapshot(
 
 
 PICTURES = ("draw()", "roles()")  # the callers that show a graph of tensors: a picture
+STEPPED = ("animate()", "Player", "Frames", "trace()")  # ... and those that step through it
 
 
 def _tensor_snapshot(read: TorchRead, caller: str) -> TorchSnapshot:
-    """The snapshot of a graph holding tensors of several elements, for a picture: each
-    node's numbers and PyTorch's gradient of it, and the order its hooks fired. A node
-    holds its one number as `data` and `grad`, and nan for a tensor of several (the numbers
-    are `tensors[i]`), so no viewer shows one of them as the tensor's."""
-    if caller not in PICTURES:
+    """The snapshot of a graph holding tensors of several elements: each node's numbers
+    and PyTorch's gradient of it, the order its hooks fired and, for the viewers that step
+    through it, each edge's local derivative element by element and the share PyTorch sent
+    (checked against each other). A node holds its one number as `data` and `grad`, and nan
+    for a tensor of several (the numbers are `tensors[i]`), so no viewer shows one of them
+    as the tensor's. A viewer that asks for one number per value (a quiz) is refused."""
+    if caller not in PICTURES + STEPPED:
         big = next(i for i, s in enumerate(read.shapes) if math.prod(s) != 1)
         kind = "a leaf" if read.kinds[big] == "leaf" else f"the output of {read.names[big]}"
         who = f"{read.labels[big]}, {kind}" if read.labels[big] else kind
         raise TorchGraphError(
-            f"{caller} works on graphs of scalar tensors (one number each) in this "
-            f"version, and this graph holds a tensor of {math.prod(read.shapes[big])} "
-            f"elements ({who}, shape {tuple(read.shapes[big])}): the "
-            "kit does not write element-by-element equations. draw(t) shows this graph, every "
-            "tensor's numbers and PyTorch's gradients; to step through the chain rule, build "
-            "the same expression from scalar tensors, e.g. x0 = torch.tensor(1.0, "
-            "requires_grad=True), one per element."
+            f"{caller} asks for one number per value, and this graph holds a tensor of "
+            f"{math.prod(read.shapes[big])} elements ({who}, shape {tuple(read.shapes[big])}). "
+            "animate(t) steps through it element by element and draw(t) shows every "
+            "tensor's numbers and PyTorch's gradients; for this, build the same expression "
+            "from scalar tensors, e.g. x0 = torch.tensor(1.0, requires_grad=True), one per "
+            "element."
         )
     hooked, _ = _run(read, derivatives=False)
     grads: dict[int, tuple[float, ...]] = {i: received for i, _, received in hooked}
@@ -179,8 +184,53 @@ def _tensor_snapshot(read: TorchRead, caller: str) -> TorchSnapshot:
                     read.exponents[i], None, i in read.params, role)  # fmt: skip
         nodes.append(node)
     order = tuple(i for i, _, _ in hooked if read.operands[i])  # as the hooks fired
-    return TorchSnapshot(tuple(nodes), backward_order=order, functions=read.names,
-                         saved=read.saved, shapes=read.shapes, tensors=tuple(tensors))  # fmt: skip
+    edges: tuple = ()
+    if caller in STEPPED:
+        edges = _tensor_edges(read, hooked)
+    snap = TorchSnapshot(tuple(nodes), backward_order=order, functions=read.names,
+                         saved=read.saved, shapes=read.shapes, tensors=tuple(tensors),
+                         tensor_edges=edges)  # fmt: skip
+    return dataclasses.replace(snap, notes=_tensor_notes(snap)) if edges else snap
+
+
+def _tensor_edges(read: TorchRead, hooked: list[Hooked]) -> tuple:
+    """Per node, per operand: (local derivative, share sent), element by element."""
+    out: list[tuple] = [() for _ in read.kinds]
+    for i, sent, received in hooked:
+        operands = read.operands[i]
+        if not operands:
+            continue
+        row = canonical_op(read.ops[i], len(operands))
+        args = [(read.shapes[p], read.values[p]) for p in operands]
+        out[i] = edge_numbers(row, read.names[i], read.exponents[i], args, read.shapes[i],
+                              received, list(sent), _tolerance(read.root))  # fmt: skip
+    return tuple(out)
+
+
+def _tensor_notes(snap: TorchSnapshot) -> dict[tuple[int, str], str]:
+    """What a derivation on tensors says once: PyTorch's graph holds Functions, every
+    operation acts element by element (at the first operation); a tensor used several
+    times gets the sum of its shares in PyTorch's engine before its Function runs once."""
+    names = [e.text for e in expression_names(snap)]
+    notes: dict[tuple[int, str], str] = {}
+    first = next((n.index for n in snap.nodes if n.operands), None)
+    if first is not None:
+        notes[(first, "forward")] = (
+            f"in PyTorch: {snap.functions[first]}, a Function; every operation on tensors "
+            "acts element by element, a tensor of one number stretched to fit (broadcasting)"
+        )
+    uses: dict[int, int] = {}
+    for n in snap.nodes:
+        for p in n.operands:
+            uses[p] = uses.get(p, 0) + 1
+    for p, count in uses.items():
+        if count > 1:
+            who = (f"{names[p]}'s AccumulateGrad" if snap.nodes[p].is_leaf
+                   else f"{snap.functions[p]} (of {names[p]})")  # fmt: skip
+            notes[(p, "backward")] = (
+                f"PyTorch adds the {count} shares in its engine, then calls {who} once"
+            )
+    return notes
 
 
 def _flat(t) -> tuple[float, ...] | None:

@@ -16,10 +16,10 @@ import itertools
 import math
 
 from autograd_viz._numbers import format_number
-from autograd_viz.engines.ops import table_value
+from autograd_viz.engines.ops import table_partials, table_value
 from autograd_viz.errors import TorchGraphError
 
-__all__ = ["MAX_ELEMENTS", "shown", "tensor_values"]
+__all__ = ["MAX_ELEMENTS", "edge_numbers", "shown", "tensor_values"]
 
 # the saved tensors that are an operand's value, by operand position (`_saved_exponent`
 # is the second operand of x ** y; for x ** 2 it is the number n)
@@ -122,6 +122,58 @@ def _stretched(numbers: Numbers, shape: Shape, out: Shape) -> list[float]:
         numbers[sum(0 if pad[k] == 1 else i * strides[k] for k, i in enumerate(index))]
         for index in itertools.product(*(range(n) for n in out))
     ]
+
+
+def _summed(numbers: Numbers, out: Shape, shape: Shape) -> tuple[float, ...]:
+    """`numbers` of the broadcast shape `out` added up to `shape`, the operand's: each
+    element goes to the operand element it was stretched from (the reverse of `_stretched`)."""
+    pad = (1,) * (len(out) - len(shape)) + shape
+    strides = [math.prod(pad[k + 1 :]) for k in range(len(pad))]
+    totals: list[list[float]] = [[] for _ in range(math.prod(shape))]
+    for x, index in zip(numbers, itertools.product(*(range(n) for n in out))):
+        totals[sum(0 if pad[k] == 1 else i * strides[k] for k, i in enumerate(index))].append(x)
+    return tuple(math.fsum(t) for t in totals)
+
+
+def edge_numbers(row: str | None, name: str, exponent: float | None,
+                 operands: list[tuple[Shape, Numbers]], out: Shape, received: Numbers,
+                 sent: list[Numbers | None], tolerance: tuple[float, float],
+                 ) -> tuple[tuple[Numbers, Numbers], ...]:  # fmt: skip
+    """Per operand of one Function: (its local derivative element by element, the share
+    PyTorch's backward sent it). The local derivative is the op table's row on each element
+    (in the output's shape, operands broadcast), or 1 (a sum) or 1/n (a mean) per element of
+    the operand; the share is checked to be the gradient that arrived times it, added up
+    over whatever was broadcast — a step never shows an equation PyTorch's numbers deny."""
+    if name in _REDUCTIONS and len(operands) == 1 and out == ():
+        n = len(operands[0][1])
+        locals_ = [tuple(1.0 if name == "SumBackward0" else 1.0 / n for _ in range(n))]
+        wanted = [tuple(received[0] * d for d in locals_[0])]
+    else:
+        columns = [_stretched(numbers, s, out) for s, numbers in operands]
+        partials = [table_partials(row, list(element), exponent) for element in zip(*columns)]
+        if row is None or any(p is None for p in partials):
+            raise TorchGraphError(
+                f"the kit has no rule for {name}'s local derivative on these numbers, so it "
+                "cannot step through this graph; draw(t) shows it, with PyTorch's gradients."
+            )
+        locals_ = [tuple(float(p[k]) for p in partials) for k in range(len(operands))]  # type: ignore[index]
+        wanted = [_summed(tuple(g * d for g, d in zip(received, local)), out, shape)
+                  for local, (shape, _) in zip(locals_, operands)]  # fmt: skip
+    rel, abs_ = tolerance
+    out_edges = []
+    for k, (local, want) in enumerate(zip(locals_, wanted)):
+        got = sent[k] if k < len(sent) and sent[k] is not None else want
+        if len(got) != len(want) or not all(
+            math.isclose(a, b, rel_tol=rel, abs_tol=abs_) or (math.isnan(a) and math.isnan(b))
+            for a, b in zip(got, want)
+        ):
+            raise TorchGraphError(
+                f"PyTorch's {name} sent operand {k + 1} the gradient {list(got)}, where the "
+                f"chain rule with the op table's local derivative gives {list(want)}: the kit "
+                "steps only through what it can explain. draw(t) shows PyTorch's numbers."
+            )
+        out_edges.append((local, tuple(got)))
+    return tuple(out_edges)
 
 
 def _computed(row: str | None, name: str, args: list[tuple[Shape, Numbers]],

@@ -125,6 +125,8 @@ def _ask(frames: Frames) -> dict[str, Any]:
     that table alone (3.3 MB) would outweigh the player."""
     if frames.by != "operation" or len(frames.graph.nodes) > ASK_MAX_NODES:
         return {}  # a neuron's box, or more values than a learner clicks through: no table
+    if getattr(frames.graph, "shapes", ()):  # tensors: the steps say it element by element
+        return {}
     same = frames.by == "operation" and frames.notation == "blog"
     table = ask_table(
         frames.graph, digits=frames.digits, max_nodes=len(frames.graph.nodes) + 1,

@@ -84,3 +84,38 @@ def test_the_player_steps_pytorchs_graph_in_its_own_order_in_jupyterlab(jupyterl
     p.locator(PLAYER).first.screenshot(path=str(jupyterlab.root / "torch_player.png"))
     assert page.foreign_requests() == []
     assert not [e for e in page.console_errors if "Error" in e], page.console_errors
+
+
+def test_the_player_steps_a_graph_of_small_tensors_element_by_element(opened, page, tmp_path):
+    """sum(tanh(x·w + b)) on tensors of three numbers, in the kernel-free player in Chromium:
+    each step's equation is the trace's, typeset; a tensor's grad cell reads `grad ?` until
+    the step that completes it, then PyTorch's gradient as a vector."""
+    import torch
+
+    from autograd_viz.door import open_graph
+    from autograd_viz.trace import trace
+
+    x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True, dtype=torch.float64)
+    w = torch.tensor([0.5, -1.0, 2.0], requires_grad=True, dtype=torch.float64)
+    b = torch.tensor(0.5, requires_grad=True, dtype=torch.float64)
+    L = (x * w + b).tanh().sum()
+    graph = open_graph(L, caller="Frames", names={"x": x, "w": w, "b": b, "L": L})
+    expected = [s.text for s in trace(graph)]
+    p = opened(graph)
+    root = p.locator(".avz-player").first
+    x_grad = root.locator(".avz-graph text#v0-grad")
+    shown, x_cells = [], []
+    for step in range(1, len(expected) + 1):
+        if step > 1:
+            root.locator("button.avz-next").click()
+        state = wait_for_step(p, step)
+        assert state.typeset, step
+        shown.append(state.equation)
+        x_cells.append(x_grad.text_content())
+    assert shown == expected
+    done = next(k for k, text in enumerate(shown) if text.startswith("∂L/∂x = "))
+    assert x_cells[done - 1] == "grad ?"
+    assert x_cells[done] == "grad [0.21, −0.1807, 1.808e−5]"
+    assert "⊙" in shown[done] and "Σ" in next(t for t in shown if t.startswith("∂L/∂b = "))
+    root.screenshot(path=str(tmp_path / "tensor_player.png"))
+    assert not [e for e in page.console_errors if "Error" in e], page.console_errors
