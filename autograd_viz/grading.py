@@ -32,11 +32,13 @@ __all__ = [
     "ANSWER_HELP",
     "ANSWER_RULE",
     "SEPARATOR_RULE",
+    "TENSOR_HELP",
     "AnswerKey",
     "AnswerParseError",
     "ExerciseError",
     "Reading",
     "format_answer",
+    "judge_tensor",
     "parse_number",
     "read_answer",
     "read_or_none",
@@ -434,6 +436,61 @@ class AnswerKey:
         if self.tol is not None:
             return math.isclose(value, answer, rel_tol=self.tol, abs_tol=self.tol)
         return agrees(value, answer, self.digits)
+
+
+TENSOR_HELP = (
+    "Type the tensor's numbers in order, row by row, separated by commas, with a point for "
+    "decimals: [0.5, -1.5] (the brackets may be left out; each number may be a sum such as "
+    "5+3). A value of one number takes one number."
+)
+
+
+def judge_tensor(
+    text: str, answer: Sequence[float], shape: tuple[int, ...], *, digits: int = _SHOWN_DIGITS
+) -> tuple[bool, str]:
+    """The verdict on a tensor's numbers typed in one box (`[0.21, -0.18, 1.8e-5]`), each
+    judged as one number is (`AnswerKey`), and a note naming the elements that are wrong;
+    raises AnswerParseError when an element cannot be read. The elements are separated by
+    commas or semicolons (or spaces, where there is neither); brackets are ignored, so a
+    matrix may be typed nested. A count that is not the tensor's is said, never guessed at.
+
+    >>> judge_tensor("[0.5, -1.5]", (0.5, -1.5), (2,))
+    (True, '')
+    >>> judge_tensor("0.5, 1.5", (0.5, -1.5), (2,))
+    (False, 'Element 2 of 2 is not right.')
+    """
+    n = len(answer)
+    flat = re.sub(r"[\[\]()]", ",", text)
+    pieces = [p.strip() for p in re.split(r"[,;]", flat) if p.strip()]
+    if len(pieces) == 1 and n > 1:
+        pieces = pieces[0].split()
+    if len(pieces) != n:
+        said = "(" + ", ".join(map(str, shape)) + ("," if len(shape) == 1 else "") + ")"
+        return False, (
+            f"This tensor has {n} numbers (shape {said}), and I read {len(pieces)}: type "
+            "them in order, separated by commas, with a point for decimals, e.g. "
+            f"[{', '.join(format_number(x) for x in (0.5, -1.5, 2.0)[: max(1, min(n, 3))])}"
+            f"{', ...' if n > 3 else ''}]."
+        )
+    wrong, notes = [], []
+    for k, (piece, want) in enumerate(zip(pieces, answer)):
+        try:
+            right, note = AnswerKey(float(want), digits=digits).judge(piece)
+        except AnswerParseError as err:
+            raise AnswerParseError(f"element {k + 1} of {n}, {piece!r}: {err}") from None
+        if not right:
+            wrong.append(k + 1)
+            if note:
+                notes.append(note)
+    if not wrong:
+        return True, ""
+    listed = ", ".join(map(str, wrong[:-1])) + (" and " if len(wrong) > 1 else "")
+    listed += str(wrong[-1])
+    order = " (counting row by row)" if len(shape) > 1 else ""
+    verb = "is" if len(wrong) == 1 else "are"
+    said = f"Element{'s' if len(wrong) > 1 else ''} {listed} of {n}{order} {verb} not right."
+    close = notes[:1] if len(notes) == len(wrong) else []  # "give 4 digits" only if it is all
+    return False, " ".join([said, *close])
 
 
 def verdict_html(right: bool, text: str) -> str:

@@ -296,19 +296,92 @@ def test_a_target_that_does_not_require_grad_is_refused_saying_how_to_draw_it():
     assert graph.tensors[1][1] == pytest.approx((1 / 3, 0.0, -2 / 3))  # float32's 1/3
 
 
-def test_a_quiz_or_a_side_by_side_of_tensors_is_refused_pointing_to_animate():
-    """A quiz asks for one number per blank, and our Value holds one number: both refuse a
-    graph of tensors, before PyTorch's backward runs, and say what shows it."""
+def test_a_worksheet_or_a_side_by_side_of_tensors_is_refused_pointing_to_animate(tmp_path):
+    """A printed worksheet's blanks and our Value hold one number each: both refuse a graph
+    of tensors, before PyTorch's backward runs, and say what steps through it."""
+    from autograd_viz.export import save_worksheet
+
     x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
     z = (x * x).sum()
-    text = _refused(lambda: autograd_viz.quiz(z, names={"x": x}))
-    assert text.startswith("quiz() asks for one number per value")
-    assert "(x, a leaf, shape (3,))" in text
-    assert "animate(t) steps through it element by element" in text and "draw(t)" in text
+    text = _refused(lambda: save_worksheet(z, tmp_path / "w.html"))
+    assert text.startswith("save_worksheet asks for one number per value")
+    assert "animate(t) and quiz(t) step through it element by element" in text
     assert x.grad is None  # refused before PyTorch's backward ran
     ours = autograd_viz.Value(1.0, label="x")
     with pytest.raises(TorchGraphError, match="side_by_side"):
         autograd_viz.side_by_side((ours * ours), z)
+
+
+# ---- the quiz on a graph of tensors: a tensor's numbers typed in one box -------------------
+
+
+def _tensor_quiz(**options):
+    x = torch.tensor([1.0, 2.0, 3.0], dtype=torch.float64, requires_grad=True)
+    w = torch.tensor([0.5, -1.0, 2.0], dtype=torch.float64, requires_grad=True)
+    b = torch.tensor(0.5, dtype=torch.float64, requires_grad=True)
+    L = (x * w + b).tanh().sum()
+    return autograd_viz.quiz(L, names={"x": x, "w": w, "b": b, "L": L}, **options), (x, w, b, L)
+
+
+def test_a_quiz_on_tensors_asks_pytorchs_gradients_as_vectors():
+    q, (x, w, b, _) = _tensor_quiz()
+    x2, w2, b2 = (t.detach().clone().requires_grad_() for t in (x, w, b))
+    (x2 * w2 + b2).tanh().sum().backward()  # a separate real backward(): the right answers
+    answers = {bl.label: bl.answer for bl in q.blanks}
+    assert answers["∂L/∂x"] == tuple(x2.grad.tolist()) and answers["∂L/∂x"].shape == (3,)
+    assert answers["∂L/∂w"] == tuple(w2.grad.tolist())
+    assert answers["∂L/∂b"] == b2.grad.item() and isinstance(answers["∂L/∂b"], float)
+    assert x.grad is None and w.grad is None  # the learner's tensors as they were
+    assert "tensor's numbers in order" in q.intro and "row by row" in q.answer_help
+
+
+@pytest.mark.parametrize("typed, right", [
+    ("[0.2100, -0.1807, 1.808e-5]", True),
+    ("0.21; −0.1807; 0.00001808", True),
+    ("0.21 -0.1807 1.808e-5", True),
+    ("0.21", False),  # one element alone, never "one of the acceptable answers"
+    ("-0.1807", False),
+    ("[-0.1807, 0.21, 1.808e-5]", False),  # the right numbers in the wrong order
+    ("[0.42, 0.1807, 9.041e-6]", False),  # what arrived at x · w, not times w
+    ("[0.21, -0.1807, 1.808e-5, 0]", False),
+    ("[0,21, -0,1807, 1,808e-5]", False),  # decimal commas: the count is said, not guessed
+])  # fmt: skip
+def test_a_tensor_blank_is_right_only_for_all_its_numbers_in_order(typed, right):
+    q, _ = _tensor_quiz()
+    assert q.submit("∂L/∂x", typed) is right
+    if not right:
+        assert q.feedback.startswith("✘ Not quite.")
+
+
+def test_a_wrong_tensor_answer_names_its_elements_and_the_rule_to_apply():
+    q, _ = _tensor_quiz()
+    q.submit("∂L/∂x", "[0.21, 0.1807, 1.808e-5]")
+    assert q.feedback == (
+        "✘ Not quite. Element 2 of 3 is not right. Via the product x · w: ∂L/∂(x · w) = "
+        "[0.42, 0.1807, 9.041e−6], times its local derivative ∂(x · w)/∂x = [0.5, −1, 2], "
+        "element by element."
+    )
+    q.submit("∂L/∂x", "[0.21, -0.1807]")
+    assert "This tensor has 3 numbers (shape (3,)), and I read 2" in q.feedback
+    q.submit("∂L/∂b", "0.42")  # b is one number, stretched over three elements
+    assert "then each element's shares added up (it was stretched to fit)" in q.feedback
+    assert q.submit("∂L/∂b", "0.6007") and q.feedback == "✔ Right: ∂L/∂b = 0.6007."
+
+
+def test_one_path_of_a_reused_tensor_is_recognised_as_one_path():
+    y = torch.tensor([1.0, -2.0], requires_grad=True)
+    q = autograd_viz.quiz((y * y + y).mean(), names={"y": y})
+    assert q.submit("∂out/∂y", "[0.5, 0.5]") is False  # the sum's path alone
+    assert "That is one path only (via the sum y · y + y)" in q.feedback
+    assert "y is used three times" in q.feedback and "operand 2" in q.feedback
+    assert q.submit("∂out/∂y", "[1.5, -1.5]") is True
+
+
+def test_a_tensors_value_is_a_blank_too():
+    q, _ = _tensor_quiz(values=True, grads=False)
+    assert [bl.label for bl in q.blanks][:2] == ["x · w", "x · w + b"]
+    assert q.submit("x · w", "[0.5, -2, 6]") and not q.submit("x · w + b", "[1, -1.5, 6]")
+    assert q.feedback.endswith("work + (add) out element by element.")
 
 
 # ---- stepping through a graph of tensors, element by element -------------------------------

@@ -142,7 +142,7 @@ def torch_snapshot(
 
 
 PICTURES = ("draw()", "roles()")  # the callers that show a graph of tensors: a picture
-STEPPED = ("animate()", "Player", "Frames", "trace()")  # ... and those that step through it
+STEPPED = ("animate()", "Player", "Frames", "trace()", "quiz()")  # ... and those that step it
 
 
 def _tensor_snapshot(read: TorchRead, caller: str) -> TorchSnapshot:
@@ -151,7 +151,8 @@ def _tensor_snapshot(read: TorchRead, caller: str) -> TorchSnapshot:
     through it, each edge's local derivative element by element and the share PyTorch sent
     (checked against each other). A node holds its one number as `data` and `grad`, and nan
     for a tensor of several (the numbers are `tensors[i]`), so no viewer shows one of them
-    as the tensor's. A viewer that asks for one number per value (a quiz) is refused."""
+    as the tensor's. A viewer that asks for one number per value (explore's inputs, a
+    worksheet, a side-by-side with our Value) is refused."""
     if caller not in PICTURES + STEPPED:
         big = next(i for i, s in enumerate(read.shapes) if math.prod(s) != 1)
         kind = "a leaf" if read.kinds[big] == "leaf" else f"the output of {read.names[big]}"
@@ -159,8 +160,8 @@ def _tensor_snapshot(read: TorchRead, caller: str) -> TorchSnapshot:
         raise TorchGraphError(
             f"{caller} asks for one number per value, and this graph holds a tensor of "
             f"{math.prod(read.shapes[big])} elements ({who}, shape {tuple(read.shapes[big])}). "
-            "animate(t) steps through it element by element and draw(t) shows every "
-            "tensor's numbers and PyTorch's gradients; for this, build the same expression "
+            "animate(t) and quiz(t) step through it element by element, and draw(t) shows "
+            "every tensor's numbers and PyTorch's gradients; for this, build the expression "
             "from scalar tensors, e.g. x0 = torch.tensor(1.0, requires_grad=True), one per "
             "element."
         )

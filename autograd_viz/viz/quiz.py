@@ -20,14 +20,28 @@ import traitlets
 
 from autograd_viz import answers
 from autograd_viz._checks import is_number
-from autograd_viz._numbers import format_number
 from autograd_viz.answers import graph_key
 from autograd_viz.errors import QuizError
-from autograd_viz.grading import ANSWER_HELP, AnswerKey, AnswerParseError, read_or_none, unreadable
+from autograd_viz.grading import (
+    ANSWER_HELP,
+    TENSOR_HELP,
+    AnswerKey,
+    AnswerParseError,
+    judge_tensor,
+    read_or_none,
+    unreadable,
+)
 from autograd_viz.teacher import answer_box, register
 from autograd_viz.trace import Step
 from autograd_viz.viz import quiz_hints as hints
-from autograd_viz.viz.quiz_sheet import DEFAULT_MAX_NODES, Blank, Sheet, check_options, opened
+from autograd_viz.viz.quiz_sheet import (
+    DEFAULT_MAX_NODES,
+    Blank,
+    Numbers,
+    Sheet,
+    check_options,
+    opened,
+)
 from autograd_viz.viz.static import module_text, static_text
 
 __all__ = ["DEFAULT_MAX_NODES", "Quiz", "QuizError", "quiz"]
@@ -115,8 +129,10 @@ class Quiz(anywidget.AnyWidget):
             slots=[list(s) for s in sheet.frames.slots if s[0] != "svg"],
             asked=[{"cell": b.cell, "label": b.label, "what": b.what} for b in self.blanks],
             intro="Fill in the boxes on the graph: type a number (a sum such as 5+3 is fine) "
-            "and press Enter or Tab. Tab moves on in the order the "
+            + ("or a tensor's numbers in order ([0.5, -1.5]) " if sheet.tensors else "")
+            + "and press Enter or Tab. Tab moves on in the order the "
             f"{'forward and ' if sheet.values_asked else ''}backward pass fills them in.",
+            answer_help=TENSOR_HELP if sheet.tensors else ANSWER_HELP,
         )
         self._show()
         self.on_msg(self._on_message)
@@ -248,11 +264,15 @@ class Quiz(anywidget.AnyWidget):
     def _judge(self, blank: Blank, text: str) -> bool:
         sheet = self._sheet
         try:  # the exercises' one judge: its reading, its separators, its notes
-            right, note = AnswerKey(blank.answer, digits=self.digits).judge(text)
+            if isinstance(blank.answer, Numbers):  # a tensor's numbers, each judged so
+                right, note = judge_tensor(text, blank.answer, blank.answer.shape,
+                                           digits=self.digits)  # fmt: skip
+            else:
+                right, note = AnswerKey(blank.answer, digits=self.digits).judge(text)
         except AnswerParseError as err:
             self._said = (unreadable(err), False)
             return False
-        number = format_number(blank.answer, self.digits)
+        number = sheet.num(blank.answer)
         if blank.solved:  # filled in already: judged, but nothing changes
             verdict = "✔ Right" if right else f"✘ {text.strip()} is not it"
             self._said = (f"{verdict}: {blank.label} is filled in already, = {number}.", right)
@@ -287,8 +307,9 @@ class Quiz(anywidget.AnyWidget):
         sheet = self._sheet
         parts = [f"{sheet.names[n.index]}|{n.op}|{n.operands}|{n.data!r}" for n in sheet.order]
         inputs = ", ".join(
-            f"{sheet.names[n.index]} = {sheet.num(n.data)}" for n in sheet.order if n.is_leaf
-        )
+            f"{sheet.names[n.index]} = {sheet.num(sheet.value(n.index))}"
+            for n in sheet.order if n.is_leaf
+        )  # fmt: skip
         answers.record_attempt(
             kind="quiz", question=answers.question_id("quiz", blank.label, graph_key(parts)),
             prompt=f"quiz on {sheet.root_name} ({inputs}): {blank.label}",

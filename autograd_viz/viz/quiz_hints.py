@@ -10,7 +10,8 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from autograd_viz.grading import AnswerKey, AnswerParseError
+from autograd_viz._equations import vector
+from autograd_viz.grading import AnswerKey, AnswerParseError, judge_tensor
 from autograd_viz.ops import describe
 
 if TYPE_CHECKING:  # annotations only
@@ -25,6 +26,8 @@ _OP_WORDS = {"+": "+ (add)", "*": "× (multiply)", "**": "** (a power)"}
 def hint(sheet: Sheet, blank: Blank, text: str | None = None) -> str:
     """The rule to apply for `blank`, with its numbers; `text`, a wrong answer, may sharpen
     it ("that is one path only")."""
+    if sheet.tensors:  # a graph of PyTorch's small tensors: element by element
+        return _tensor_hint(sheet, blank, text)
     if blank.what == "data":
         return _value_hint(sheet, blank.node)
     return _grad_hint(sheet, blank.node, text)
@@ -166,3 +169,61 @@ def _times(n: int) -> str:
 
 def _family(op: str) -> str:
     return "**" if op.startswith("**") else op
+
+
+# ---- a graph of tensors (PyTorch's): the same rules, element by element ----------------------
+
+
+def _tensor_hint(sheet: Sheet, blank: Blank, text: str | None) -> str:
+    """The rule for a blank of a graph of tensors, with its numbers as vectors: each
+    operation acts element by element, a stretched operand adds up its shares, a sum sends
+    what arrives to every element, and a tensor used several times adds its paths."""
+    p, top = blank.node, sheet.root_name
+    if blank.what == "data":
+        node = sheet.order[p]
+        parts = [f"{sheet.names[q]} = {sheet.num(sheet.value(q))}"
+                 for q in dict.fromkeys(node.operands)]  # fmt: skip
+        return (f"{sheet.names[p]} is computed from {' and '.join(parts)}: work "
+                f"{_OP_WORDS.get(_family(node.op), node.op)} out element by element.")  # fmt: skip
+    if p == len(sheet.order) - 1:
+        return f"This is the seed: {sheet.partial(top, top)} is 1."
+    uses = sheet.uses[p]
+    paths = [_tensor_path(sheet, p, i, k) for i, k in uses]
+    if len(uses) == 1:
+        return paths[0][0].upper() + paths[0][1:] + "."
+    whole = sheet.partial(top, sheet.names[p])
+    said = (f"{sheet.names[p]} is used {_times(len(uses))}, so {whole} is the sum of the "
+            f"paths, element by element: {'; '.join(paths)}.")  # fmt: skip
+    if text is not None:
+        for i, k in uses:
+            share = sheet.graded.tensor_edges[i][k][1]  # type: ignore[attr-defined]
+            if _reads_as_tensor(text, share, sheet.graded.shapes[p], sheet.digits):  # type: ignore[attr-defined]
+                return (f"That is one path only (via {describe(sheet.order[i].op).noun} "
+                        f"{sheet.names[i]}). {said}")  # fmt: skip
+    return said
+
+
+def _tensor_path(sheet: Sheet, p: int, i: int, k: int) -> str:
+    """What one operation i sends its operand k (value p), as a clause."""
+    graded, top, out = sheet.graded, sheet.root_name, sheet.names[i]
+    arriving = f"{sheet.partial(top, out)} = {sheet.num(sheet.grads[i])}"
+    op = sheet.order[i].op
+    if op in ("sum", "mean"):
+        each = "" if op == "sum" else f", divided by {len(graded.tensors[p][0])}"  # type: ignore[attr-defined]
+        return f"via {out}: what arrives, {arriving}, goes to every element{each}"
+    local = vector(graded.shapes[i], graded.tensor_edges[i][k][0], sheet.digits).text  # type: ignore[attr-defined]
+    twice = f", operand {k + 1}" if sheet.order[i].operands.count(p) > 1 else ""
+    said = (f"via {describe(op).noun} {out}{twice}: {arriving}, times its local derivative "
+            f"{sheet.partial(out, sheet.names[p])} = {local}, element by element")  # fmt: skip
+    if graded.shapes[p] != graded.shapes[i]:  # type: ignore[attr-defined]
+        said += ", then each element's shares added up (it was stretched to fit)"
+    return said
+
+
+def _reads_as_tensor(text: str, numbers, shape: tuple[int, ...], digits: int) -> bool:
+    try:
+        if not shape:
+            return reads_as(text, numbers[0], digits)
+        return judge_tensor(text, numbers, shape, digits=digits)[0]
+    except AnswerParseError:
+        return False

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from autograd_viz._equations import Eq, partial
+from autograd_viz._equations import Eq, partial, vector
 from autograd_viz._numbers import format_number
 from autograd_viz.door import open_graph
 from autograd_viz.errors import QuizError
@@ -23,7 +23,7 @@ from autograd_viz.naming import expression_names
 from autograd_viz.trace import node_names
 from autograd_viz.viz.frames import Frames
 
-__all__ = ["DEFAULT_MAX_NODES", "Blank", "Sheet", "check_options", "opened"]
+__all__ = ["DEFAULT_MAX_NODES", "Blank", "Numbers", "Sheet", "check_options", "opened"]
 
 DEFAULT_MAX_NODES = 60  # a quiz is a hand derivation: beyond this it is a chore, not a lesson
 
@@ -39,6 +39,22 @@ _SETS_ITSELF = {
 }
 
 
+class Numbers(tuple):
+    """A tensor's numbers, row by row, with its shape: the answer of a blank on a tensor of
+    several numbers (a graph of PyTorch's small tensors)."""
+
+    shape: tuple[int, ...]
+
+    def __new__(cls, numbers: Iterable[float], shape: tuple[int, ...]) -> Numbers:
+        made = super().__new__(cls, numbers)
+        made.shape = tuple(shape)
+        return made
+
+
+def _finite(x: float | Numbers) -> bool:
+    return all(map(math.isfinite, x)) if isinstance(x, tuple) else math.isfinite(x)
+
+
 @dataclass
 class Blank:
     """One blank: the value index it belongs to, what is asked, and how the learner fares."""
@@ -46,7 +62,7 @@ class Blank:
     node: int
     what: str  # "data" or "grad"
     label: str  # what the blank asks for: "∂z/∂y" or "x + y"
-    answer: float
+    answer: float | Numbers  # Numbers: a tensor's (a graph of PyTorch's small tensors)
     misses: int = 0
     solved: bool = False
     asked: str = ""  # the label before numbering, where two values share a name
@@ -122,7 +138,9 @@ class Sheet:
         self.graded, self.unknown_ops, self.theirs = _right_answers(graph)
         self.frames = Frames(self.graded, "backward", digits=digits, **draw_options)
         self.backward = self.frames.steps
-        self.grads = dict(self.backward[-1].grads)
+        # a graph of tensors: PyTorch's gradients, which its door checked against the op table
+        self.tensors = bool(getattr(graph, "shapes", ()))
+        self.grads = {i: self._numbers(i, "grad", g) for i, g in self.backward[-1].grads.items()}
         self.names = node_names(self.graded)
         self._eq_of = {e.text: e for e in expression_names(self.graded, digits)}
         self.uses = self.graded.consumers()
@@ -134,8 +152,20 @@ class Sheet:
         what = {(True, False): "every gradient", (False, True): "every value"}
         self.what = what.get((bool(asked_grads), bool(asked_values)), "every blank")
 
-    def num(self, x: float) -> str:
+    def num(self, x: float | Numbers) -> str:
+        if isinstance(x, Numbers):
+            return vector(x.shape, x, self.digits).text
         return format_number(x, self.digits)
+
+    def value(self, i: int) -> float | Numbers:
+        """Value i's number, or a tensor's numbers."""
+        return self._numbers(i, "data", self.order[i].data)
+
+    def _numbers(self, i: int, what: str, number: float) -> float | Numbers:
+        if not self.tensors or self.graded.shapes[i] == ():  # type: ignore[attr-defined]
+            return number
+        data, grad = self.graded.tensors[i]  # type: ignore[attr-defined]
+        return Numbers(data if what == "data" else grad, self.graded.shapes[i])  # type: ignore[attr-defined]
 
     def partial(self, top: str, bottom: str) -> str:
         """∂top/∂bottom as the derivation writes it: ∂z/∂(x + y) for an expression's name."""
@@ -172,12 +202,13 @@ class Sheet:
         return asked_values, asked_grads
 
     def _blanks(self, asked_values: list[int], asked_grads: list[int]) -> list[Blank]:
-        wanted = [(i, "data", self.names[i], self.order[i].data) for i in asked_values] + [
+        wanted = [(i, "data", self.names[i], self.value(i)) for i in asked_values] + [
             (i, "grad", self.partial(self.root_name, self.names[i]), self.grads[i])
             for i in asked_grads
         ]
         labels = _numbered([label for _, _, label, _ in wanted])
-        return [Blank(i, what, label, float(answer), asked=asked)
+        return [Blank(i, what, label, answer if isinstance(answer, Numbers) else float(answer),
+                      asked=asked)
                 for (i, what, asked, answer), label in zip(wanted, labels)]  # fmt: skip
 
     def _pick(self, choice: bool | Iterable[str], option: str, candidates: list[int]) -> list[int]:
@@ -219,18 +250,18 @@ class Sheet:
 
     def _refuse_unanswerable(self, asked_values: list[int], asked_grads: list[int]) -> None:
         """A blank whose answer is nan or inf can never be filled in: no one types it."""
-        data = {i: self.order[i].data for i in asked_values}
+        data = {i: self.value(i) for i in asked_values}
         grad = {i: self.grads[i] for i in asked_grads}
-        bad = [f"{self.names[i]} = {x}" for i, x in data.items() if not math.isfinite(x)] + [
-            f"{self.partial(self.root_name, self.names[i])} = {x}"
+        bad = [f"{self.names[i]} = {self.num(x)}" for i, x in data.items() if not _finite(x)] + [
+            f"{self.partial(self.root_name, self.names[i])} = {self.num(x)}"
             for i, x in grad.items()
-            if not math.isfinite(x)
+            if not _finite(x)
         ]
         if not bad:
             return
         keep = []
         for option, asked in (("values", data), ("grads", grad)):
-            names = [self.names[i] for i, x in asked.items() if math.isfinite(x)]
+            names = [self.names[i] for i, x in asked.items() if _finite(x)]
             if names:
                 keep.append(f"{option}={names!r}")
         raise QuizError(

@@ -231,3 +231,32 @@ def test_quiz_in_jupyterlab_judges_a_wrong_and_a_right_answer_in_the_kernel(
     progress.locator("text=3 of 4").wait_for(timeout=30_000)
     quiz_el.screenshot(path=str(tmp_path / "quiz_right.png"))
     assert page.foreign_requests() == []
+
+
+def test_a_tensors_gradient_is_typed_as_its_numbers_and_judged_element_by_element(page):
+    """PyTorch's small tensors: x's box takes its three numbers; rounded to two digits they
+    are named as the elements not right, with the note to give 4 digits; the numbers as the
+    drawing writes them fill x's cell with its gradient vector."""
+    torch = pytest.importorskip("torch")
+    x = torch.tensor([1.0, 2.0, 3.0], dtype=torch.float64, requires_grad=True)
+    w = torch.tensor([0.5, -1.0, 2.0], dtype=torch.float64, requires_grad=True)
+    q = quiz((x * w).tanh().sum(), names={"x": x, "w": w})
+    p = page.page
+    show(p, q)
+    root = p.locator("#quiz .avz-quiz")
+    dx = p.get_by_label("∂out/∂x", exact=True)
+    _on_its_cell(p, p.evaluate(_GEOMETRY)[[b.label for b in q.blanks].index("∂out/∂x")]["box"],
+                 "v0-grad")  # fmt: skip
+    dx.fill("[0.39, -0.071, 4.9e-5]")
+    dx.press("Enter")
+    feedback = root.locator(".avz-quiz-feedback")
+    feedback.locator("text=not right").wait_for(timeout=10_000)
+    assert feedback.inner_text().startswith(
+        "✘ Not quite. Elements 1, 2 and 3 of 3 are not right. Close: give at least 4 significant"
+    )
+    assert p.locator("#v0-grad").text_content() == "grad ?"
+    dx.fill("0.3932, -0.07065, 4.915e-5")
+    dx.press("Enter")
+    feedback.locator("text=✔ Right").wait_for(timeout=10_000)
+    assert p.locator("#v0-grad").text_content() == "grad [0.3932, −0.07065, 4.915e−5]"
+    assert x.grad is None
