@@ -28,6 +28,7 @@ from dataclasses import dataclass
 
 import ipywidgets as widgets
 
+from autograd_viz._card import Card
 from autograd_viz._verdict import CodeExerciseError, Verdict, not_callable, raised
 from autograd_viz.class_checks import method_check, on
 from autograd_viz.code_checks import function_check
@@ -39,7 +40,7 @@ from autograd_viz.engines.run import (
 )
 from autograd_viz.errors import CodeTimeoutError
 from autograd_viz.grading import verdict_html
-from autograd_viz.teacher import answer_box, register
+from autograd_viz.teacher import register
 from autograd_viz.viz.palette import var
 
 __all__ = [
@@ -115,7 +116,7 @@ def _user_namespace() -> dict | None:
 _LOOKUP = object()  # check() with no argument: grade what the name holds in the kernel now
 
 
-class CodeExercise:
+class CodeExercise(Card):
     """A task to write code (a function or a method), a Check button, and a model answer.
 
     `check` grades the learner's object: `function_check(...)`, `method_check(...)`, or any
@@ -131,6 +132,8 @@ class CodeExercise:
     >>> ex.check(lambda x: x + x).ok, ex.check(lambda x: x * x).ok
     (False, True)
     """
+
+    SHOW = "Show a model answer"
 
     def __init__(
         self,
@@ -317,51 +320,10 @@ class CodeExercise:
         self.feedback.value = verdict_html(verdict.ok, str(verdict))
         return verdict
 
-    # ---- revealing: the teacher's switch (autograd_viz.teacher) -----------------
-
     def _answer_html(self) -> str:
         more = f"<p>{html.escape(self.explanation, quote=False)}</p>" if self.explanation else ""
         code = html.escape(self.model_answer, quote=False)
         return f"<b>Answer:</b> a model answer<pre><code>{code}</code></pre>{more}"
-
-    def reveal(self) -> None:
-        """Show the model answer (as code) under the task."""
-        self.revealed = True
-        self.solution.value = self._answer_html()
-
-    def hide(self) -> None:
-        """Hide the model answer again."""
-        self.revealed = False
-        self.solution.value = ""
-
-    # ---- display -------------------------------------------------------------
-
-    @property
-    def widget(self) -> widgets.VBox:
-        """The ipywidgets box: the task, the Check button, the feedback, the model answer."""
-        return self._box
-
-    def _repr_mimebundle_(self, **kwargs: object) -> dict:
-        from autograd_viz.viz.inline import widgets_render
-
-        if not widgets_render():
-            return {"text/plain": repr(self), "text/html": self.static_html()}
-        bundle = self._box._repr_mimebundle_(**kwargs)
-        bundle["text/plain"] = repr(self)
-        return bundle
-
-    def static_html(self) -> str:
-        """The task where no kernel can check it: the question, then the hint and a model
-        answer, each closed until clicked (the answer only where the teacher's lock is open:
-        `autograd_viz.teacher.answer_box`)."""
-        hint = html.escape(self.hint, quote=False)
-        hint_html = f"<details><summary>Hint</summary>{hint}</details>" if self.hint else ""
-        return (
-            f'<div class="avz-exercise" style="border: 1px solid {var("muted")}; '
-            f'padding: 4px 10px; margin: 6px 0">'
-            f"<p>{html.escape(self.question, quote=False)}</p>{hint_html}"
-            f"{answer_box('Show a model answer', self._answer_html())}</div>"
-        )
 
     def __repr__(self) -> str:
         return f"Code exercise ({self.name}): {self.question}"

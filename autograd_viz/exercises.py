@@ -20,6 +20,7 @@ from collections.abc import Callable, Sequence
 import ipywidgets as widgets
 
 from autograd_viz import answers
+from autograd_viz._card import Card
 from autograd_viz._checks import is_number
 from autograd_viz.grading import (
     ANSWER_HELP,
@@ -38,7 +39,6 @@ from autograd_viz.grading import (
 )
 from autograd_viz.teacher import (
     TEACHER_ENV,
-    answer_box,
     hide_all,
     register,
     reveal_all,
@@ -63,7 +63,7 @@ __all__ = [
 ]
 
 
-class Exercise:
+class Exercise(Card):
     """One question with an answer box, a Check button, a hint for wrong answers, and a reveal.
 
     `answer` is a number, a string, or a list of acceptable ones; `check(text) -> bool` replaces
@@ -180,50 +180,9 @@ class Exercise:
         _record(self, text, right)
         return right
 
-    # ---- revealing -----------------------------------------------------------
-
-    def reveal(self) -> None:
-        """Show the expected answer (and the explanation) under the question."""
-        self.revealed = True
+    def _answer_html(self) -> str:
         more = f" — {self.explanation}" if self.explanation else ""
-        text = html.escape(f"{format_answer(self.answer)}{more}", quote=False)
-        self.solution.value = f"<b>Answer:</b> {text}"
-
-    def hide(self) -> None:
-        """Hide the answer again."""
-        self.revealed = False
-        self.solution.value = ""
-
-    # ---- display -------------------------------------------------------------
-
-    @property
-    def widget(self) -> widgets.VBox:
-        """The ipywidgets box holding the question, the input, the button and the feedback."""
-        return self._box
-
-    def _repr_mimebundle_(self, **kwargs: object) -> dict:
-        from autograd_viz.viz.inline import widgets_render
-
-        if not widgets_render():  # no widget manager: the question, and its answer to open
-            return {"text/plain": repr(self), "text/html": self.static_html()}
-        bundle = self._box._repr_mimebundle_(**kwargs)
-        bundle["text/plain"] = repr(self)
-        return bundle
-
-    def static_html(self) -> str:
-        """The exercise where no kernel can check it (Colab, a static page, a slide deck):
-        the question, then the hint and the answer, each closed until clicked (the answer
-        only where the teacher's lock is open: `autograd_viz.teacher.answer_box`)."""
-        more = f" — {self.explanation}" if self.explanation else ""
-        answer = html.escape(f"{format_answer(self.answer)}{more}", quote=False)
-        hint = html.escape(self.hint, quote=False)
-        hint_html = f"<details><summary>Hint</summary>{hint}</details>" if self.hint else ""
-        return (
-            f'<div class="avz-exercise" style="border: 1px solid {var("muted")}; '
-            f'padding: 4px 10px; margin: 6px 0">'
-            f"<p>{html.escape(self.question, quote=False)}</p>{hint_html}"
-            f"{answer_box('Show the answer', f'<b>Answer:</b> {answer}')}</div>"
-        )
+        return f"<b>Answer:</b> {html.escape(f'{format_answer(self.answer)}{more}', quote=False)}"
 
     def __repr__(self) -> str:
         return f"Exercise: {self.question}"

@@ -366,26 +366,15 @@ def parse_expression(text: str) -> Expression:
         hint = "; ')' without its '('" if word == ")" else ": an operator should come between"
         raise ExpressionError(f"{word!r} at column {col} cannot follow what is before it{hint}",
                               text, col)  # fmt: skip
-    names: list[str] = []
-    nodes = 0
-    stack: list[Node] = [tree]
-    while stack:  # walk the tree: the names, and how many values the graph can have at most
-        node = stack.pop()
-        if isinstance(node, Name):
-            if node.name not in names:
-                names.append(node.name)
-                nodes += 1
-        elif isinstance(node, Num):
-            nodes += 1
-        elif isinstance(node, Unary):
-            nodes += 2  # -a is a * -1: a node and its constant
-            stack.append(node.operand)
-        elif isinstance(node, Call):
-            nodes += 1
-            stack.append(node.argument)
-        else:  # a - b is a + b * -1 (three values), a / b is a * b ** -1 (two)
-            nodes += {"-": 3, "/": 2}.get(node.op, 1)
-            stack += [node.right, node.left]
+    walked = list(_nodes(tree))
+    names = {n.name for n in walked if isinstance(n, Name)}
+    # how many values the graph can have at most: each name once, -a is a * -1 (a node and
+    # its constant), a - b is a + b * -1 (three values), a / b is a * b ** -1 (two)
+    nodes = len(names) + sum(
+        2 if isinstance(n, Unary) else {"-": 3, "/": 2}.get(n.op, 1) if isinstance(n, Binary) else 1
+        for n in walked
+        if not isinstance(n, Name)
+    )
     if nodes > MAX_NODES:
         raise ExpressionError(
             f"the expression could make up to {nodes} values, more than the {MAX_NODES} a "

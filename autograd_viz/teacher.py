@@ -3,7 +3,7 @@ answer to reveal (an `Exercise`, a `CodeExercise`, a `Quiz`) calls `register(ite
 made; the registry holds it weakly and needs only `reveal()` and `hide()` (`Revealable`), so the
 switch knows nothing about what it reveals. The lock opens on the teacher's machine
 (`AUTOGRAD_VIZ_TEACHER=1` when Jupyter starts) or with the teacher's key
-(`autograd_viz.classroom`), and every way the kit reveals answers goes through it
+(`autograd_viz.teacher_key`), and every way the kit reveals answers goes through it
 (`teacher_mode()`, `reveal_all()`, the click-to-open `answer_box` of a page without widgets); what
 it cannot hide is what the learner's own kernel holds (the exercise cell's code, `ex.answer`).
 
@@ -192,7 +192,7 @@ def teacher_mode(key: str | None = None) -> widgets.DOMWidget | _NoSwitch:
     Why: every notebook ends with this cell, and a student who runs it must not see the
     answers. Without the environment variable or the key it shows what it needs and reveals
     nothing. The key is checked against a salted hash the teacher makes with
-    `python -m autograd_viz.classroom --make-key FOLDER` (see `autograd_viz.classroom`). Once the
+    `python -m autograd_viz.classroom --make-key FOLDER` (see `autograd_viz.teacher_key`). Once the
     key is accepted, the switch stays unlocked until the kernel restarts.
 
     >>> import os; os.environ["AUTOGRAD_VIZ_TEACHER"] = "1"
@@ -213,7 +213,7 @@ def teacher_mode(key: str | None = None) -> widgets.DOMWidget | _NoSwitch:
 
 def _key_refusal(key: object) -> str | None:
     """None when `key` is the teacher's (the switch unlocks), else why not, in a sentence."""
-    from autograd_viz.classroom import check_teacher_key  # standard library only
+    from autograd_viz.teacher_key import check_teacher_key  # standard library only
 
     refusal = check_teacher_key(key)
     if refusal is None:

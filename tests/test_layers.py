@@ -66,7 +66,9 @@ def test_the_top_level_names_still_import_and_nn_loads_on_first_use():
     assert "autograd_viz.nn" not in _loaded_after("from autograd_viz import Value")
 
 
-@pytest.mark.parametrize("module", ["autograd_viz.answers", "autograd_viz.classroom"])
+@pytest.mark.parametrize(
+    "module", ["autograd_viz.answers", "autograd_viz.classroom", "autograd_viz.teacher_key"]
+)
 def test_the_class_answers_need_only_the_standard_library(module):
     """Recording runs inside exercises (which build on the engine only) and the teacher's
     command on a machine without widgets: beyond the package itself, nothing but Python."""
@@ -74,7 +76,8 @@ def test_the_class_answers_need_only_the_standard_library(module):
     extra = _loaded_after(f"import {module}") - base
     ours = {m for m in extra if m.startswith("autograd_viz")}
     # _files: the all-or-nothing writer of the teacher's CSV, itself only the standard library
-    assert ours <= {"autograd_viz.answers", "autograd_viz.classroom", "autograd_viz._files"}
+    allowed = {"answers", "classroom", "teacher_key", "_files"}
+    assert ours <= {f"autograd_viz.{name}" for name in allowed}
     assert "ipywidgets" not in extra and "numpy" not in extra
 
 

@@ -132,18 +132,23 @@ def written(canonical: str, names: list[str], exponent: float | None = None) -> 
 def rerun(node: object, method: str, args: list[float], exponent: float | None) -> float | None:
     """The learner's own forward method run again on fresh values of their class; None where
     it cannot be (no such method, their constructor or method refuses)."""
-    cls = type(node)
-    if not method or not callable(getattr(cls, method, None)):
+    if not method or not callable(getattr(type(node), method, None)):
         return None
     try:
-        fresh = [cls(v) for v in args]
-        if exponent is not None and len(fresh) == 1:
-            result = getattr(fresh[0], method)(exponent)
-        else:
-            result = getattr(fresh[0], method)(*fresh[1:])
-        return float(result.data)
+        return _forward(type(node), method, args, exponent)
     except Exception:  # their code: it may refuse plain numbers
         return None
+
+
+def _forward(cls: type, method: str, values: list[float], exponent: float | None) -> float:
+    """`method` of the learner's class on fresh values made from `values` (`x ** exponent`
+    where the exponent is a plain number), as a float."""
+    fresh = [cls(v) for v in values]
+    if exponent is not None and len(fresh) == 1:
+        result = getattr(fresh[0], method)(exponent)
+    else:
+        result = getattr(fresh[0], method)(*fresh[1:])
+    return float(result.data)
 
 
 def table_partials(
@@ -168,17 +173,11 @@ def numeric_partials(
 ) -> list[float] | None:
     """∂out/∂(each operand position) by central differences on the learner's own forward
     method, re-run on fresh values of their class; None where it cannot be re-run."""
-    cls = type(node)
-    if not method or not callable(getattr(cls, method, None)):
+    if not method or not callable(getattr(type(node), method, None)):
         return None
 
     def forward(values: list[float]) -> float:
-        fresh = [cls(v) for v in values]
-        if exponent is not None and len(fresh) == 1:
-            result = getattr(fresh[0], method)(exponent)
-        else:
-            result = getattr(fresh[0], method)(*fresh[1:])
-        return float(result.data)
+        return _forward(type(node), method, values, exponent)
 
     try:
         if not math.isclose(forward(args), out, rel_tol=1e-9, abs_tol=1e-12):

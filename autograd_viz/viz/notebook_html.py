@@ -23,14 +23,13 @@ from autograd_viz.errors import NotebookHTMLError
 from autograd_viz.viz.outpath import output_path, write_output
 from autograd_viz.viz.palette import COLORS
 from autograd_viz.viz.slides import (
-    _ANSI,
     WIDGET_VIEW,
     SlidesError,
     _katex_css,
-    _timed_out,
     _title,
     _vendor,
     cell_timeout,
+    execute_notebook,
     read_notebook,
 )
 
@@ -88,7 +87,7 @@ def notebook_html(notebook: str | Path, *, timeout: float | None = 600) -> str:
     timeout = cell_timeout(timeout, NotebookHTMLError)
     path = Path(notebook)
     nb = _read(path)
-    _execute(nb, path, timeout)
+    execute_notebook(nb, path, timeout, NotebookHTMLError, "exporting it to HTML")
     return _page(nb, _title(nb) or path.stem.replace("_", " "), path.resolve().parent)
 
 
@@ -98,7 +97,7 @@ def notebook_html(notebook: str | Path, *, timeout: float | None = 600) -> str:
 def _read(path: Path) -> Any:
     """The notebook at `path` (any notebook: slide metadata is not needed here)."""
     try:
-        import nbclient  # noqa: F401  (checked here, used by _execute)
+        import nbclient  # noqa: F401  (checked here, used by execute_notebook)
         import nbconvert  # noqa: F401
         import nbformat
     except ImportError as error:  # the lab extra brings them (jupyterlab needs nbconvert)
@@ -107,35 +106,6 @@ def _read(path: Path) -> Any:
             "pip install 'autograd-viz[lab]'"
         ) from error
     return read_notebook(nbformat, path, NotebookHTMLError, "exported to HTML")
-
-
-def _execute(nb: Any, path: Path, timeout: float | None) -> None:
-    """Run every cell in a fresh kernel in the notebook's folder, widgets off (the slides'
-    way, with this export's messages)."""
-    from nbclient import NotebookClient
-    from nbclient.exceptions import CellExecutionError, CellTimeoutError
-
-    from autograd_viz.teacher import unlocked_env
-    from autograd_viz.viz.inline import WIDGETS_ENV
-
-    client = NotebookClient(
-        nb, timeout=timeout, kernel_name="python3",
-        resources={"metadata": {"path": str(path.resolve().parent)}},
-    )  # fmt: skip
-    try:
-        client.execute(env={**os.environ, WIDGETS_ENV: "0", **unlocked_env()})
-    except CellTimeoutError:
-        limit = timeout if timeout is not None else "None"
-        raise NotebookHTMLError(
-            f"{path.name}: {_timed_out(nb)} ran longer than timeout={limit} seconds while "
-            "exporting it to HTML; pass a longer timeout= (seconds per cell, None for no "
-            "limit), or make the cell quicker"
-        ) from None
-    except CellExecutionError as error:
-        raise NotebookHTMLError(
-            f"{path.name} stopped with an error while exporting it to HTML; fix the notebook "
-            f"so that Run All works, then try again:\n{_ANSI.sub('', str(error))}"
-        ) from error
 
 
 # ---- the page ----------------------------------------------------------------------------------

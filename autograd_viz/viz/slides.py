@@ -77,7 +77,7 @@ def slides_html(notebook: str | Path, *, timeout: float = 600) -> str:
     """The reveal.js page `save_slides` writes, as a string."""
     timeout = cell_timeout(timeout)
     nb = _read(Path(notebook))
-    _execute(nb, Path(notebook), timeout)
+    execute_notebook(nb, Path(notebook), timeout, SlidesError, "making its slides")
     title = _title(nb) or Path(notebook).stem.replace("_", " ")
     return _page(title, _sections(nb))
 
@@ -152,8 +152,11 @@ def _read(path: Path) -> Any:
     return nb
 
 
-def _execute(nb: Any, path: Path, timeout: float) -> None:
-    """Run every cell in a fresh kernel in the notebook's folder, widgets off."""
+def execute_notebook(
+    nb: Any, path: Path, timeout: float | None, error: type[Exception], doing: str
+) -> None:
+    """Run every cell in a fresh kernel in the notebook's folder, widgets off; a cell that
+    fails or runs too long is `error`, saying it happened while `doing` ("making its slides")."""
     from nbclient import NotebookClient
     from nbclient.exceptions import CellExecutionError, CellTimeoutError
 
@@ -167,16 +170,16 @@ def _execute(nb: Any, path: Path, timeout: float) -> None:
     try:
         client.execute(env={**os.environ, WIDGETS_ENV: "0", **unlocked_env()})
     except CellTimeoutError:
-        raise SlidesError(
+        raise error(
             f"{path.name}: {_timed_out(nb)} ran longer than timeout={timeout} seconds while "
-            "making its slides; pass a longer timeout= (seconds per cell, None for no limit), "
+            f"{doing}; pass a longer timeout= (seconds per cell, None for no limit), "
             "or make the cell quicker"
         ) from None
-    except CellExecutionError as error:
-        raise SlidesError(
-            f"{path.name} stopped with an error while making its slides; fix the notebook "
-            f"so that Run All works, then try again:\n{_ANSI.sub('', str(error))}"
-        ) from error
+    except CellExecutionError as err:
+        raise error(
+            f"{path.name} stopped with an error while {doing}; fix the notebook "
+            f"so that Run All works, then try again:\n{_ANSI.sub('', str(err))}"
+        ) from err
 
 
 def _timed_out(nb: Any) -> str:
