@@ -551,6 +551,33 @@ def test_the_kernel_starts_without_probing_the_notebooks_folder(chromium, site):
         browser.close()
 
 
+def test_the_badges_link_starts_the_notebooks_kernel_as_jupyterlab_starts(chromium, site):
+    """The badge's link (`lab/index.html?path=...`) starts the notebook's kernel as JupyterLab
+    starts (lite/start_kernel/), and the notebook, once open, joins that kernel: one session,
+    one kernel, with the notebooks' folder mounted as its current directory."""
+    browser = Browser(chromium, site)
+    said: list[str] = []
+    browser.page.on("console", lambda message: said.append(message.text))
+    try:
+        browser.page.goto(f"{site}/lab/index.html?path={NOTEBOOKS[0]}")
+        browser.page.wait_for_function(_NOTEBOOK_READY_JS, arg=NOTEBOOKS[0], timeout=120_000)
+        where = browser.page.evaluate(
+            _EXECUTE_JS, f"import os\nprint(os.getcwd(), {NOTEBOOKS[0]!r} in os.listdir())"
+        )
+        assert where == ["/drive True"], where
+        running = browser.page.evaluate(
+            "() => [[...window.jupyterapp.serviceManager.sessions.running()].length,"
+            " [...window.jupyterapp.serviceManager.kernels.running()].length]"
+        )
+        assert running == [1, 1], f"sessions, kernels: {running}"
+        early = f"autograd-viz-start-kernel: started the kernel of {NOTEBOOKS[0]}"
+        assert any(text.startswith(early) for text in said), said
+        assert not browser.foreign, f"requests left 127.0.0.1: {browser.foreign}"
+        assert not browser.page_errors, f"page errors: {browser.page_errors}"
+    finally:
+        browser.close()
+
+
 _DECK_SHOWS_CODE_JS = """async () => {
   const app = window.jupyterapp;
   const panel = app.shell.currentWidget;
