@@ -27,7 +27,10 @@ Pyodide's compiled packages (numpy, matplotlib) that no registry here serves:
 - `jupyter lite build` (jupyterlite-core 0.8.6 with the Pyodide kernel 0.8.6) then assembles
   JupyterLab, the widgets front end, jupyterlab-slideshow (live slides), the site's own
   extension (lite/start_kernel/: the kernel of the notebook in the URL starts as JupyterLab
-  starts, beside the rest of its start-up) and the notebooks with their saved outputs.
+  starts, beside the rest of its start-up) and the notebooks with their saved outputs. It
+  leaves out JupyterLab's log console (`disabledExtensions` in lite/jupyter-lite.json): the
+  Pyodide kernel's plugin waits for it, and it for the notebook's plugins, so with it the
+  kernel could start only once most of JupyterLab had (benchmarks/lite_cold_start.py).
 - The playground (`lite/playground/` -> `_site/playground/`): one page, no JupyterLab, that
   loads the same Pyodide and the same wheel from `static/pyodide/` (`--playground-only`
   rebuilds just that page and the runtime, in seconds, for its tests and benchmark).

@@ -554,7 +554,10 @@ def test_the_kernel_starts_without_probing_the_notebooks_folder(chromium, site):
 def test_the_badges_link_starts_the_notebooks_kernel_as_jupyterlab_starts(chromium, site):
     """The badge's link (`lab/index.html?path=...`) starts the notebook's kernel as JupyterLab
     starts (lite/start_kernel/), and the notebook, once open, joins that kernel: one session,
-    one kernel, with the notebooks' folder mounted as its current directory."""
+    one kernel, with the notebooks' folder mounted as its current directory. The site leaves
+    out JupyterLab's log console (lite/jupyter-lite.json): the Pyodide kernel's plugin waits
+    for it, and it for the notebook's plugins, so with it the kernel could start only seconds
+    later."""
     browser = Browser(chromium, site)
     said: list[str] = []
     browser.page.on("console", lambda message: said.append(message.text))
@@ -570,6 +573,10 @@ def test_the_badges_link_starts_the_notebooks_kernel_as_jupyterlab_starts(chromi
             " [...window.jupyterapp.serviceManager.kernels.running()].length]"
         )
         assert running == [1, 1], f"sessions, kernels: {running}"
+        console = browser.page.evaluate(
+            "() => window.jupyterapp.commands.hasCommand('logconsole:open')"
+        )
+        assert not console, "the log console is back: the kernel waits for it to start"
         early = f"autograd-viz-start-kernel: started the kernel of {NOTEBOOKS[0]}"
         assert any(text.startswith(early) for text in said), said
         assert not browser.foreign, f"requests left 127.0.0.1: {browser.foreign}"
