@@ -31,6 +31,11 @@ bytecode: cold 16.9 -> 13.3 s, warm reload 15.2 -> 12.7 s. Then the kernel's sna
 did the kernel start. Then the kernel started as JupyterLab starts (lite/start_kernel/) and its
 own modules imported before it mounts the notebooks' folder (2 runs each, load 8): cold 15.2 ->
 14.0 s, warm 15.1 -> 12.7 s; kernel ready 13.5 -> 12.5 s, with the notebook open at 8.4-9.9 s.
+Then without JupyterLab's log console, which the kernel's plugin waited for (3 runs each, load
+3-5): cold 12.3 -> 10.6 s. All three against the build before them (5 runs each, in turn, load
+2.6-5.1): cold 12.2 -> 10.4 s, warm 10.3 -> 9.0 s; the kernel ready at 8.1 s instead of 10.9 s,
+now before the notebook is open (9.1 s): JupyterLab opening the notebook is the critical path
+again, and the kernel's start, beside it on 2 cores, slows it (JupyterLab 5.8 -> 7.2 s).
 
 Run: `python benchmarks/lite_cold_start.py` (`--runs N`, default 5; `--site DIR`, default `_site`,
 built first with `bash scripts/lite.sh` if it holds no site; `--baseline-site DIR` a site to
