@@ -25,8 +25,12 @@ Pyodide's compiled packages (numpy, matplotlib) that no registry here serves:
   CDN, and leaves the lock's own packages there; the site serves them from PyPI's wheels, and
   a build here cannot reach that CDN.
 - `jupyter lite build` (jupyterlite-core 0.8.6 with the Pyodide kernel 0.8.6) then assembles
-  JupyterLab, the widgets front end, jupyterlab-slideshow (live slides) and the notebooks
-  with their saved outputs.
+  JupyterLab, the widgets front end, jupyterlab-slideshow (live slides), the site's own
+  extension (lite/start_kernel/: the kernel of the notebook in the URL starts as JupyterLab
+  starts, beside the rest of its start-up) and the notebooks with their saved outputs. It
+  leaves out JupyterLab's log console (`disabledExtensions` in lite/jupyter-lite.json): the
+  Pyodide kernel's plugin waits for it, and it for the notebook's plugins, so with it the
+  kernel could start only once most of JupyterLab had (benchmarks/lite_cold_start.py).
 - The playground (`lite/playground/` -> `_site/playground/`): one page, no JupyterLab, that
   loads the same Pyodide and the same wheel from `static/pyodide/` (`--playground-only`
   rebuilds just that page and the runtime, in seconds, for its tests and benchmark).
@@ -99,6 +103,9 @@ KERNEL_WHEELS = ["piplite", "ipykernel", "pyodide-kernel"]
 # tools' venv does not have to install JupyterLab, which jupyterlab-fonts requires.
 # anywidget's front end (its labextension, inside its wheel) renders every anywidget in the site.
 LAB_EXTENSIONS = ["jupyterlab-slideshow==0.3.4", "jupyterlab-fonts==3.0.0", "anywidget==0.11.0"]
+# The site's own extension (no build step: one hand-written script): it starts the kernel of the
+# notebook in the URL as JupyterLab starts, not once that notebook is open (see its comments).
+START_KERNEL = LITE / "start_kernel"
 
 NOTEBOOK_START = "00_start_here.ipynb"
 
@@ -400,7 +407,7 @@ def build(output: Path, modules: list[str]) -> None:
         contents += ["--contents", str(page)]
     extensions = [
         f"--LiteBuildConfig.federated_extensions={wheel}"
-        for wheel in _download(LAB_EXTENSIONS).values()
+        for wheel in [*_download(LAB_EXTENSIONS).values(), START_KERNEL]
     ]
     shutil.rmtree(output, ignore_errors=True)
     _run(Path(sys.executable).parent / "jupyter", "lite", "build",

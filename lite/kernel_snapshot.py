@@ -60,7 +60,15 @@ for kit in pkgutil.walk_packages(autograd_viz.__path__, "autograd_viz."):
         pass
 json.dumps(failed)
 """
-RESUME = "from autograd_viz import _pyodide\n_pyodide.setup()"
+# RESUME also imports the kernel's own modules (what its worker imports next, once it has
+# mounted the notebooks' folder as the current directory): here, before that, each import looks
+# in memory; after it, each would first ask the notebooks' folder, a request answered by the
+# page's main thread, which is busy opening JupyterLab as an early-started kernel starts.
+RESUME = """\
+import piplite.piplite, pyodide_kernel
+from autograd_viz import _pyodide
+_pyodide.setup()
+"""
 
 
 def make(output: Path, modules: list[str]) -> None:

@@ -521,6 +521,70 @@ def test_the_kernel_restores_its_python_from_the_sites_snapshot(built, fresh):
     assert memory == "in memory True True", memory
 
 
+# Requests of the kernel's worker that probe the notebooks' folder (Python's import machinery
+# looking for a module in the current directory, its first entry on sys.path).
+_PROBES = ('"method":"lookup"', '"method":"readdir"')
+
+
+def test_the_kernel_starts_without_probing_the_notebooks_folder(chromium, site):
+    """The kernel imports its own modules (piplite, pyodide_kernel) as it restores its snapshot,
+    before it mounts the notebooks' folder as its current directory: once mounted, each import
+    would first look there, a request answered by the page's busy main thread (24 of them,
+    before, for every kernel start)."""
+    browser = Browser(chromium, site)
+    probes: list[str] = []
+    browser.page.on("request", lambda r: "/api/drive" in r.url and any(
+        p in (r.post_data or "") for p in _PROBES) and probes.append(r.post_data))  # fmt: skip
+    try:
+        browser.open(NOTEBOOKS[0])
+        browser.page.wait_for_function(
+            "() => window.jupyterapp.shell.currentWidget.sessionContext.session.kernel.status"
+            " === 'idle'",
+            timeout=120_000,
+        )
+        assert not probes, f"the kernel's start probed the notebooks' folder: {probes[:3]}"
+        where = browser.page.evaluate(
+            _EXECUTE_JS, f"import os\nprint(os.getcwd(), {NOTEBOOKS[0]!r} in os.listdir())"
+        )
+        assert where == ["/drive True"], where  # the folder is still mounted, and current
+    finally:
+        browser.close()
+
+
+def test_the_badges_link_starts_the_notebooks_kernel_as_jupyterlab_starts(chromium, site):
+    """The badge's link (`lab/index.html?path=...`) starts the notebook's kernel as JupyterLab
+    starts (lite/start_kernel/), and the notebook, once open, joins that kernel: one session,
+    one kernel, with the notebooks' folder mounted as its current directory. The site leaves
+    out JupyterLab's log console (lite/jupyter-lite.json): the Pyodide kernel's plugin waits
+    for it, and it for the notebook's plugins, so with it the kernel could start only seconds
+    later."""
+    browser = Browser(chromium, site)
+    said: list[str] = []
+    browser.page.on("console", lambda message: said.append(message.text))
+    try:
+        browser.page.goto(f"{site}/lab/index.html?path={NOTEBOOKS[0]}")
+        browser.page.wait_for_function(_NOTEBOOK_READY_JS, arg=NOTEBOOKS[0], timeout=120_000)
+        where = browser.page.evaluate(
+            _EXECUTE_JS, f"import os\nprint(os.getcwd(), {NOTEBOOKS[0]!r} in os.listdir())"
+        )
+        assert where == ["/drive True"], where
+        running = browser.page.evaluate(
+            "() => [[...window.jupyterapp.serviceManager.sessions.running()].length,"
+            " [...window.jupyterapp.serviceManager.kernels.running()].length]"
+        )
+        assert running == [1, 1], f"sessions, kernels: {running}"
+        console = browser.page.evaluate(
+            "() => window.jupyterapp.commands.hasCommand('logconsole:open')"
+        )
+        assert not console, "the log console is back: the kernel waits for it to start"
+        early = f"autograd-viz-start-kernel: started the kernel of {NOTEBOOKS[0]}"
+        assert any(text.startswith(early) for text in said), said
+        assert not browser.foreign, f"requests left 127.0.0.1: {browser.foreign}"
+        assert not browser.page_errors, f"page errors: {browser.page_errors}"
+    finally:
+        browser.close()
+
+
 _DECK_SHOWS_CODE_JS = """async () => {
   const app = window.jupyterapp;
   const panel = app.shell.currentWidget;
