@@ -53,6 +53,15 @@ ANSWER_RULE = (
 )
 
 
+def shape_text(shape: tuple[int, ...]) -> str:
+    """A tensor's shape as Python writes it, for a message.
+
+    >>> shape_text(()), shape_text((3,)), shape_text((2, 2))
+    ('()', '(3,)', '(2, 2)')
+    """
+    return "(" + ", ".join(map(str, shape)) + ("," if len(shape) == 1 else "") + ")"
+
+
 def agrees(value: float, answer: float, digits: int = 4) -> bool:
     """True when a typed `value` counts as `answer` (the rule in `ANSWER_RULE`, shared by
     `Exercise` and the quiz, so both accept exactly what the drawings print).

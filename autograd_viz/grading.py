@@ -25,7 +25,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from autograd_viz._checks import is_number
-from autograd_viz._numbers import ANSWER_RULE, agrees, format_number
+from autograd_viz._numbers import ANSWER_RULE, agrees, format_number, shape_text
 from autograd_viz.viz.palette import var
 
 __all__ = [
@@ -465,10 +465,9 @@ def judge_tensor(
     if len(pieces) == 1 and n > 1:
         pieces = pieces[0].split()
     if len(pieces) != n:
-        said = "(" + ", ".join(map(str, shape)) + ("," if len(shape) == 1 else "") + ")"
         return False, (
-            f"This tensor has {n} numbers (shape {said}), and I read {len(pieces)}: type "
-            "them in order, separated by commas, with a point for decimals, e.g. "
+            f"This tensor has {n} numbers (shape {shape_text(shape)}), and I read {len(pieces)}: "
+            "type them in order, separated by commas, with a point for decimals, e.g. "
             f"[{', '.join(format_number(x) for x in (0.5, -1.5, 2.0)[: max(1, min(n, 3))])}"
             f"{', ...' if n > 3 else ''}]."
         )

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from autograd_viz._equations import Eq, chain, hadamard, partial, plus, times, vector
+from autograd_viz._numbers import shape_text
 from autograd_viz.chain_rule import _args, _bar, _noted, _via
 from autograd_viz.ops import describe
 from autograd_viz.steps import _Line
@@ -105,8 +106,8 @@ class TensorBackward:
                 grad = graph.tensors[i][1]
                 product = vector(graph.shapes[i], [a * b for a, b in zip(grad, local)], digits)
                 parts.append(Eq(f"Σ{product.text}", rf"\Sigma {product.latex}"))
-                note = (f"{names[p].text} was stretched from shape {_said(graph.shapes[p])} to "
-                        f"{_said(graph.shapes[i])}: Σ adds up the shares of each of its "
+                note = (f"{names[p].text} was stretched from shape {shape_text(graph.shapes[p])} "
+                        f"to {shape_text(graph.shapes[i])}: Σ adds up the shares of each of its "
                         "elements")  # fmt: skip
             eq = _noted(chain([*parts, result]), note)
             done = len(self.received[p]) == len(self.uses[p])
@@ -134,7 +135,3 @@ class TensorBackward:
         edges = tuple(f"v{p}-op{c}-{k}" for c, k in received)
         return _Line("backward", "accumulate", (p, *consumers), edges, p, eq, (), (p,))
 
-
-def _said(shape: tuple[int, ...]) -> str:
-    """A shape as Python writes it: (), (3,), (2, 2)."""
-    return "(" + ", ".join(map(str, shape)) + ("," if len(shape) == 1 else "") + ")"

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 
-from autograd_viz._numbers import format_number
+from autograd_viz._numbers import format_number, shape_text
 from autograd_viz.engines.ops import table_value
 from autograd_viz.engines.torch_tensors import _name, _tolerance, saved_copies
 from autograd_viz.errors import TorchGraphError
@@ -27,7 +27,7 @@ def _elements(t: object) -> int:
 
 
 def _shape(t: object) -> str:
-    return "(" + ", ".join(str(n) for n in t.shape) + ("," if len(t.shape) == 1 else "") + ")"  # type: ignore[attr-defined]
+    return shape_text(tuple(t.shape))  # type: ignore[attr-defined]
 
 
 def _number(value: object, where: str) -> float | None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import itertools
 import math
 
-from autograd_viz._numbers import format_number
+from autograd_viz._numbers import format_number, shape_text
 from autograd_viz.engines.ops import table_partials, table_value
 from autograd_viz.errors import TorchGraphError
 
@@ -64,12 +64,11 @@ def _refuse_large(what: str, shape: tuple[int, ...]) -> None:
     """A tensor of the graph (a leaf's, or a Function's output) of more than MAX_ELEMENTS."""
     elements = math.prod(shape)
     if elements > MAX_ELEMENTS:
-        said = "(" + ", ".join(str(n) for n in shape) + ("," if len(shape) == 1 else "") + ")"
         raise TorchGraphError(
-            f"{what} has {elements} elements (shape {said}): autograd_viz shows every number "
-            f"of every tensor, up to {MAX_ELEMENTS} per tensor. Draw less: the same expression "
-            "on a few elements (x[:4] as a new leaf: x[:4].detach().requires_grad_()), or "
-            "fewer rows of a batch."
+            f"{what} has {elements} elements (shape {shape_text(shape)}): autograd_viz shows "
+            f"every number of every tensor, up to {MAX_ELEMENTS} per tensor. Draw less: the "
+            "same expression on a few elements (x[:4] as a new leaf: "
+            "x[:4].detach().requires_grad_()), or fewer rows of a batch."
         )
 
 
