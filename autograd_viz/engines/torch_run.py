@@ -197,6 +197,7 @@ def _tensor_snapshot(read: TorchRead, caller: str) -> TorchSnapshot:
 def _tensor_edges(read: TorchRead, hooked: list[Hooked]) -> tuple:
     """Per node, per operand: (local derivative, share sent), element by element."""
     out: list[tuple] = [() for _ in read.kinds]
+    tolerance = _tolerance(read.root)
     for i, sent, received in hooked:
         operands = read.operands[i]
         if not operands:
@@ -204,7 +205,7 @@ def _tensor_edges(read: TorchRead, hooked: list[Hooked]) -> tuple:
         row = canonical_op(read.ops[i], len(operands))
         args = [(read.shapes[p], read.values[p]) for p in operands]
         out[i] = edge_numbers(row, read.names[i], read.exponents[i], args, read.shapes[i],
-                              received, list(sent), _tolerance(read.root))  # fmt: skip
+                              received, list(sent), tolerance)  # fmt: skip
     return tuple(out)
 
 

@@ -8,11 +8,9 @@ for them; a graph that holds tensors of several numbers is read by `engines.torc
 
 from __future__ import annotations
 
-import math
-
 from autograd_viz._numbers import format_number, shape_text
 from autograd_viz.engines.ops import table_value
-from autograd_viz.engines.torch_tensors import _name, _tolerance, saved_copies
+from autograd_viz.engines.torch_tensors import _agree, _name, _tolerance, saved_copies
 from autograd_viz.errors import TorchGraphError
 
 __all__ = ["scalar_values"]
@@ -144,11 +142,9 @@ def _solve(row: str, k: int, out: float, other: float | None) -> float | None:
 
 
 def _check_saved(walked, data, saved, tolerance: tuple[float, float]) -> None:
-    rel, abs_ = tolerance
     for i, found in saved.items():
         for value, where in found:
-            both_nan = math.isnan(value) and math.isnan(data[i])  # log(−1): nan on both sides
-            if not both_nan and not math.isclose(value, data[i], rel_tol=rel, abs_tol=abs_):
+            if not _agree(value, data[i], tolerance):
                 fn = walked[i][0]
                 what = "a leaf" if hasattr(fn, "variable") else f"the output of {_name(fn)}"
                 raise TorchGraphError(

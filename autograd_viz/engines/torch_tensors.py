@@ -60,6 +60,13 @@ def _tolerance(root: object) -> tuple[float, float]:
     return e * 128, e * 8
 
 
+def _agree(a: float, b: float, tolerance: tuple[float, float]) -> bool:
+    """PyTorch's number and the kit's are the same, within `_tolerance` (nan on both sides:
+    log(−1) in both)."""
+    rel, abs_ = tolerance
+    return math.isclose(a, b, rel_tol=rel, abs_tol=abs_) or (math.isnan(a) and math.isnan(b))
+
+
 def _refuse_large(what: str, shape: tuple[int, ...]) -> None:
     """A tensor of the graph (a leaf's, or a Function's output) of more than MAX_ELEMENTS."""
     elements = math.prod(shape)
@@ -158,14 +165,10 @@ def edge_numbers(row: str | None, name: str, exponent: float | None,
         locals_ = [tuple(float(p[k]) for p in partials) for k in range(len(operands))]  # type: ignore[index]
         wanted = [_summed(tuple(g * d for g, d in zip(received, local)), out, shape)
                   for local, (shape, _) in zip(locals_, operands)]  # fmt: skip
-    rel, abs_ = tolerance
     out_edges = []
     for k, (local, want) in enumerate(zip(locals_, wanted)):
         got = sent[k] if k < len(sent) and sent[k] is not None else want
-        if len(got) != len(want) or not all(
-            math.isclose(a, b, rel_tol=rel, abs_tol=abs_) or (math.isnan(a) and math.isnan(b))
-            for a, b in zip(got, want)
-        ):
+        if len(got) != len(want) or not all(_agree(a, b, tolerance) for a, b in zip(got, want)):
             raise TorchGraphError(
                 f"PyTorch's {name} sent operand {k + 1} the gradient {list(got)}, where the "
                 f"chain rule with the op table's local derivative gives {list(want)}: the kit "
@@ -288,12 +291,10 @@ def _unknown(walked, kinds, operands, i: int) -> TorchGraphError:
 
 
 def _check(walked, data, copies, tolerance: tuple[float, float]) -> None:
-    rel, abs_ = tolerance
     for i, found in copies.items():
         for numbers, where in found:
             for got, want in zip(numbers, data[i]):
-                both_nan = math.isnan(got) and math.isnan(want)
-                if both_nan or math.isclose(got, want, rel_tol=rel, abs_tol=abs_):
+                if _agree(got, want, tolerance):
                     continue
                 fn = walked[i][0]
                 what = "a leaf" if hasattr(fn, "variable") else f"the output of {_name(fn)}"
