@@ -191,7 +191,7 @@ def _tensor_snapshot(read: TorchRead, caller: str) -> TorchSnapshot:
     snap = TorchSnapshot(tuple(nodes), backward_order=order, functions=read.names,
                          saved=read.saved, shapes=read.shapes, tensors=tuple(tensors),
                          tensor_edges=edges)  # fmt: skip
-    return dataclasses.replace(snap, notes=_tensor_notes(snap)) if edges else snap
+    return dataclasses.replace(snap, notes=_notes(snap)) if edges else snap
 
 
 def _tensor_edges(read: TorchRead, hooked: list[Hooked]) -> tuple:
@@ -207,32 +207,6 @@ def _tensor_edges(read: TorchRead, hooked: list[Hooked]) -> tuple:
         out[i] = edge_numbers(row, read.names[i], read.exponents[i], args, read.shapes[i],
                               received, list(sent), tolerance)  # fmt: skip
     return tuple(out)
-
-
-def _tensor_notes(snap: TorchSnapshot) -> dict[tuple[int, str], str]:
-    """What a derivation on tensors says once: PyTorch's graph holds Functions, every
-    operation acts element by element (at the first operation); a tensor used several
-    times gets the sum of its shares in PyTorch's engine before its Function runs once."""
-    names = [e.text for e in expression_names(snap)]
-    notes: dict[tuple[int, str], str] = {}
-    first = next((n.index for n in snap.nodes if n.operands), None)
-    if first is not None:
-        notes[(first, "forward")] = (
-            f"in PyTorch: {snap.functions[first]}, a Function; every operation on tensors "
-            "acts element by element, a tensor of one number stretched to fit (broadcasting)"
-        )
-    uses: dict[int, int] = {}
-    for n in snap.nodes:
-        for p in n.operands:
-            uses[p] = uses.get(p, 0) + 1
-    for p, count in uses.items():
-        if count > 1:
-            who = (f"{names[p]}'s AccumulateGrad" if snap.nodes[p].is_leaf
-                   else f"{snap.functions[p]} (of {names[p]})")  # fmt: skip
-            notes[(p, "backward")] = (
-                f"PyTorch adds the {count} shares in its engine, then calls {who} once"
-            )
-    return notes
 
 
 def _flat(t) -> tuple[float, ...] | None:
@@ -357,30 +331,37 @@ def _live(read: TorchRead, torch) -> list:
 
 def _notes(snap: TorchSnapshot) -> dict[tuple[int, str], str]:
     """Where PyTorch differs from the kit's engine, said once each: its graph holds
-    Functions, not values (at the first operation); a value used several times gets the sum
-    of its shares in PyTorch's engine before its Function (a leaf's AccumulateGrad) runs once."""
+    Functions, not values, and on tensors every operation acts element by element (at the
+    first operation); a value used several times gets the sum of its shares in PyTorch's
+    engine before its Function (a leaf's AccumulateGrad) runs once."""
     names = [e.text for e in expression_names(snap)]
     notes: dict[tuple[int, str], str] = {}
     first = next((n.index for n in snap.nodes if n.operands), None)
     if first is not None:
-        notes[(first, "forward")] = (
-            f"in PyTorch: {snap.functions[first]}, a Function; its graph holds Functions and "
-            "the tensors they saved, not values"
-        )
-    shares: dict[int, list[float]] = {}
-    for f in snap.fired:
-        for p, share in zip(snap.nodes[f.node].operands, f.grad_inputs):
-            if snap.nodes[p].role != "const":
-                shares.setdefault(p, []).append(share)
+        holds = ("every operation on tensors acts element by element, a tensor of one number "
+                 "stretched to fit (broadcasting)" if snap.shapes else
+                 "its graph holds Functions and the tensors they saved, not values")  # fmt: skip
+        notes[(first, "forward")] = f"in PyTorch: {snap.functions[first]}, a Function; {holds}"
+    shares: dict[int, list] = {}
+    if snap.shapes:  # a graph of tensors: each edge's share, in the order the hooks fired
+        sent = [(p, snap.tensor_edges[i][k][1]) for i in snap.backward_order or ()
+                for k, p in enumerate(snap.nodes[i].operands)]  # fmt: skip
+    else:
+        sent = [(p, share) for f in snap.fired
+                for p, share in zip(snap.nodes[f.node].operands, f.grad_inputs)]  # fmt: skip
+    for p, share in sent:
+        if snap.nodes[p].role != "const":
+            shares.setdefault(p, []).append(share)
     for p, received in shares.items():
         if len(received) < 2:
             continue
-        total = " + ".join(format_number(s) for s in received)
-        grad = format_number(snap.nodes[p].grad)
         name = names[p]
         who = (f"{name}'s AccumulateGrad" if snap.nodes[p].is_leaf
                else f"{snap.functions[p]} (of {name})")  # fmt: skip
-        notes[(p, "backward")] = (
-            f"PyTorch adds {total} = {grad} in its engine, then calls {who} once"
-        )
+        if snap.shapes:  # tensors: their numbers are in the step's own equation
+            total = f"the {len(received)} shares"
+        else:
+            total = " + ".join(map(format_number, received))
+            total += f" = {format_number(snap.nodes[p].grad)}"
+        notes[(p, "backward")] = f"PyTorch adds {total} in its engine, then calls {who} once"
     return notes
