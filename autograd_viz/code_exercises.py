@@ -32,15 +32,15 @@ from autograd_viz._card import Card
 from autograd_viz._verdict import CodeExerciseError, Verdict, not_callable, raised
 from autograd_viz.class_checks import method_check, on
 from autograd_viz.code_checks import function_check
-from autograd_viz.engines.run import (
+from autograd_viz.errors import CodeTimeoutError
+from autograd_viz.grading import verdict_html
+from autograd_viz.teacher import register
+from autograd_viz.time_limits import (
     DEFAULT_TIMEOUT,
     _check_timeout,
     call_with_time_limit,
     shallow_stack,
 )
-from autograd_viz.errors import CodeTimeoutError
-from autograd_viz.grading import verdict_html
-from autograd_viz.teacher import register
 from autograd_viz.viz.palette import var
 
 __all__ = [

@@ -53,7 +53,7 @@ def open_graph(
     error raised. `check` (another engine's graph): run the engine check and keep its
     findings (None: if the graph holds gradients, i.e. its backward pass has run), for a
     graph of at most `check_up_to` values; their backward() may run `timeout` seconds
-    (None: `engines.run.DEFAULT_TIMEOUT`).
+    (None: `time_limits.DEFAULT_TIMEOUT`).
     What is not a graph raises `error` naming `caller` and what the kit looks for (None:
     the reader's own `NotAGraphError`, with a hint for a tensor, a number, a list).
     `probe`: the check also tries each method of their class on fresh values
@@ -80,7 +80,7 @@ def open_graph(
         return snapshot(root, read=_count(root, max_nodes, every_value, too_large))
     from autograd_viz.engines.read import _not_a_graph, is_graph
     from autograd_viz.engines.replay import read_foreign
-    from autograd_viz.engines.run import DEFAULT_TIMEOUT, code_time_limit
+    from autograd_viz.time_limits import DEFAULT_TIMEOUT, code_time_limit
 
     timeout = DEFAULT_TIMEOUT if timeout is None else timeout
     # their class's code runs as it is read (a `data` property, `_prev`): bounded too

@@ -12,8 +12,9 @@ import own_engines as oe
 import pytest
 
 from autograd_viz.engines.read import read_graph
-from autograd_viz.engines.run import call_with_time_limit, run_backward
+from autograd_viz.engines.run import run_backward
 from autograd_viz.errors import BackwardTimeoutError, CodeTimeoutError
+from autograd_viz.time_limits import call_with_time_limit
 
 if os.environ.get("CI"):  # CI installs the test extra: a missing peer is a broken setup
     import micrograd.engine as mg

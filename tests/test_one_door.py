@@ -336,7 +336,7 @@ def test_the_dot_builder_marks_a_learners_first_wrong_node_only_when_the_caller_
 def test_the_errors_of_opening_and_drawing_live_in_one_module_under_their_old_names():
     from autograd_viz import errors
     from autograd_viz.engines.read import NotAGraphError, NumberOutOfRangeError
-    from autograd_viz.engines.run import BackwardTimeoutError
+    from autograd_viz.errors import BackwardTimeoutError
     from autograd_viz.graph import CycleError, GraphError, StaleGraphError
     from autograd_viz.viz.frames import FramesError
     from autograd_viz.viz.layout import GraphvizError, GraphvizNotFoundError

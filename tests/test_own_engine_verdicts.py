@@ -15,7 +15,8 @@ import pytest
 
 import autograd_viz
 from autograd_viz.engines.read import NumberOutOfRangeError, read_graph
-from autograd_viz.engines.run import DEFAULT_TIMEOUT, BackwardTimeoutError, CodeTimeoutError
+from autograd_viz.errors import BackwardTimeoutError, CodeTimeoutError
+from autograd_viz.time_limits import DEFAULT_TIMEOUT
 
 # ---- numbers a node may hold ------------------------------------------------------------------
 

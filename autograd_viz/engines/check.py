@@ -32,12 +32,8 @@ from autograd_viz.engines.ops import (
 )
 from autograd_viz.engines.probe import probe_methods, probe_reflected
 from autograd_viz.engines.read import ForeignGraph
-from autograd_viz.engines.run import (
-    DEFAULT_TIMEOUT,
-    BackwardRun,
-    Call,
-    run_backward,
-)
+from autograd_viz.engines.run import BackwardRun, Call, run_backward
+from autograd_viz.time_limits import DEFAULT_TIMEOUT
 
 if TYPE_CHECKING:
     from autograd_viz.engines.replay import ForwardProblem

@@ -21,15 +21,8 @@ from autograd_viz.engines.findings import (
     _close,
 )
 from autograd_viz.engines.read import ForeignGraph, NotAGraphError, is_graph, read_graph
-from autograd_viz.engines.run import (
-    DEFAULT_TIMEOUT,
-    _kit_order,
-    _timed_out,
-    _TimeUp,
-    run_backward,
-    shallow_stack,
-    time_limit,
-)
+from autograd_viz.engines.run import _kit_order, _timed_out, run_backward
+from autograd_viz.time_limits import DEFAULT_TIMEOUT, _TimeUp, shallow_stack, time_limit
 
 __all__ = ["probe_methods", "probe_reflected"]
 

@@ -31,20 +31,10 @@ from autograd_viz.engines.ops import (
     written,
 )
 from autograd_viz.engines.read import ForeignGraph, read_graph
-from autograd_viz.engines.run import (
-    DEFAULT_TIMEOUT,
-    BackwardRun,
-    Call,
-    _check_timeout,
-    _grad,
-    _timed_out,
-    _TimeUp,
-    _where,
-    run_backward,
-    time_limit,
-)
+from autograd_viz.engines.run import BackwardRun, Call, _grad, _timed_out, _where, run_backward
 from autograd_viz.graph import Graph, Node, with_numbers
 from autograd_viz.naming import expression_names
+from autograd_viz.time_limits import DEFAULT_TIMEOUT, _check_timeout, _TimeUp, time_limit
 
 if TYPE_CHECKING:
     from autograd_viz.engines.check import EngineReport, Finding

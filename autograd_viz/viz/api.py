@@ -14,8 +14,8 @@ from typing import Any
 
 from autograd_viz.door import open_graph
 from autograd_viz.engine import Value
-from autograd_viz.engines.run import DEFAULT_TIMEOUT
 from autograd_viz.graph import Graph
+from autograd_viz.time_limits import DEFAULT_TIMEOUT
 from autograd_viz.viz.options import DrawOptions, check_speed
 from autograd_viz.viz.render import Drawing, drawing
 

@@ -26,9 +26,9 @@ from autograd_viz._checks import is_number
 from autograd_viz.derive import derive
 from autograd_viz.door import open_graph
 from autograd_viz.engine import Value
-from autograd_viz.engines.run import DEFAULT_TIMEOUT, call_with_time_limit
 from autograd_viz.errors import ExploreError, GraphTooLargeError
 from autograd_viz.graph import Graph
+from autograd_viz.time_limits import DEFAULT_TIMEOUT, call_with_time_limit
 from autograd_viz.viz import layout, render
 from autograd_viz.viz.ask import ask_table
 from autograd_viz.viz.dot import html_text, number_formatter
