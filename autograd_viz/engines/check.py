@@ -36,7 +36,7 @@ from autograd_viz.engines.run import BackwardRun, Call, run_backward
 from autograd_viz.time_limits import DEFAULT_TIMEOUT
 
 if TYPE_CHECKING:
-    from autograd_viz.engines.replay import ForwardProblem
+    from autograd_viz.engines.forward import ForwardProblem
 
 __all__ = ["MISSING", "RIGHT", "UNCHECKED", "WRONG", "EngineReport", "Finding", "RuleCheck",
            "check_graph"]  # fmt: skip
