@@ -78,7 +78,7 @@ def open_graph(
         return root
     if isinstance(root, Value):
         return snapshot(root, read=_count(root, max_nodes, every_value, too_large))
-    from autograd_viz.engines.read import _not_a_graph, is_graph
+    from autograd_viz.engines.node import is_graph, not_a_graph
     from autograd_viz.engines.replay import read_foreign
     from autograd_viz.time_limits import DEFAULT_TIMEOUT, code_time_limit
 
@@ -88,7 +88,7 @@ def open_graph(
         read = _count(root, max_nodes, every_value, too_large)
         if not is_graph(root):
             if error is None:
-                raise _not_a_graph(root)
+                raise not_a_graph(root)
             raise error(
                 f"{caller} needs {needs}, got {type(root).__name__}: {root!r}. {LOOKS_FOR}."
                 + _hint(root)

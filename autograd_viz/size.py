@@ -82,7 +82,7 @@ def _foreign_within(root: object, max_nodes: int) -> dict | None:
     """Another engine's graph (micrograd's, a learner's class), counted: the operands of
     every value as stored (`raw_operands`: a list, and whether a set lost their order), by
     `id`; None as soon as more than `max_nodes` values are found; {} for no graph at all."""
-    from autograd_viz.engines.read import is_graph, raw_operands  # their graphs only
+    from autograd_viz.engines.node import is_graph, raw_operands  # their graphs only
 
     if not is_graph(root):
         return {}  # not a graph at all: the snapshot says what is wrong
