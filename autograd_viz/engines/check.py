@@ -9,11 +9,18 @@ is before any rule is judged, and a report that could check nothing says so: it 
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from autograd_viz._numbers import format_number
+from autograd_viz.engines.diagnose import (
+    diagnose,
+    never_ran,
+    ran_early,
+    ran_twice,
+    seed_finding,
+    their_sums,
+)
 from autograd_viz.engines.findings import (
     MISSING,
     RIGHT,
@@ -187,11 +194,11 @@ def check_graph(
             continue  # a leaf's rule does nothing
         if runs[i] > 1:  # a sort that visits twice also runs the node early: name the cause
             if i not in seen:
-                findings.append((position, _ran_twice(names, i, runs[i])))
+                findings.append((position, ran_twice(names, i, runs[i])))
         else:
             early = [u for u in uses[i] if u not in seen and run.order == "your backward()"]
             if early:
-                findings.append((position, _ran_early(names, i, early, call)))
+                findings.append((position, ran_early(names, i, early, call)))
         seen[i] = position
         canonical = canonical_op(graph.ops[i], len(graph.operands[i]))
         method = method_name(graph.nodes[i], canonical)
@@ -218,7 +225,7 @@ def check_graph(
             message = f"your `{method or graph.ops[i]}`'s `_backward` raised {failed[i]}"
             findings.append((-1, Finding(i, names[i], method, message)))
         elif graph.operands[i] and i not in seen and callable(rule) and not stores[i]:
-            findings.append((len(run.calls), _never_ran(names, i)))
+            findings.append((len(run.calls), never_ran(names, i)))
 
     for i, local in enumerate(graph.local_grads):  # microgpt: stored local grads, no closures
         if local is None:
@@ -238,11 +245,11 @@ def check_graph(
             row["detail"] = row["detail"] or verdict.finding.message
         elif verdict.status == UNCHECKED and not row["detail"]:
             row["detail"] = f"{names[i]} stores no `_op` and fits no operation the kit knows"
-    seeded = _seed_finding(graph, names, run)
+    seeded = seed_finding(graph, names, run)
     if seeded is not None:
         findings.append((-2 * len(graph) - 2, seeded))  # before all: every grad follows it
     elif any(local is not None for local in graph.local_grads):
-        kept = _their_sums(graph, names, run)
+        kept = their_sums(graph, names, run)
         if kept is not None:
             findings.append((len(run.calls) + 1, kept))
 
@@ -316,7 +323,7 @@ def _check_call(
             each = [partials[j] * g for j, q in enumerate(positions) if q == p]
             shares = " + ".join(format_number(x) for x in each)
             message += f" ({names[p]} is used {positions.count(p)} times: {shares})"
-        hint = _diagnose(call, p, positions, partials, g, canonical, args, tol, graph.data[i])
+        hint = diagnose(call, p, positions, partials, g, canonical, args, tol, graph.data[i])
         if _still_the_default(graph.nodes[i]):
             hint = (
                 "its `_backward` is still the do-nothing one from `__init__`: set "
@@ -379,145 +386,7 @@ def _check_local(
     return _Verdict(WRONG, how, finding, right)
 
 
-def _dot_grad(name: str) -> str:
-    """`y.grad`, or `(a · b).grad` for a value named by its expression."""
-    return f"({name}).grad" if " " in name else f"{name}.grad"
-
-
-def _seed_finding(graph: ForeignGraph, names: tuple[str, ...], run: BackwardRun) -> Finding | None:
-    """Their backward() must leave the output's own gradient at 1 (∂z/∂z): else nothing, or
-    the wrong amount, flows back from it."""
-    r = len(graph) - 1
-    if run.order != "your backward()" or not graph.operands[r]:
-        return None
-    got = run.grads[r]
-    if _close(got, 1.0, 1e-12):
-        return None
-    if got == 0:
-        message = (
-            f"after your backward(), {_dot_grad(names[r])} is 0: it never seeds the output's "
-            "gradient with 1, so every rule multiplies by 0 and every gradient stays 0"
-        )
-        hint = "set `self.grad = 1.0` in backward() before the loop that runs each node's rule"
-    else:
-        message = (
-            f"after your backward(), {_dot_grad(names[r])} is {format_number(got)}, not 1 "
-            f"(∂{names[r]}/∂{names[r]} = 1)"
-        )
-        hint = "set `self.grad = 1.0` in backward() once, before the loop, and never add to it"
-    return Finding(r, names[r], "backward", message, hint, None, got, 1.0, "seed")
-
-
-def _their_sums(graph: ForeignGraph, names: tuple[str, ...], run: BackwardRun) -> Finding | None:
-    """For an engine that stores local gradients: the first value (in the order a backward
-    pass meets them) whose gradient after their backward() is not what those stored local
-    gradients give when each share is added (`child.grad += local * v.grad`)."""
-    if run.order != "your backward()":
-        return None
-    given = [0.0] * len(graph)
-    given[-1] = 1.0
-    shares: list[list[float]] = [[] for _ in range(len(graph))]
-    for i in range(len(graph) - 1, -1, -1):
-        local = graph.local_grads[i]
-        if local is None:
-            if graph.operands[i]:
-                return None  # a closure of its own: the calls were checked one by one
-            continue
-        for p, slope in zip(graph.operands[i], local):
-            shares[p].append(slope * given[i])
-            given[p] += slope * given[i]
-    for p in range(len(graph) - 1, -1, -1):
-        if _close(run.grads[p], given[p], 1e-9):
-            continue
-        got = format_number(run.grads[p])
-        message = (
-            f"your backward() left {_dot_grad(names[p])} = {got}; the local gradients stored in "
-            f"the graph give {format_number(given[p])}"
-        )
-        if len(shares[p]) > 1:
-            message += (
-                f" ({names[p]} is used {len(shares[p])} times: "
-                + " + ".join(format_number(x) for x in shares[p])
-                + ")"
-            )
-        hint = ""
-        if len(shares[p]) > 1 and any(_close(run.grads[p], x, 1e-9) for x in shares[p]):
-            hint = "it replaced the gradient instead of adding to it: `=` where `+=` belongs"
-        return Finding(p, names[p], "backward", message, hint, None, run.grads[p], given[p])
-    return None
-
-
-def _diagnose(call, p, positions, partials, g, canonical, args, tol, out_data=None) -> str:
-    """A guess at which classic bug produced a wrong contribution."""
-    sent, before = call.sent[p], call.before[p]
-    after = before + sent
-    shares = [partials[k] * g for k, q in enumerate(positions) if q == p]
-    if (before != 0 or len(shares) > 1) and any(_close(after, s, tol) for s in shares):
-        return "it replaced the gradient instead of adding to it: `=` where `+=` belongs"
-    if g != 1 and _close(sent, sum(partials[k] for k, q in enumerate(positions) if q == p), tol):
-        return f"it left out the chain rule's factor out.grad (here {format_number(g)})"
-    if canonical == "tanh" and _close(sent, (1 - args[0] ** 2) * g, tol):
-        return "it used the input (1 − x²) where the rule needs the output t = tanh(x): 1 − t²"
-    own = sum(partials[k] for k, q in enumerate(positions) if q == p)
-    if out_data is not None and not _close(out_data, g, tol) and _close(sent, own * out_data, tol):
-        return (
-            f"it multiplied by the output's value out.data (here {format_number(out_data)}) "
-            "where the chain rule needs its gradient out.grad"
-        )
-    if len(positions) == 2 and positions[0] != positions[1]:
-        k = positions.index(p)
-        q = positions[1 - k]
-        other = partials[1 - k] * g
-        mine = partials[k] * g
-        if (  # only where both operands got each other's share: the numbers say so
-            _close(sent, other, tol)
-            and not _close(other, mine, tol)
-            and _close(call.sent.get(q, math.nan), mine, tol)
-        ):
-            return "it sent what the other operand should get: operands swapped in the rule?"
-        if (
-            canonical == "*"
-            and _close(sent, args[k] * g, tol)
-            and not _close(args[k], args[1 - k], tol)
-        ):
-            return "it multiplied by the operand's own value; the product rule uses the other one"
-    return ""
-
-
 def _still_the_default(node: object) -> bool:
     rule = getattr(node, "_backward", None)
     qualname = getattr(getattr(rule, "__func__", rule), "__qualname__", "")
     return ".__init__.<locals>." in f".{qualname}"
-
-
-def _ran_twice(names, i, times) -> Finding:
-    count = "twice" if times == 2 else f"{times} times"
-    return Finding(
-        i,
-        names[i],
-        "backward",
-        f"your backward() ran {names[i]}'s `_backward` {count}, so it sent its gradient {count}",
-        "the topological sort visited it twice: keep a `visited` set and skip nodes already in it",
-    )
-
-
-def _ran_early(names, i, early, call) -> Finding:
-    waiting = ", ".join(names[u] for u in early)
-    return Finding(
-        i,
-        names[i],
-        "backward",
-        f"your backward() ran {names[i]}'s `_backward` before {waiting} had sent "
-        f"{names[i]} its gradient (it had {format_number(call.out_grad)} so far)",
-        "visit nodes in reverse topological order: every use of a value before the value",
-    )
-
-
-def _never_ran(names, i) -> Finding:
-    return Finding(
-        i,
-        names[i],
-        "backward",
-        f"your backward() never ran {names[i]}'s `_backward`, so its operands got nothing from it",
-        "the topological sort must reach every node the output depends on",
-    )

@@ -16,7 +16,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from autograd_viz.engines.check import _seed_finding, check_graph
+from autograd_viz.engines.check import check_graph
+from autograd_viz.engines.diagnose import seed_finding
 from autograd_viz.engines.forward import ForwardProblem, forward_checks, forward_problems
 from autograd_viz.engines.ops import (
     canonical_op,
@@ -222,7 +223,7 @@ class ForeignSnapshot(Graph):
             if run is None or self.source is None:
                 return None
             names = tuple(name.text for name in expression_names(self))
-            found = _seed_finding(self.source, names, run)
+            found = seed_finding(self.source, names, run)
         return None if found is None else (found.message, found.hint)
 
     @property
