@@ -4,10 +4,9 @@ gradient filled in (on a copy: the user's graph is never written, and each cell 
 its final width), and derives each step's frame from that SVG by changing only class
 attributes and cell texts (values not computed yet read `data ?`; pending, forward and
 backward nodes, the active value and the edges it travels are coloured by a `<style>` block
-keyed on those classes, through the palette's properties and scoped by a class unique to the
-layout, so several players on a page never restyle each other), so a frame costs a string
-join, not a `dot` run; and each frame's caption is written once, here (`Frames.caption`),
-for every player and export to show.
+keyed on those classes, scoped by a class unique to the layout: `autograd_viz.viz.frame_svg`),
+so a frame costs a string join, not a `dot` run; and each frame's caption is written once,
+here (`Frames.caption`), for every player and export to show.
 """
 
 from __future__ import annotations
@@ -15,7 +14,6 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import html
-import re
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
@@ -26,9 +24,16 @@ from autograd_viz.graph import Graph
 from autograd_viz.steps import Step, check_phase
 from autograd_viz.viz import layout, render, svg
 from autograd_viz.viz.collapse import collapse_view, has_neurons
+from autograd_viz.viz.frame_svg import (
+    EDGE_ON_CLASS,
+    SHAPE_CLASS,
+    check_template,
+    fill_template,
+    frame_css,
+    template,
+)
 from autograd_viz.viz.network import steps_for, with_by
 from autograd_viz.viz.options import DrawOptions
-from autograd_viz.viz.palette import var
 
 __all__ = [
     "EDGE_ON_CLASS",
@@ -42,40 +47,7 @@ __all__ = [
     "frames_of",
 ]
 
-# Class added to the main shape (box, ellipse or rounded path) of every value and operation.
-SHAPE_CLASS = "avz-shape"
-# Class of an edge the current step travels.
-EDGE_ON_CLASS = "avz-on"
 PLACEHOLDER = "?"
-
-_SLOT = re.compile(
-    r"(?P<svg><svg\b)"
-    r'|<g id="(?P<node>(?:v|op|layer)\d+)" class="(?P<ncls>node[^"]*)">'
-    r"(?P<head>\s*<title>[^<]*</title>\s*<(?:polygon|path|ellipse))"
-    r'|<g id="(?P<edge>[^"]+)" class="edge">'
-    r'|<text id="(?P<cell>v\d+-(?:data|grad))"(?P<tattr>[^>]*)>(?P<text>[^<]*)</text>'
-)
-
-
-def frame_css(scope: str, *, active_width: float = 3.5) -> str:
-    """The stylesheet of every frame of one layout; `scope` is the layout's class.
-
-    >>> ".avz-x .forward > .avz-shape" in frame_css("avz-x")
-    True
-    """
-    s, active = f".{scope}", var("active")
-    return (
-        f"{s} .pending > .{SHAPE_CLASS} {{fill: {var('pending')};}}"
-        f"{s} .forward > .{SHAPE_CLASS} {{fill: {var('forward')};}}"
-        f"{s} .backward > .{SHAPE_CLASS} {{fill: {var('backward')};}}"
-        f"{s} .touched > .{SHAPE_CLASS} {{stroke: {active}; stroke-width: 2;}}"
-        f"{s} .active > .{SHAPE_CLASS} {{stroke: {active}; stroke-width: {active_width:g};}}"
-        f"{s} .pending text {{fill: {var('muted')};}}"
-        f"{s} .forward text, {s} .backward text {{fill: {var('ink')};}}"
-        f"{s} .edge.{EDGE_ON_CLASS} > path {{stroke: {active}; stroke-width: 2.5;}}"
-        f"{s} .edge.{EDGE_ON_CLASS} > polygon {{stroke: {active}; fill: {active};}}"
-    )
-
 
 PHASE_TITLES = {"forward": "forward pass", "backward": "backward pass"}
 # what kind of line of the derivation a backward step is, said in the caption
@@ -185,9 +157,9 @@ class Frames:
         self._layers = _layer_members(graph, self.base_svg)
         self.base_svg = svg.tag_layer_cells(self.base_svg, self._layers)
         self.scope = "avz-" + hashlib.sha1(self.base_svg.encode("utf-8")).hexdigest()[:10]
-        self._parts = _template(self.base_svg)
+        self._parts = template(self.base_svg)
         self._n = len(graph)
-        _check_template(self.base_svg, self.slots)
+        check_template(self.base_svg, self.slots)
 
     def for_phase(self, phase: str) -> Frames:
         """The same layout and options with another phase's steps; runs no `dot` and traces
@@ -315,19 +287,7 @@ class Frames:
         return self._svg(self._slot_values(0, state, ""))
 
     def _svg(self, slot_values: list[str]) -> str:
-        values = iter(slot_values)
-        out = []
-        for part in self._parts:
-            if isinstance(part, str):
-                out.append(part)
-            elif part[0] == "cell":
-                out.append(html.escape(next(values), quote=False))
-            else:
-                out.append(next(values))
-        svg = "".join(out)
-        # the stylesheet goes right after the opening <svg ...> tag
-        end = svg.index(">", svg.index("<svg")) + 1
-        return f"{svg[:end]}\n<style>{frame_css(self.scope)}</style>{svg[end:]}"
+        return fill_template(self._parts, slot_values, self.scope)
 
     def frame_svgs(self) -> list[str]:
         """Every frame's SVG, in step order."""
@@ -381,44 +341,6 @@ def _box_state(members: tuple[int, ...], step: Step, touched: set[int]) -> str:
     if step.active in members:
         return f"{state} active"
     return f"{state} touched" if any(i in touched for i in members) else state
-
-
-def _check_template(svg: str, slots: list[tuple[str, str]]) -> None:
-    """Every node and edge of the drawing must be restyleable — never a silently grey frame."""
-    nodes = len(re.findall(r'<g id="(?:v|op|layer)\d+" class="node', svg))
-    edges = len(re.findall(r'<g id="[^"]+" class="edge"', svg))
-    found = {kind: sum(1 for k, _ in slots if k == kind) for kind in ("node", "edge", "svg")}
-    if (found["node"], found["edge"], found["svg"]) != (nodes, edges, 1):
-        raise FramesError(
-            f"the drawing's SVG has {nodes} nodes and {edges} edges, but frames found "
-            f"{found['node']} and {found['edge']} they can restyle: autograd_viz.viz.render's SVG "
-            "changed shape. Please report this; Value.draw() still works."
-        )
-
-
-def _template(svg: str) -> list[str | tuple[str, str, str]]:
-    """Split the SVG into literal text and slots (kind, key, original) that frames fill in."""
-    parts: list[str | tuple[str, str, str]] = []
-    pos = 0
-    for m in _SLOT.finditer(svg):
-        if m.group("svg"):
-            parts += [svg[pos : m.start()], ("svg", "", "")]
-        elif m.group("node"):
-            head = m.group("head")
-            parts += [svg[pos : m.start()], f'<g id="{m.group("node")}" class="',
-                      ("node", m.group("node"), m.group("ncls")),
-                      f'">{head} class="{SHAPE_CLASS}"']  # fmt: skip
-        elif m.group("edge"):
-            raw = m.group("edge")
-            parts += [svg[pos : m.start()], f'<g id="{raw}" class="',
-                      ("edge", html.unescape(raw), "edge"), '">']  # fmt: skip
-        else:
-            cell = m.group("cell")
-            parts += [svg[pos : m.start()], f'<text id="{cell}"{m.group("tattr")}>',
-                      ("cell", cell, html.unescape(m.group("text"))), "</text>"]  # fmt: skip
-        pos = m.end()
-    parts.append(svg[pos:])
-    return parts
 
 
 Source = Any  # a Value, a Graph snapshot or Frames
