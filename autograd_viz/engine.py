@@ -348,7 +348,7 @@ class Value(ValueProtocols):
     # viewers, documented: lazy, from one module, so `from autograd_viz import Value`
     # never loads graphviz or ipywidgets.
     def draw(self, **options):
-        """Draw the computation graph ending here (see `autograd_viz.viz.render.draw`)."""
+        """Draw the computation graph ending here (see `autograd_viz.viz.api.draw`)."""
         from autograd_viz.viz import api
 
         return api.draw(self, **options)

@@ -24,7 +24,7 @@ import time
 import warnings
 
 from autograd_viz import MLP, Neuron, Value
-from autograd_viz.viz.render import draw, to_dot
+from autograd_viz.viz.api import draw, to_dot
 from autograd_viz.viz.svg import tag_cells
 
 

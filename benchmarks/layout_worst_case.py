@@ -46,8 +46,8 @@ from pathlib import Path
 from autograd_viz import MLP, Value
 from autograd_viz.errors import GraphTooLargeError
 from autograd_viz.size import MAX_LAYOUT_WORK, layout_work
+from autograd_viz.viz.api import to_dot
 from autograd_viz.viz.layout import _EDGE, bounded
-from autograd_viz.viz.render import to_dot
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))

@@ -14,7 +14,7 @@ from op_cases import expressions
 
 from autograd_viz import Value
 from autograd_viz.trace import TraceError
-from autograd_viz.viz import layout, render
+from autograd_viz.viz import api, layout
 from autograd_viz.viz.frames import PLACEHOLDER, Frames, FramesError
 
 
@@ -152,7 +152,7 @@ def test_frame_states_are_valid_render_states():
     z = sum_times_y()
     frames = Frames(z)
     for k in range(len(frames)):
-        render.to_dot(z, states=frames.states(k))  # raises on an unknown state
+        api.to_dot(z, states=frames.states(k))  # raises on an unknown state
 
 
 def test_each_layout_has_its_own_scope_and_every_rule_uses_it():

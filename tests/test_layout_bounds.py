@@ -19,7 +19,7 @@ from autograd_viz.errors import GraphTooLargeError, GraphvizError, LayoutTimeout
 from autograd_viz.expression import ExpressionError, build
 from autograd_viz.size import MAX_LAYOUT_WORK, layout_work
 from autograd_viz.viz import layout
-from autograd_viz.viz.render import draw, to_dot
+from autograd_viz.viz.api import draw, to_dot
 
 
 def _edges(dot: str) -> list[tuple[str, str]]:

@@ -8,8 +8,8 @@ from autograd_viz import MLP, Value, quiz
 from autograd_viz.graph import snapshot
 from autograd_viz.naming import MAX_LENGTH, expression_names
 from autograd_viz.trace import derivation, node_names, trace
+from autograd_viz.viz.api import to_dot
 from autograd_viz.viz.frames import Frames
-from autograd_viz.viz.render import to_dot
 
 
 def _issue_example() -> Value:

@@ -14,8 +14,8 @@ from autograd_viz import Value
 from autograd_viz._equations import Eq
 from autograd_viz.ops import OPS, Op, describe, register
 from autograd_viz.trace import derivation, trace
+from autograd_viz.viz.api import to_dot
 from autograd_viz.viz.frames import Frames
-from autograd_viz.viz.render import to_dot
 
 
 def _softsign(self: Value) -> Value:

@@ -463,10 +463,10 @@ def test_every_frame_of_a_checked_graph_marks_the_first_wrong_node():
 def _viewers():
     from autograd_viz.export import save_html
     from autograd_viz.trace import trace
+    from autograd_viz.viz.api import to_dot
     from autograd_viz.viz.frames import Frames
     from autograd_viz.viz.player import Player
     from autograd_viz.viz.quiz import Quiz
-    from autograd_viz.viz.render import to_dot
 
     return {
         "trace": trace,

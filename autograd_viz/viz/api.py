@@ -1,4 +1,5 @@
-"""The public viewers of any engine's graph — `autograd_viz.draw`, `animate` and `quiz`, and
+"""The public viewers of any engine's graph — `autograd_viz.draw`, `to_dot`, `roles`, `animate` and
+`quiz`, and
 the conveniences `Value.draw()` / `Value.animate()` that import this module lazily (the one
 documented import from the engine up into the viewers): each checks its options once, opens
 the graph once (`autograd_viz.door.open_graph`: the size, the one read, a learner's engine
@@ -17,9 +18,9 @@ from autograd_viz.engine import Value
 from autograd_viz.graph import Graph
 from autograd_viz.time_limits import DEFAULT_TIMEOUT
 from autograd_viz.viz.options import DrawOptions, check_speed
-from autograd_viz.viz.render import Drawing, drawing
+from autograd_viz.viz.render import Drawing, dot_source, drawing
 
-__all__ = ["animate", "draw", "player_for", "quiz"]
+__all__ = ["animate", "draw", "player_for", "quiz", "roles", "to_dot"]
 
 
 def _backward_timeout(options: DrawOptions, changes: dict[str, Any]) -> float:
@@ -34,7 +35,7 @@ def draw(root: object, options: DrawOptions | None = None, /, *, check: bool | N
          names: Mapping[str, object] | None = None, **changes: Any) -> Drawing:  # fmt: skip
     """Draw the graph ending at `root`, built with any micrograd-style engine (ours too).
 
-    Options are `autograd_viz.viz.render.draw`'s. For a learner's own engine, `check`
+    Options are `to_dot`'s, plus `timeout`. For a learner's own engine, `check`
     runs the engine check and marks the first node whose gradient goes wrong; by default
     it does once the graph holds gradients (its backward pass has run), True or False
     decides. `timeout=` (seconds) bounds the layout and their backward() alike; left out,
@@ -42,6 +43,13 @@ def draw(root: object, options: DrawOptions | None = None, /, *, check: bool | N
     A PyTorch scalar tensor is drawn from its `grad_fn` graph, with PyTorch's own gradients;
     `names` labels its tensors (`names={"x": x, "y": y}`), else its inputs are a, b, c.
 
+    >>> from autograd_viz import Value
+    >>> x, y = Value(2.0, label="x"), Value(3.0, label="y")
+    >>> z = (x + y) * y
+    >>> z.backward()
+    >>> d = draw(z, font_size=16)   # shows inline as the last expression of a cell
+    >>> "grad 8" in d.source
+    True
     >>> from micrograd.engine import Value  # doctest: +SKIP
     >>> x, y = Value(2.0), Value(3.0)  # doctest: +SKIP
     >>> draw((x + y) * y)  # doctest: +SKIP
@@ -52,6 +60,38 @@ def draw(root: object, options: DrawOptions | None = None, /, *, check: bool | N
                        timeout=_backward_timeout(options, changes), error=None,
                        names=names)  # fmt: skip
     return drawing(graph, options)
+
+
+def to_dot(root: object, options: DrawOptions | None = None, /, **kwargs: Any) -> str:
+    """The DOT source of the graph that ends at `root`.
+
+    Options: keywords or a `DrawOptions` (rankdir, fmt, font_size, collapse, max_nodes,
+    show_grad, states, legend; see `autograd_viz.viz.options`).
+
+    The ids the SVG carries are listed on `autograd_viz.viz.render.dot_source`.
+
+    >>> from autograd_viz import Value
+    >>> x, y = Value(2.0, label="x"), Value(3.0, label="y")
+    >>> print(to_dot(x + y).count("->"))
+    3
+    """
+    options = DrawOptions.of(options, **kwargs)
+    graph = open_graph(root, caller="to_dot()", max_nodes=options.max_nodes)  # the one door
+    return dot_source(graph, options)
+
+
+def roles(root: object) -> list[str]:
+    """The role of every value, in topological order: parameters -> "param", numbers the
+    engine wrapped (the 3 of `x * 3`) -> "const", other leaves (every Value you made,
+    labelled or not) -> "input", the root -> "output", everything else -> "value" (the
+    snapshot's `Node.role`).
+
+    >>> from autograd_viz import Value
+    >>> x = Value(2.0, label="x")
+    >>> roles(x * 3)
+    ['input', 'const', 'output']
+    """
+    return [n.role for n in open_graph(root, caller="roles()").nodes]
 
 
 def animate(

@@ -25,7 +25,7 @@ class Drawing:
     the picture, `.save("graph.png")` writes a file (.svg, .png or .pdf).
 
     >>> from autograd_viz import Value
-    >>> from autograd_viz.viz.render import draw
+    >>> from autograd_viz.viz.api import draw
     >>> x = Value(2.0, label="x")
     >>> d = draw(x * x)
     >>> d.source.count("->")

@@ -32,6 +32,7 @@ from autograd_viz.time_limits import DEFAULT_TIMEOUT, call_with_time_limit
 from autograd_viz.viz import layout, render
 from autograd_viz.viz.ask import ask_table
 from autograd_viz.viz.dot import html_text, number_formatter
+from autograd_viz.viz.options import DrawOptions
 from autograd_viz.viz.palette import with_palette
 from autograd_viz.viz.static import module_text
 
@@ -245,9 +246,10 @@ def _layout(graph: Graph, steps: list) -> str:
     significant digits, then the real numbers written into the cells by their ids."""
     finished = graph.with_grads(steps[-1].grads)
     number = number_formatter(None)
-    source = render.to_dot(
-        finished, show_grad=True, fmt=lambda _x: _RESERVE, max_nodes=max(len(graph.nodes), 1)
+    reserved = DrawOptions.of(
+        show_grad=True, fmt=lambda _x: _RESERVE, max_nodes=max(len(graph.nodes), 1)
     )
+    source = render.dot_source(finished, reserved)
     for node in graph.nodes:  # a constant never changes: its own number, its own width
         if node.role == "const":
             i = node.index

@@ -207,7 +207,7 @@ class Frames:
 
     def states(self, k: int) -> dict[int, str]:
         """State of every value in frame k: "pending", "forward" or "backward", plus
-        " active" on the value the step is about — the `states` option of `render.draw`.
+        " active" on the value the step is about — the `states` drawing option.
 
         Blue ("backward") means the gradient is final: a value that receives one share of
         its gradient stays orange, with the active border, until the accumulation step.

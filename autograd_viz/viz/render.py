@@ -1,10 +1,10 @@
-"""Draw a computation graph: graph snapshot -> DOT -> SVG, with stable ids an animation can restyle
-(listed on `to_dot`). `draw(root)` returns a `Drawing` that shows inline as SVG in Jupyter and
-saves to .svg/.png/.pdf: one node per value, one per operation, one edge per operand occurrence,
-named by topological index so the same expression gives the same bytes in every process. `root` is
-opened once by `autograd_viz.door.open_graph` (or is a snapshot); a large graph is collapsed into
-`nn` neurons or layers, or refused with a `GraphTooLargeError` that says how to draw less, counted
-before anything is laid out, and the layout runs once, in `autograd_viz.viz.layout`.
+"""One picture of an opened graph: snapshot -> DOT -> SVG, with stable ids an animation can
+restyle (listed on `dot_source`): one node per value, one per operation, one edge per operand
+occurrence, named by topological index so the same expression gives the same bytes in every
+process. It takes a `Graph` its entry opened (`autograd_viz.viz.api`: `draw`, `to_dot`, `roles`)
+and options checked there; a large graph is collapsed into `nn` neurons or layers, or refused with
+a `GraphTooLargeError` that says how to draw less, counted before anything is laid out, and the
+`Drawing` it returns lays out once (`autograd_viz.viz.drawing`).
 """
 
 from __future__ import annotations
@@ -13,11 +13,9 @@ import os
 import sys
 import warnings
 from collections.abc import Callable, Mapping
-from typing import Any
 
 from autograd_viz._checks import is_number
 from autograd_viz._numbers import format_number
-from autograd_viz.door import open_graph
 from autograd_viz.errors import GraphTooLargeError
 from autograd_viz.graph import Graph
 from autograd_viz.naming import expression_names
@@ -53,55 +51,12 @@ __all__ = [
     "GraphvizError",
     "GraphvizNotFoundError",
     "dot_source",
-    "draw",
     "drawing",
-    "roles",
     "svg_from_dot",
-    "to_dot",
 ]
 
 
-def roles(root: object) -> list[str]:
-    """The role of every value, in topological order: parameters -> "param", numbers the
-    engine wrapped (the 3 of `x * 3`) -> "const", other leaves (every Value you made,
-    labelled or not) -> "input", the root -> "output", everything else -> "value" (the
-    snapshot's `Node.role`).
-
-    >>> from autograd_viz import Value
-    >>> x = Value(2.0, label="x")
-    >>> roles(x * 3)
-    ['input', 'const', 'output']
-    """
-    return [n.role for n in open_graph(root, caller="roles()").nodes]
-
-
 # ---- DOT ------------------------------------------------------------------------
-
-
-def to_dot(root: object, options: DrawOptions | None = None, /, **kwargs: Any) -> str:
-    """The DOT source of the graph that ends at `root`.
-
-    Options: keywords or a `DrawOptions` (rankdir, fmt, font_size, collapse, max_nodes,
-    show_grad, states, legend; see `autograd_viz.viz.options`).
-
-    The ids the SVG carries, from the topological index:
-
-    * value `i` (index into `root.topological_order()`): node `v{i}`; its operation `op{i}`;
-    * operand edge number `k` from value `p` into `op{i}`: `v{p}-op{i}-{k}`; result edge
-      `op{i}-v{i}`;
-    * inside a value node, the `<text>` of its data and grad: `v{i}-data`, `v{i}-grad`, and a
-      `<g id="v{i}-label">` around its name's text (constants show only `v{i}-data`);
-    * classes: the role (`input`, `param`, `const`, `output`, `value`, `op`, `neuron`, `layer`)
-      plus the animation state when `states` gives one.
-
-    >>> from autograd_viz import Value
-    >>> x, y = Value(2.0, label="x"), Value(3.0, label="y")
-    >>> print(to_dot(x + y).count("->"))
-    3
-    """
-    options = DrawOptions.of(options, **kwargs)
-    graph = open_graph(root, caller="draw()", max_nodes=options.max_nodes)  # the one door
-    return _build(graph, options, marker(graph))[0]
 
 
 def _build(
@@ -332,27 +287,21 @@ def _box_node(box: Box, graph: Graph, number, show_grad, state_of) -> str:
     )
 
 
-def draw(root: object, options: DrawOptions | None = None, /, **kwargs: Any) -> Drawing:
-    """Draw the computation graph that ends at `root` (options as in `to_dot`, plus
-    `timeout`: how many seconds the layout may take).
-
-    >>> from autograd_viz import Value
-    >>> x, y = Value(2.0, label="x"), Value(3.0, label="y")
-    >>> z = (x + y) * y
-    >>> z.backward()
-    >>> d = draw(z, font_size=16)   # shows inline as the last expression of a cell
-    >>> "grad 8" in d.source
-    True
-    """
-    options = DrawOptions.of(options, **kwargs)
-    graph = open_graph(root, caller="draw()", max_nodes=options.max_nodes)  # the one door
-    return drawing(graph, options)
-
-
 def dot_source(graph: Graph, options: DrawOptions) -> str:
-    """The DOT of a graph already opened, with options already checked (`to_dot` without
-    the door: for `Frames`, which opened the graph itself). A learner's checked graph
-    carries its mark."""
+    """The DOT of a graph already opened (`autograd_viz.door.open_graph`), with options
+    already checked (`autograd_viz.viz.api.to_dot` opens and checks, then asks here). A
+    learner's checked graph carries its mark.
+
+    The ids the SVG carries, from the topological index:
+
+    * value `i` (index into `root.topological_order()`): node `v{i}`; its operation `op{i}`;
+    * operand edge number `k` from value `p` into `op{i}`: `v{p}-op{i}-{k}`; result edge
+      `op{i}-v{i}`;
+    * inside a value node, the `<text>` of its data and grad: `v{i}-data`, `v{i}-grad`, and a
+      `<g id="v{i}-label">` around its name's text (constants show only `v{i}-data`);
+    * classes: the role (`input`, `param`, `const`, `output`, `value`, `op`, `neuron`, `layer`)
+      plus the animation state when `states` gives one.
+    """
     return _build(graph, options, marker(graph))[0]
 
 

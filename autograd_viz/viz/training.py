@@ -18,8 +18,9 @@ from autograd_viz._numbers import format_number
 from autograd_viz.derive import derive
 from autograd_viz.graph import Graph, snapshot
 from autograd_viz.viz import dot as _dot
+from autograd_viz.viz.options import DrawOptions
 from autograd_viz.viz.palette import COLORS
-from autograd_viz.viz.render import Drawing, draw
+from autograd_viz.viz.render import Drawing, drawing
 
 __all__ = ["DEAD_FILL", "Plots", "TrainingView", "dead_neurons", "draw_network", "squared_error"]
 
@@ -78,11 +79,11 @@ def draw_network(
         raise IndexError(f"sample must be an index into xs (0..{len(xs) - 1}), got {sample!r}")
     graph = snapshot(loss(model([float(v) for v in xs[sample]]), ys[sample]))
     graph = graph.with_grads(derive(graph, "backward")[-1].grads)
-    drawing = draw(graph, **{"collapse": "neuron", "show_grad": True, **options})
+    drawn = drawing(graph, DrawOptions.of(**{"collapse": "neuron", "show_grad": True, **options}))
     dead = set(dead_neurons(model, xs))
     if dead:
-        drawing.source = _mark_dead(drawing.source, graph, dead, len(xs))
-    return drawing
+        drawn.source = _mark_dead(drawn.source, graph, dead, len(xs))
+    return drawn
 
 
 def _mark_dead(source: str, graph: Graph, dead: set[str], samples: int) -> str:

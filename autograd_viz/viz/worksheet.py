@@ -20,6 +20,7 @@ from autograd_viz.door import open_graph
 from autograd_viz.errors import WorksheetError
 from autograd_viz.steps import Step, check_phase
 from autograd_viz.viz import render
+from autograd_viz.viz.options import DrawOptions
 from autograd_viz.viz.outpath import output_path, write_output
 from autograd_viz.viz.palette import COLORS, resolve
 
@@ -209,9 +210,10 @@ def worksheet(
     _check_fits(len(body), PAPERS[paper][1])
     finished = graph.with_grads(steps[-1].grads)
     if key:
-        drawing = render.draw(finished, show_grad=True, **draw_options)
+        drawing = render.drawing(finished, DrawOptions.of(show_grad=True, **draw_options))
     else:
-        drawing = render.draw(finished, show_grad=True, fmt=lambda _: BLANK, **draw_options)
+        blank = DrawOptions.of(show_grad=True, fmt=lambda _: BLANK, **draw_options)
+        drawing = render.drawing(finished, blank)
     inputs = given[0].text.replace("inputs:", "Inputs:", 1) if given else "No inputs"
     expression = _line(forward[-1], key=False).removesuffix(f" = {BLANK}")
     heading = title or f"{'Answer key' if key else 'Worksheet'}: {expression}"
