@@ -32,7 +32,7 @@ from typing import Any, NamedTuple, TypeVar
 
 from autograd_viz._text import clip
 from autograd_viz.engine import Constant, Value
-from autograd_viz.errors import LOOKS_FOR, CycleError, GraphError, StaleGraphError, cycle_error
+from autograd_viz.errors import CycleError, GraphError, StaleGraphError, cycle_error
 from autograd_viz.ops import POWER_N, describe
 from autograd_viz.size import read_node, read_operands
 
@@ -229,32 +229,6 @@ def _stand_in_share(nodes: list[Node], rules: list[Callable[..., Any] | None]) -
         return tuple(v.grad for v in operands)
 
     return share
-
-
-def snapshot_for(
-    caller: str,
-    root: object,
-    *,
-    read: dict[int, tuple[object, ...]] | None = None,
-    error: type[Exception] = TypeError,
-    needs: str = "a Value",
-) -> Graph:
-    """`snapshot(root, read=read)` for a public entry point: what is not a graph raises `error`
-    naming `caller` (the function the learner called) and what the kit looks for in a graph.
-
-    >>> snapshot_for("draw()", 2.5)  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    TypeError: draw() needs a Value, got float: 2.5. ...
-    """
-    try:
-        return snapshot(root, read=read)
-    except CycleError:
-        raise
-    except GraphError:
-        raise error(
-            f"{caller} needs {needs}, got {type(root).__name__}: {root!r}. {LOOKS_FOR}."
-        ) from None
 
 
 def snapshot(root: object, *, read: dict[int, tuple[object, ...]] | None = None) -> Graph:

@@ -19,7 +19,7 @@ def _loss(sizes: list[int], seed: int = 0, x=(1.0, -1.0)) -> Value:
 
 
 def test_a_4_4_1_network_on_one_sample_is_25_frames_one_per_neuron():
-    steps = neuron_steps(_loss([4, 4, 1]))
+    steps = neuron_steps(snapshot(_loss([4, 4, 1])))
     assert len(steps) == 25 <= 40
     names = [s.text.split(" = ")[0] for s in steps if s.phase == "forward"][1:10]
     assert names == [f"L{layer}.n{j}" for layer, n in ((1, 4), (2, 4), (3, 1))
@@ -31,7 +31,7 @@ def test_a_4_4_1_network_on_one_sample_is_25_frames_one_per_neuron():
 def test_the_last_frame_has_exactly_the_gradients_of_backward():
     for sizes, seed in (([4, 4, 1], 0), ([4, 4, 1], 26), ([3, 1], 5)):
         loss = _loss(sizes, seed)
-        final = neuron_steps(loss)[-1].grads
+        final = neuron_steps(snapshot(loss))[-1].grads
         loss.backward()
         order = loss.topological_order()
         graph = snapshot(loss)
@@ -42,8 +42,8 @@ def test_the_last_frame_has_exactly_the_gradients_of_backward():
 def test_a_16_16_1_network_animates_too():
     loss = _loss([16, 16, 1])
     assert len(trace(loss, max_nodes=5_000)) > 1900  # frames, one operation at a time
-    steps = neuron_steps(loss)
-    assert len(steps) == count_neuron_steps(loss) == 73
+    steps = neuron_steps(snapshot(loss))
+    assert len(steps) == count_neuron_steps(snapshot(loss)) == 73
     long = next(s for s in steps if s.text.startswith("L2.n1 ="))
     assert "… (16 terms)" in long.text and r"\ldots" in long.latex
 
@@ -51,14 +51,14 @@ def test_a_16_16_1_network_animates_too():
 def test_count_matches_every_phase():
     loss = _loss([4, 4, 1], seed=3)
     for phase in ("forward", "backward", "both"):
-        assert count_neuron_steps(loss, phase) == len(neuron_steps(loss, phase))
+        assert count_neuron_steps(snapshot(loss), phase) == len(neuron_steps(snapshot(loss), phase))
 
 
 def test_forward_frame_writes_the_neurons_sum_with_its_weights():
     neuron = MLP(2, [1], seed=0).layers[0].neurons[0]
     w1, w2 = (p.data for p in neuron.w)
     out = neuron([Value(1.0, label="x1"), Value(-1.0, label="x2")])
-    step = neuron_steps(out, "forward")[1]
+    step = neuron_steps(snapshot(out), "forward")[1]
     assert step.text == (
         f"L1.n1 = ReLU(w·x + b) = ReLU({w1:.4g} · 1 + {w2:.4g} · (−1) + 0) = "
         f"ReLU({w1 - w2:.4g}) = {w1 - w2:.4g}"
@@ -68,7 +68,7 @@ def test_forward_frame_writes_the_neurons_sum_with_its_weights():
 
 def test_backward_frame_sums_what_the_next_layer_sends_and_says_where_relu_blocks():
     loss = _loss([4, 4, 1], seed=0)  # the README's network: its output ReLU is closed
-    steps = neuron_steps(loss, "backward")
+    steps = neuron_steps(snapshot(loss), "backward")
     out = next(s for s in steps if "ReLU′" in s.text and "blocked" in s.text)
     assert "−2 · 0 = 0 (blocked: z ≤ 0)" in out.text
     hidden = next(s for s in steps if "∂L2.n1" in s.text or "/∂L2.n1" in s.text)
@@ -78,7 +78,7 @@ def test_backward_frame_sums_what_the_next_layer_sends_and_says_where_relu_block
 def test_a_graph_without_neurons_is_refused_with_what_to_do():
     x = Value(2.0, label="x")
     with pytest.raises(NetworkError, match=r"root.animate\(\)"):
-        neuron_steps(x * x)
+        neuron_steps(snapshot(x * x))
 
 
 def test_animate_by_neuron_plays_a_network_step_whose_last_frame_is_backward():
@@ -122,10 +122,11 @@ def test_the_size_guards_advice_works_when_followed():
 
 
 def test_every_neuron_frames_latex_typesets_in_mathjax(chromium, tmp_path):
-    corpus = [s.latex for s in neuron_steps(_loss([16, 16, 1]))]  # long sums: "… (16 terms)"
-    corpus += [s.latex for s in neuron_steps(_loss([3, 1]))]
+    # long sums: "… (16 terms)"
+    corpus = [s.latex for s in neuron_steps(snapshot(_loss([16, 16, 1])))]
+    corpus += [s.latex for s in neuron_steps(snapshot(_loss([3, 1])))]
     tanh = (MLP(2, [2, 1], act="tanh", linear_output=True, seed=1)([0.5, -2.0]) - 1.0) ** 2
-    corpus += [s.latex for s in neuron_steps(tanh)]
+    corpus += [s.latex for s in neuron_steps(snapshot(tanh))]
     bad = mathjax_errors(chromium, tmp_path, corpus)
     assert not bad, bad
 
@@ -135,7 +136,7 @@ def test_a_neuron_step_writes_its_activation_and_names_as_the_trace_does():
     row (σ, as the trace writes a sigmoid) and its names from the trace's naming (x_{1})."""
     net = MLP(2, [2, 1], act="sigmoid", seed=2)
     loss = (net([Value(0.5, label="x1"), Value(-2.0, label="x2")]) - 1.0) ** 2
-    steps, fine = neuron_steps(loss), trace(loss)
+    steps, fine = neuron_steps(snapshot(loss)), trace(loss)
     first = steps[1]
     assert first.text.startswith("L1.n1 = σ(w·x + b) = σ(0.")
     assert first.latex.startswith(r"\mathrm{L1.n1} = \sigma\left(w \cdot x + b\right) = ")

@@ -356,7 +356,9 @@ def test_softplus_added_the_documented_way_is_covered_by_the_stale_graph_check(s
 def test_softplus_neuron_steps_name_its_slope(softplus):
     model = MLP(2, [2, 1], act="softplus", seed=0)
     loss = (model([1.0, -1.0]) - 1.0) ** 2
-    texts = [s.text for s in neuron_steps(loss, "backward")]
+    from autograd_viz.graph import snapshot
+
+    texts = [s.text for s in neuron_steps(snapshot(loss), "backward")]
     neuron = next(t for t in texts if t.startswith("∂out/∂L2.n1 = "))
     assert "; ∂out/∂z = −0.7556 · σ(−0.1473) = −0.7556 · 0.4632 = −0.35 → weights" in neuron
     assert not any("its weights get input · this" in t for t in texts)

@@ -1,4 +1,4 @@
-"""A network's forward and backward pass one frame per neuron (`neuron_steps(root)`), because
+"""A network's forward and backward pass one frame per neuron (`neuron_steps(graph)`), because
 an MLP's graph is far too many operations to step through one at a time (MLP(2, [16, 16,
 1]) on one sample: 1,918 values): forward, each neuron lights up as its activation is
 computed; backward, its gradient arrives as the weighted sum the next layer sends back and
@@ -18,7 +18,7 @@ from typing import Any
 from autograd_viz._equations import ATOM, SUM, Eq, chain, latex_name, num, par, partial, plus, times
 from autograd_viz.derive import derive
 from autograd_viz.errors import NetworkError, TraceError
-from autograd_viz.graph import Graph, Node, snapshot, snapshot_for
+from autograd_viz.graph import Graph, Node
 from autograd_viz.naming import expression_names
 from autograd_viz.ops import Args, describe
 from autograd_viz.steps import Step, check_phase
@@ -91,6 +91,7 @@ def frame_advice(
     and a larger max_frames only where all `frames` would also fit the size limit.
     `fit`: how many frames of this drawing fit in the player's size limit, if fewer.
 
+    >>> from autograd_viz.graph import snapshot
     >>> from autograd_viz.nn import MLP
     >>> loss = (MLP(2, [16, 16, 1], seed=0)([1.0, -1.0]) - 1.0) ** 2
     >>> frame_advice(snapshot(loss), "both", "operation", 400).split(". ")[0]
@@ -117,14 +118,14 @@ def frame_advice(
     return text[0].upper() + text[1:]
 
 
-def count_neuron_steps(root: object, phase: str = "both") -> int:
-    """How many frames `neuron_steps(root, phase)` gives, counted without tracing.
+def count_neuron_steps(graph: Graph, phase: str = "both") -> int:
+    """How many frames `neuron_steps(graph, phase)` gives, counted without tracing.
 
+    >>> from autograd_viz.graph import snapshot
     >>> from autograd_viz.nn import MLP
-    >>> count_neuron_steps((MLP(2, [4, 4, 1], seed=0)([1.0, -1.0]) - 1.0) ** 2)
+    >>> count_neuron_steps(snapshot((MLP(2, [4, 4, 1], seed=0)([1.0, -1.0]) - 1.0) ** 2))
     25
     """
-    graph = snapshot(root)
     order = graph.nodes
     units = _units(graph)
     root_index = len(order) - 1
@@ -136,20 +137,20 @@ def count_neuron_steps(root: object, phase: str = "both") -> int:
     return {"forward": forward, "backward": backward, "both": forward + backward}[phase]
 
 
-def neuron_steps(root: object, phase: str = "both", *, digits: int = 4) -> list[Step]:
-    """The forward and/or backward pass of a network's graph, one `Step` per neuron.
+def neuron_steps(graph: Graph, phase: str = "both", *, digits: int = 4) -> list[Step]:
+    """The forward and/or backward pass of a network's opened graph, one `Step` per neuron.
 
     Each step is a `autograd_viz.trace.Step` (so frames and players draw it like any other):
     its `active` is the neuron's output (a box of the `collapse="neuron"` drawing), its
     `values`/`grads` say what is known after it, its `text`/`latex` the neuron's equation.
 
+    >>> from autograd_viz.graph import snapshot
     >>> from autograd_viz.nn import MLP
     >>> loss = (MLP(2, [4, 4, 1], seed=0)([1.0, -1.0]) - 1.0) ** 2
-    >>> steps = neuron_steps(loss)
+    >>> steps = neuron_steps(snapshot(loss))
     >>> len(steps), steps[1].text.split(" = ")[0]
     (25, 'L1.n1')
     """
-    graph = snapshot_for("neuron_steps()", root, error=TraceError)  # the one walk of the graph
     check_phase(phase)
     order = graph.nodes
     if not has_neurons(graph):
