@@ -294,3 +294,47 @@ def test_the_longest_module_level_import_chain_is_at_most_eight_imports():
     chain = _longest_chain(graph)
     assert len(chain) - 1 <= 8, " → ".join(chain)
     assert _longest_chain({"a": {"b"}, "b": {"c"}, "c": set(), "d": {"c"}}) == ["a", "b", "c"]
+
+
+# ---- who opens a user's graph -----------------------------------------------------------------
+
+OPENERS = {"open_graph", "snapshot", "snapshot_for"}  # the door, and what it calls for our Value
+# The modules whose public calls take a user's root and open it, once, at their top; every
+# other module takes the `Graph` its entry opened. (`viz.training` and `viz.explore` open the
+# graphs they build themselves from the model or from `f`, not one a learner hands them.)
+ENTRIES = {
+    "autograd_viz.door",
+    "autograd_viz.graph",
+    "autograd_viz.trace",
+    "autograd_viz.viz.api",
+    "autograd_viz.viz.ask",
+    "autograd_viz.viz.explore",
+    "autograd_viz.viz.frames",
+    "autograd_viz.viz.player",
+    "autograd_viz.viz.quiz_sheet",
+    "autograd_viz.viz.side_by_side",
+    "autograd_viz.viz.training",
+    "autograd_viz.viz.worksheet",
+}
+
+
+def _calls(path: Path, names: set[str]) -> set[str]:
+    """The functions of `names` that the module at `path` calls, by name or as an attribute."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Call):
+            f = node.func
+            name = f.id if isinstance(f, ast.Name) else getattr(f, "attr", None)
+            if name in names:
+                found.add(name)
+    return found
+
+
+def test_only_the_entry_modules_open_a_graph():
+    """A layer below the entries never reads a user's graph again (the one door): the
+    drawing (`viz.render`) had its own public draw that opened it with other defaults than
+    `autograd_viz.draw`, and the neuron-by-neuron steps (`viz.network`) read a root with
+    `snapshot` themselves, with no size check."""
+    opening = {name for name, path in _module_names().items() if _calls(path, OPENERS)}
+    assert opening <= ENTRIES, sorted(opening - ENTRIES)
+    assert "autograd_viz.viz.render" not in opening and "autograd_viz.viz.network" not in opening
