@@ -23,8 +23,8 @@ from autograd_viz.errors import (
     PlayerError,
 )
 from autograd_viz.steps import Step, check_phase
+from autograd_viz.viz.advice import bytes_advice, frame_advice
 from autograd_viz.viz.frames import Frames
-from autograd_viz.viz.network import frame_advice
 from autograd_viz.viz.options import DrawOptions, check_speed
 from autograd_viz.viz.static import katex_css, katex_js, module_text, static_text
 from autograd_viz.viz.steptable import payload, step_table
@@ -122,7 +122,7 @@ class Player(anywidget.AnyWidget):
             raise AnimationTooLargeError(
                 f"the {n} steps add up to {size / 1e6:.1f} MB of saved state (the limit is "
                 f"{DEFAULT_MAX_BYTES / 1e6:g} MB); a notebook that large is slow to open. "
-                + _bytes_advice(frames, DEFAULT_MAX_BYTES * n // size)
+                + bytes_advice(frames, DEFAULT_MAX_BYTES * n // size)
             )
         self._frames = {phase: frames}
         self.frames = frames
@@ -237,7 +237,7 @@ class Player(anywidget.AnyWidget):
                 f"the {n} steps would add up to at least {(drawing + rows) / 1e6:.1f} MB of "
                 f"saved state (the limit is {DEFAULT_MAX_BYTES / 1e6:g} MB, phase={phase!r})"
                 f": at most {fit} steps of this drawing fit, and a notebook that large is slow "
-                f"to open. {_bytes_advice(frames, fit // 3)}"
+                f"to open. {bytes_advice(frames, fit // 3)}"
             )
 
     def _refusal(self, frames: Frames) -> str | None:
@@ -298,33 +298,3 @@ def _frame_page(frames: Frames, index: int, earlier: Sequence[Step], history: in
         f'<div class="avz-frame-body" data-step="{k}">'
         f"{caption_html}{graph}{past}{equation}{pad}</div>"
     )
-
-
-def _bytes_advice(frames: Frames, fit: int) -> str:
-    """What to do about an animation too large to save, offering only what would fit: one
-    phase, one frame per neuron; else a smaller graph or one static drawing (which the
-    size guard has passed already, with these options). `fit`: frames that would fit, with
-    the margin the caller's estimate needs."""
-    from autograd_viz.viz.network import count_neuron_steps, has_neurons
-
-    offers = []
-    graph, by = frames.graph, frames.by
-    if frames.phase == "both":
-        if by == "neuron":
-            forward = count_neuron_steps(graph, "forward")
-        else:
-            forward = sum(1 for node in graph.nodes if not node.is_leaf) + 1
-        counts = {"forward": forward, "backward": len(frames.steps) - forward}
-        phase = min(counts, key=counts.__getitem__)
-        if counts[phase] <= fit:
-            offers.append(f"animate one phase: phase={phase!r} ({counts[phase]} frames)")
-    if by != "neuron" and has_neurons(graph):
-        n = count_neuron_steps(graph, frames.phase)
-        if n <= fit:  # each shows one box per neuron: smaller than this drawing's frames
-            offers.append(f"animate it one frame per neuron: by='neuron' ({n} frames)")
-    offers.append(
-        "animate a smaller graph (a sub-expression, or a smaller network), or use .draw() "
-        "for one static picture"
-    )
-    text = ". Or ".join(offers) + "."
-    return text[0].upper() + text[1:]
