@@ -11,11 +11,9 @@ exports and viewers without widgets.
 from __future__ import annotations
 
 import html
-import inspect
 import math
 import os
 import re
-import sys
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -32,6 +30,7 @@ from autograd_viz.time_limits import DEFAULT_TIMEOUT, call_with_time_limit
 from autograd_viz.viz import layout, render
 from autograd_viz.viz.ask import ask_table
 from autograd_viz.viz.dot import html_text, number_formatter
+from autograd_viz.viz.explore_inputs import arguments, check_f, number_input, short, slider_spec
 from autograd_viz.viz.options import DrawOptions
 from autograd_viz.viz.palette import with_palette
 from autograd_viz.viz.static import module_text
@@ -82,7 +81,7 @@ class Explorer(anywidget.AnyWidget):
         svg = _layout(graph, steps)
         super().__init__(
             svg=svg,
-            spec=[_spec(name, value) for name, value in start.items()],
+            spec=[slider_spec(name, value) for name, value in start.items()],
             inputs=dict(start),
             result=self._result(0, graph, steps, None),
         )
@@ -96,7 +95,7 @@ class Explorer(anywidget.AnyWidget):
         """Call f on fresh Values (the forward pass), check the size, snapshot, and trace the
         backward pass by the engine's own rules (on the snapshot: no `.grad` is written)."""
         leaves = {name: Value(float(v), label=name) for name, v in values.items()}
-        args, kwargs = _arguments(self._f, leaves)
+        args, kwargs = arguments(self._f, leaves)
         out = call_with_time_limit(self._f, *args, what="your f", timeout=self._timeout, **kwargs)
         if not isinstance(out, Value):
             raise ExploreError(
@@ -142,7 +141,7 @@ class Explorer(anywidget.AnyWidget):
         A value that is not a number, or an exception raised by f, comes back as
         `result["error"]` (the drawing keeps its last numbers)."""
         try:
-            checked = {k: _number_input(k, v) for k, v in values.items()}
+            checked = {k: number_input(k, v) for k, v in values.items()}
             unknown = sorted(set(checked) - {s["name"] for s in self.spec})
             if unknown:
                 raise ExploreError(f"explore(): no input named {unknown[0]!r}")
@@ -269,111 +268,6 @@ def _layout(graph: Graph, steps: list) -> str:
     return _CELL.sub(lambda m: m[1] + html.escape(texts.get(m[2], ""), quote=False) + m[3], wide)
 
 
-def _spec(name: str, value: float) -> dict[str, Any]:
-    """A slider around the starting value: ± max(5, 2|value|), in about 200 steps (narrower
-    near the largest float, 1.8e308, so both ends stay finite)."""
-    largest = sys.float_info.max
-    reach = min(max(5.0, 2 * abs(value)), largest / 2)
-    step = 10.0 ** math.floor(math.log10(reach / 100))
-    low, high = max(value - reach, -largest), min(value + reach, largest)
-    return {"name": name, "value": value, "min": low, "max": high, "step": step}
-
-
-def _number_input(name: str, value: object) -> float:
-    if not is_number(value):
-        raise ExploreError(
-            f"explore(): input {name} must be a number, got {type(value).__name__} "
-            f"{_short(value)}; write e.g. explore(f, {name}=2)"
-        )
-    try:
-        value = float(value)
-    except OverflowError:
-        raise ExploreError(
-            f"explore(): input {name} is too large for a float (about {len(str(abs(int(value))))}"
-            " digits; the largest float is about 1.8e308): start from a smaller number"
-        ) from None
-    if not math.isfinite(value):
-        raise ExploreError(f"explore(): input {name} must be a finite number, got {value!r}")
-    return value
-
-
-def _short(value: object) -> str:
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
-def _arguments(f: Callable, leaves: dict[str, Value]) -> tuple[list, dict]:
-    """How to call f with the leaves: positional-only inputs by position, the rest by name."""
-    try:
-        params = inspect.signature(f).parameters
-    except (TypeError, ValueError):
-        return [], dict(leaves)
-    rest = dict(leaves)
-    args = [rest.pop(n) for n, p in params.items() if p.kind is p.POSITIONAL_ONLY and n in rest]
-    return args, rest
-
-
-def _check_f(f: object, inputs: Mapping[str, object]) -> None:
-    """f is callable and takes exactly the inputs given (each with a starting number)."""
-    if not callable(f):
-        raise TypeError(
-            f"explore(f, ...): f must be a function of Values, got {type(f).__name__} {f!r}; "
-            "e.g. explore(lambda x, y: (x + y) * y, x=2, y=3)"
-        )
-    if not inputs:
-        raise ExploreError(
-            "explore(f) needs a starting number for each input of f, e.g. explore(f, x=2, y=3)"
-        )
-    example, called = ", ".join(inputs), getattr(f, "__name__", "f")
-    called = called if called.isidentifier() else "f"
-    wrap = f"explore(lambda {example}: {called}({example}), "
-    wrap += ", ".join(f"{n}=..." for n in inputs) + ")"
-    try:
-        signature = inspect.signature(f)
-    except (TypeError, ValueError):  # a builtin such as max: its inputs have no names to read
-        raise ExploreError(
-            f"explore(): the inputs of {getattr(f, '__name__', 'f')} have no names explore "
-            f"can read; wrap it in a function that names them: {wrap}"
-        ) from None
-    params = signature.parameters
-    takes_any = any(p.kind is p.VAR_KEYWORD for p in params.values())
-    named = [n for n, p in params.items()
-             if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]  # fmt: skip
-    starred = any(p.kind is p.VAR_POSITIONAL for p in params.values())
-    if starred and not takes_any and any(name not in named for name in inputs):
-        raise ExploreError(
-            f"explore(): f takes its inputs as *{_var_name(params)}, so explore cannot tell "
-            f"which is which by name; wrap it in a function that names them: {wrap}"
-        )
-    posonly = [n for n, p in params.items() if p.kind is p.POSITIONAL_ONLY]
-    given = [n in inputs for n in posonly]
-    if given != sorted(given, reverse=True):  # a gap: a later one cannot be passed in place
-        starts = ", ".join(f"{n}=..." for n in posonly)
-        raise ExploreError(
-            f"explore(): f's inputs {', '.join(posonly)} are positional-only: give a starting "
-            f"number for each of them, in order, e.g. explore(f, {starts})"
-        )
-    if not takes_any:
-        for name in inputs:
-            if name not in named:
-                raise ExploreError(
-                    f"explore(): f takes no input named {name!r}; its inputs are "
-                    f"{', '.join(named) or 'none'}"
-                )
-    missing = [n for n in named if n not in inputs and params[n].default is inspect.Parameter.empty]
-    if missing:
-        raise ExploreError(
-            f"explore(): f takes {', '.join(missing)} but no starting number was given for "
-            f"{'it' if len(missing) == 1 else 'them'}: explore(f, "
-            + ", ".join(f"{n}=..." for n in [*inputs, *missing])
-            + ")"
-        )
-
-
-def _var_name(params: Mapping[str, inspect.Parameter]) -> str:
-    return next(n for n, p in params.items() if p.kind is p.VAR_POSITIONAL)
-
-
 def explore(
     f: Callable[..., Value],
     /,
@@ -396,13 +290,13 @@ def explore(
     >>> ex.recompute({"x": 1, "y": 3})["cells"]["v1-grad"]
     'grad 7'
     """
-    _check_f(f, inputs)
-    start = {name: _number_input(name, value) for name, value in inputs.items()}
+    check_f(f, inputs)
+    start = {name: number_input(name, value) for name, value in inputs.items()}
     if not is_number(max_nodes, int) or max_nodes < 1:
         raise ExploreError(f"explore(): max_nodes must be a positive int, got {max_nodes!r}")
     if not is_number(timeout) or not 0 < timeout <= 3600:
         raise ExploreError(
             f"explore(): timeout is the seconds f may run on each change, a number > 0 and at "
-            f"most 3600, got {_short(timeout)}; e.g. timeout=5"
+            f"most 3600, got {short(timeout)}; e.g. timeout=5"
         )
     return Explorer(f, start, max_nodes=max_nodes, digits=digits, timeout=float(timeout))
