@@ -60,6 +60,18 @@ def test_a_derivation_of_our_value_loads_none_of_the_other_engines_openers(state
     assert not {m for m in loaded if m.startswith("autograd_viz.engines")}
 
 
+@pytest.mark.parametrize(
+    "module", ["autograd_viz.viz.api", "autograd_viz.viz.render", "autograd_viz.time_limits"]
+)
+def test_drawing_our_value_loads_none_of_the_other_engines_readers(module):
+    """`draw`, `animate` and `quiz` of our Value need no other engine's code: the readers load
+    when such a graph arrives. (viz.api loaded engines/run.py for its default timeout, and with
+    it the node reader and the op spellings, before the time limit had its own module.)"""
+    loaded = _loaded_after(f"import {module}")
+    assert module in loaded
+    assert not {m for m in loaded if m.startswith("autograd_viz.engines")}
+
+
 def test_the_top_level_names_still_import_and_nn_loads_on_first_use():
     loaded = _loaded_after("from autograd_viz import MLP, Neuron, Parameter, Value, gradcheck")
     assert "autograd_viz.nn" in loaded and "ipywidgets" not in loaded
