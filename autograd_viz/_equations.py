@@ -12,7 +12,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from autograd_viz._numbers import MINUS, format_number
+from autograd_viz._numbers import MINUS, format_number, nested
 
 # ---- numbers ------------------------------------------------------------------
 
@@ -59,12 +59,12 @@ def vector(shape: tuple[int, ...], numbers: Sequence[float], digits: int) -> Eq:
     >>> vector((3,), (1.0, -2.0, 0.5), 4).text
     '[1, −2, 0.5]'
     """
-    if not shape:
-        return num(numbers[0], digits)
-    step = len(numbers) // shape[0] if shape[0] else 0
-    rows = [vector(shape[1:], numbers[k * step : (k + 1) * step], digits) for k in range(shape[0])]
-    text = "[" + ", ".join(r.text for r in rows) + "]"
-    return Eq(text, r"\left[" + r",\ ".join(r.latex for r in rows) + r"\right]")
+
+    def row(rows: list[Eq]) -> Eq:
+        text = "[" + ", ".join(r.text for r in rows) + "]"
+        return Eq(text, r"\left[" + r",\ ".join(r.latex for r in rows) + r"\right]")
+
+    return nested(shape, numbers, lambda x: num(x, digits), row)
 
 
 def par(e: Eq, prec: int) -> Eq:

@@ -8,6 +8,10 @@ typed as the kit prints it is right wherever it is typed.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
+from typing import TypeVar
+
+T = TypeVar("T")
 
 MINUS = "\u2212"  # the typographic minus sign: −
 
@@ -60,6 +64,22 @@ def shape_text(shape: tuple[int, ...]) -> str:
     ('()', '(3,)', '(2, 2)')
     """
     return "(" + ", ".join(map(str, shape)) + ("," if len(shape) == 1 else "") + ")"
+
+
+def nested(shape: tuple[int, ...], numbers: Sequence[float], one: Callable[[float], T],
+           row: Callable[[list[T]], T]) -> T:  # fmt: skip
+    """A tensor's flat `numbers` nested as its `shape`: each number written by `one`, each row
+    of rows joined by `row` (one number, written alone, for shape ()). The drawing's
+    `[[1, 2], [3, 4]]` and the derivation's text-and-LaTeX vectors are both this walk.
+
+    >>> nested((2, 2), (1.0, 2.0, 3.0, 4.0), format_number, lambda r: "[" + ", ".join(r) + "]")
+    '[[1, 2], [3, 4]]'
+    """
+    if not shape:
+        return one(numbers[0])
+    step = len(numbers) // shape[0] if shape[0] else 0
+    return row([nested(shape[1:], numbers[k * step : (k + 1) * step], one, row)
+                for k in range(shape[0])])  # fmt: skip
 
 
 def agrees(value: float, answer: float, digits: int = 4) -> bool:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import itertools
 import math
 
-from autograd_viz._numbers import format_number, shape_text
+from autograd_viz._numbers import format_number, nested, shape_text
 from autograd_viz.engines.ops import table_partials, table_value
 from autograd_viz.errors import TorchGraphError
 
@@ -86,11 +86,7 @@ def shown(shape: Shape, numbers: Numbers, number) -> str:
     >>> shown((2, 2), (1.0, 2.0, 3.0, 4.0), format_number)
     '[[1, 2], [3, 4]]'
     """
-    if not shape:
-        return number(numbers[0])
-    step = len(numbers) // shape[0] if shape[0] else 0
-    rows = [shown(shape[1:], numbers[k * step : (k + 1) * step], number) for k in range(shape[0])]
-    return "[" + ", ".join(rows) + "]"
+    return nested(shape, numbers, number, lambda rows: "[" + ", ".join(rows) + "]")
 
 
 def _flat(value: object, where: str) -> tuple[Shape, Numbers] | None:
