@@ -79,7 +79,13 @@ def test_the_top_level_names_still_import_and_nn_loads_on_first_use():
 
 
 @pytest.mark.parametrize(
-    "module", ["autograd_viz.answers", "autograd_viz.classroom", "autograd_viz.teacher_key"]
+    "module",
+    [
+        "autograd_viz.answers",
+        "autograd_viz.classroom",
+        "autograd_viz.class_table",
+        "autograd_viz.teacher_key",
+    ],
 )
 def test_the_class_answers_need_only_the_standard_library(module):
     """Recording runs inside exercises (which build on the engine only) and the teacher's
@@ -87,8 +93,9 @@ def test_the_class_answers_need_only_the_standard_library(module):
     base = _loaded_after("import autograd_viz")
     extra = _loaded_after(f"import {module}") - base
     ours = {m for m in extra if m.startswith("autograd_viz")}
-    # _files: the all-or-nothing writer of the teacher's CSV, itself only the standard library
-    allowed = {"answers", "classroom", "teacher_key", "_files"}
+    # _files: the all-or-nothing writer of the teacher's CSV, itself only the standard library;
+    # class_table: the teacher's table written as text or CSV
+    allowed = {"answers", "classroom", "class_table", "teacher_key", "_files"}
     assert ours <= {f"autograd_viz.{name}" for name in allowed}
     assert "ipywidgets" not in extra and "numpy" not in extra
 
