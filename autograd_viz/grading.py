@@ -45,6 +45,7 @@ __all__ = [
     "ExerciseError",
     "Reading",
     "format_answer",
+    "judge_answer",
     "judge_tensor",
     "parse_number",
     "read_answer",
@@ -238,6 +239,28 @@ def judge_tensor(
     said = f"Element{'s' if len(wrong) > 1 else ''} {listed} of {n}{order} {verb} not right."
     close = notes[:1] if len(notes) == len(wrong) else []  # "give 4 digits" only if it is all
     return False, " ".join([said, *close])
+
+
+def judge_answer(
+    text: str,
+    answer: float | Sequence[float],
+    *,
+    shape: tuple[int, ...] | None = None,
+    digits: int = _SHOWN_DIGITS,
+) -> tuple[bool, str]:
+    """The verdict on a blank, whatever it holds: one number by `AnswerKey`, a tensor's numbers
+    (`shape` given, or `answer.shape`: the quiz's `Numbers`) by `judge_tensor`, one number of
+    shape () as one number; raises AnswerParseError for text that does not read as one.
+
+    >>> judge_answer("5 + 3", 8.0), judge_answer("[1, 2]", (1.0, 2.0), shape=(2,))
+    ((True, ''), (True, ''))
+    """
+    shape = getattr(answer, "shape", None) if shape is None else shape
+    if shape is None:
+        return AnswerKey(answer, digits=digits).judge(text)
+    if not shape:
+        return AnswerKey(float(answer[0]), digits=digits).judge(text)  # type: ignore[index]
+    return judge_tensor(text, answer, shape, digits=digits)  # type: ignore[arg-type]
 
 
 def verdict_html(right: bool, text: str) -> str:

@@ -25,9 +25,8 @@ from autograd_viz.errors import QuizError
 from autograd_viz.grading import (
     ANSWER_HELP,
     TENSOR_HELP,
-    AnswerKey,
     AnswerParseError,
-    judge_tensor,
+    judge_answer,
     read_or_none,
     unreadable,
 )
@@ -37,7 +36,6 @@ from autograd_viz.viz import quiz_hints as hints
 from autograd_viz.viz.quiz_sheet import (
     DEFAULT_MAX_NODES,
     Blank,
-    Numbers,
     Sheet,
     check_options,
     opened,
@@ -264,11 +262,7 @@ class Quiz(anywidget.AnyWidget):
     def _judge(self, blank: Blank, text: str) -> bool:
         sheet = self._sheet
         try:  # the exercises' one judge: its reading, its separators, its notes
-            if isinstance(blank.answer, Numbers):  # a tensor's numbers, each judged so
-                right, note = judge_tensor(text, blank.answer, blank.answer.shape,
-                                           digits=self.digits)  # fmt: skip
-            else:
-                right, note = AnswerKey(blank.answer, digits=self.digits).judge(text)
+            right, note = judge_answer(text, blank.answer, digits=self.digits)
         except AnswerParseError as err:
             self._said = (unreadable(err), False)
             return False

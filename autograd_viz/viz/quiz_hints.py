@@ -8,10 +8,11 @@ it is not the right derivative and where to look — all read from the quiz's sh
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from autograd_viz._equations import vector
-from autograd_viz.grading import AnswerKey, AnswerParseError, judge_tensor
+from autograd_viz.grading import AnswerParseError, judge_answer
 from autograd_viz.ops import describe
 
 if TYPE_CHECKING:  # annotations only
@@ -49,11 +50,17 @@ def equation(sheet: Sheet, blank: Blank) -> str:
     return "\n".join(texts)
 
 
-def reads_as(text: str, number: float, digits: int) -> bool:
-    """Whether `text` is `number` (one path's share, what a learner's engine gives) by the
-    judge that grades the blanks: a known wrong answer is recognised as a right one is."""
+def reads_as(
+    text: str, number: float | Sequence[float], digits: int, shape: tuple[int, ...] | None = None
+) -> bool:
+    """Whether `text` is `number` (one path's share, what a learner's engine gives; a tensor's
+    numbers with their `shape`) by the judge that grades the blanks: a known wrong answer is
+    recognised as a right one is."""
+    numbers = [number] if shape is None else list(number)  # type: ignore[arg-type]
     try:
-        return math.isfinite(number) and AnswerKey(number, digits=digits).judge(text)[0]
+        return all(map(math.isfinite, numbers)) and judge_answer(
+            text, number, shape=shape, digits=digits
+        )[0]
     except AnswerParseError:
         return False
 
@@ -197,7 +204,7 @@ def _tensor_hint(sheet: Sheet, blank: Blank, text: str | None) -> str:
     if text is not None:
         for i, k in uses:
             share = sheet.graded.tensor_edges[i][k][1]  # type: ignore[attr-defined]
-            if _reads_as_tensor(text, share, sheet.graded.shapes[p], sheet.digits):  # type: ignore[attr-defined]
+            if reads_as(text, share, sheet.digits, sheet.graded.shapes[p]):  # type: ignore[attr-defined]
                 return (f"That is one path only (via {describe(sheet.order[i].op).noun} "
                         f"{sheet.names[i]}). {said}")  # fmt: skip
     return said
@@ -218,12 +225,3 @@ def _tensor_path(sheet: Sheet, p: int, i: int, k: int) -> str:
     if graded.shapes[p] != graded.shapes[i]:  # type: ignore[attr-defined]
         said += ", then each element's shares added up (it was stretched to fit)"
     return said
-
-
-def _reads_as_tensor(text: str, numbers, shape: tuple[int, ...], digits: int) -> bool:
-    try:
-        if not shape:
-            return reads_as(text, numbers[0], digits)
-        return judge_tensor(text, numbers, shape, digits=digits)[0]
-    except AnswerParseError:
-        return False
