@@ -39,7 +39,7 @@ again, and the kernel's start, beside it on 2 cores, slows it (JupyterLab 5.8 ->
 
 Run: `python benchmarks/lite_cold_start.py` (`--runs N`, default 5; `--site DIR`, default `_site`,
 built first with `bash scripts/lite.sh` if it holds no site; `--baseline-site DIR` a site to
-compare with, else `--baseline REF` (default: the build before the kernel started early) is built
+compare with, else `--baseline REF` (default: the build before the plugins were left out) is built
 from git into a temporary folder).
 """
 
@@ -67,8 +67,8 @@ from test_lite_site import (  # noqa: E402  (the path the test checks, timed her
     Browser,
 )
 
-# The last commit whose kernel started with its notebook (before lite/start_kernel/).
-BASELINE = "796dc78"
+# The build before the site left out the JupyterLab plugins the course never uses.
+BASELINE = "8bc288a"
 DRAWN = ".jp-RenderedSVG img, .jp-RenderedSVG svg"
 # The badge's link (README), what the site's front door opens: JupyterLab on the start notebook.
 START_URL = "lab/index.html?path=" + NOTEBOOKS[0]
@@ -139,9 +139,14 @@ def one_visit(chromium: object, url: str) -> dict[str, float]:
         saved = _open_and_run(browser, marks)
         if browser.foreign or not saved:
             raise SystemExit(f"{url}: saved drawing shown {saved}, foreign {browser.foreign}")
+        plugins = browser.page.evaluate(
+            "() => window.jupyterapp.listPlugins().filter((id) =>"
+            " window.jupyterapp.isPluginActivated(id)).length"
+        )
         inside = _kernel_marks(workers)
         marks["Python up"] = inside.get("kernel.mjs: resumed", min(drive, default=0))
         result = {name: (marks[name] - marks["start"]) / 1000 for name in MILESTONES}
+        result["plugins"] = plugins
         for name, at in inside.items():  # seconds after navigation
             result[name] = (at - marks["start"]) / 1000
         warm = {"start": _now()}
@@ -228,6 +233,9 @@ def main() -> None:
     print("|---" * (len(MILESTONES) + 2) + "|")
     print(_summary(f"baseline ({args.baseline_site or args.baseline})", results["baseline"]))
     print(_summary(f"this build ({args.site})", results["this build"]))
+    for label, runs in results.items():
+        plugins = statistics.median(r["plugins"] for r in runs)
+        print(f"{label}: {plugins:.0f} JupyterLab plugins active at the first drawing")
     for label, runs in results.items():
         inside: dict[str, float] = {}
         for key in {k for r in runs for k in r if k.startswith("kernel.mjs: ")}:
