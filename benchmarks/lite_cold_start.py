@@ -39,14 +39,15 @@ again, and the kernel's start, beside it on 2 cores, slows it (JupyterLab 5.8 ->
 Then without 21 more JupyterLab plugins the course never uses (lite/jupyter-lite.json; 194 active
 instead of 233), against the build before (8bc288a; 5 runs each, in turn, load 2.4-7.4): cold 14.9
 -> 12.8 s, kernel ready 13.4 -> 11.2 s, notebook open 11.3 -> 10.9 s, warm 12.3 -> 12.4 s; the
-kernel's worker starts sooner (its snapshot unzipped at 5.8 s instead of 8.2 s), since the Pyodide
-kernel's plugin, which lite/start_kernel/ waits for, activates sooner. At that load the kernel, not
-JupyterLab, was the baseline's critical path (ready 2 s after the notebook opened). Measured and
-not adopted: JupyterLite's Notebook-style app (`notebooks/index.html?path=...`, 3 runs each in turn
-at load 9-14): cold 22.2 s (JupyterLab app, before) -> 26.5 s (Notebook app) with all plugins, 19.9
--> 15.5 s with these plugins and the running sidebar, cell tags and metadata forms left out; it
-would change what learners see (no file browser beside the notebook) and needs its own check of the
-live slides, so it is left for a later change.
+kernel's worker starts sooner (its snapshot unzipped at 5.8 s instead of 8.2 s): lite/start_kernel/
+waits for the Pyodide kernel's plugin, which among fewer plugins can activate sooner (not timed).
+At that load the kernel, not JupyterLab, was the baseline's critical path (ready 2 s after the
+notebook opened). Measured and not adopted: JupyterLite's Notebook-style app
+(`notebooks/index.html?path=...`, 3 runs each in turn at load 9-14): cold 22.2 s (JupyterLab app,
+before) -> 26.5 s (Notebook app) with all plugins, 19.9 -> 15.5 s with these plugins and the
+running sidebar, cell tags and metadata forms left out; it would change what learners see (no file
+browser beside the notebook) and needs its own check of the live slides, so it is left for a later
+change.
 
 Run: `python benchmarks/lite_cold_start.py` (`--runs N`, default 5; `--site DIR`, default `_site`,
 built first with `bash scripts/lite.sh` if it holds no site; `--baseline-site DIR` a site to
