@@ -42,7 +42,10 @@ instead of 233), against the build before (8bc288a; 5 runs each, in turn, load 2
 kernel's worker starts sooner (its snapshot unzipped at 5.8 s instead of 8.2 s): lite/start_kernel/
 waits for the Pyodide kernel's plugin, which among fewer plugins can activate sooner (not timed).
 At that load the kernel, not JupyterLab, was the baseline's critical path (ready 2 s after the
-notebook opened). Measured and not adopted: JupyterLite's Notebook-style app
+notebook opened). A second run of 5 each at a lower load (0.1-5.6) shows a smaller gain, within the
+noise: cold 11.6 -> 11.3 s, kernel ready 10.4 -> 10.1 s, notebook open 9.1 -> 9.5 s, warm 10.3 ->
+10.8 s. The target (8 s) is not reached: at that load JupyterLab opens the notebook at ~9 s and the
+kernel is ready at ~10 s. Measured and not adopted: JupyterLite's Notebook-style app
 (`notebooks/index.html?path=...`, 3 runs each in turn at load 9-14): cold 22.2 s (JupyterLab app,
 before) -> 26.5 s (Notebook app) with all plugins, 19.9 -> 15.5 s with these plugins and the
 running sidebar, cell tags and metadata forms left out; it would change what learners see (no file
