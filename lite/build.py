@@ -30,7 +30,10 @@ Pyodide's compiled packages (numpy, matplotlib) that no registry here serves:
   starts, beside the rest of its start-up) and the notebooks with their saved outputs. It
   leaves out JupyterLab's log console (`disabledExtensions` in lite/jupyter-lite.json): the
   Pyodide kernel's plugin waits for it, and it for the notebook's plugins, so with it the
-  kernel could start only once most of JupyterLab had (benchmarks/lite_cold_start.py).
+  kernel could start only once most of JupyterLab had (benchmarks/lite_cold_start.py). It
+  leaves out, too, the plugins the course never uses (help, LSP, terminals, the settings
+  editor, the workspaces sidebar, the plugin manager, viewers of PDF, CSV, audio, video,
+  Vega and Mermaid): each is activated, its settings read and checked, as JupyterLab starts.
 - The playground (`lite/playground/` -> `_site/playground/`): one page, no JupyterLab, that
   loads the same Pyodide and the same wheel from `static/pyodide/` (`--playground-only`
   rebuilds just that page and the runtime, in seconds, for its tests and benchmark).

@@ -585,6 +585,59 @@ def test_the_badges_link_starts_the_notebooks_kernel_as_jupyterlab_starts(chromi
         browser.close()
 
 
+# JupyterLab's plugins the course never uses, left out of the site (lite/jupyter-lite.json):
+# each one the front end activates as it starts costs the learner's first open.
+LEFT_OUT = [
+    "@jupyterlab/help-extension:open",
+    "@jupyterlab/lsp-extension:settings",
+    "@jupyterlab/settingeditor-extension:form-ui",
+    "@jupyterlab/terminal-extension:plugin",
+    "@jupyterlab/workspaces-extension:sidebar",
+    "@jupyterlite/application-extension:plugin-manager",
+]
+# What a learner, a teacher and these tests use: still there.
+COMMANDS_USED = [
+    "docmanager:open",
+    "notebook:run-all-cells",
+    "notebook:clear-all-cell-outputs",
+    "deck:start",
+    "toc:show-panel",
+    "apputils:change-theme",
+    "running:show-panel",
+]
+_PLUGINS_JS = """() => {
+  const app = window.jupyterapp;
+  return app.listPlugins().map((id) => [id, app.isPluginActivated(id)]);
+}"""
+
+
+def test_the_site_leaves_out_jupyterlabs_plugins_the_course_never_uses(chromium, site):
+    """The plugins in LEFT_OUT (and everything else lite/jupyter-lite.json disables) are not in
+    the app; every plugin that is there activated (nothing it required was left out), and the
+    commands the course uses are there."""
+    config = json.loads((ROOT / "lite" / "jupyter-lite.json").read_text(encoding="utf-8"))
+    disabled = config["jupyter-config-data"]["disabledExtensions"]
+    browser = Browser(chromium, site)
+    try:
+        browser.page.goto(f"{site}/lab/index.html?path={NOTEBOOKS[0]}")
+        browser.page.wait_for_function(_NOTEBOOK_READY_JS, arg=NOTEBOOKS[0], timeout=120_000)
+        plugins = dict(browser.page.evaluate(_PLUGINS_JS))
+        # an entry with no ":" names a whole package: every plugin of it
+        there = [p for p in plugins for off in [*LEFT_OUT, *disabled]
+                 if p == off or p.startswith(f"{off}:")]  # fmt: skip
+        assert not there, f"left out, yet in the app: {there}"
+        idle = [p for p, active in plugins.items() if not active]
+        assert not idle, f"plugins that did not activate: {idle}"
+        missing = browser.page.evaluate(
+            "(ids) => ids.filter((id) => !window.jupyterapp.commands.hasCommand(id))",
+            COMMANDS_USED,
+        )
+        assert not missing, f"commands the course uses are gone: {missing}"
+        assert not browser.page_errors, f"page errors: {browser.page_errors}"
+    finally:
+        browser.close()
+
+
 _DECK_SHOWS_CODE_JS = """async () => {
   const app = window.jupyterapp;
   const panel = app.shell.currentWidget;
