@@ -25,7 +25,7 @@ from autograd_viz._verdict import (
     where,
 )
 from autograd_viz._watch import LEAVE_GRADS, touched_grads, watching
-from autograd_viz.engines.read import is_graph
+from autograd_viz.engines.node import is_graph
 from autograd_viz.gradcheck import GradcheckError, gradcheck
 from autograd_viz.method_parents import (
     _cut_operand,

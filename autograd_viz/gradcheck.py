@@ -26,7 +26,7 @@ __all__ = ["GradReport", "GradRow", "GradcheckError", "gradcheck", "numeric_grad
 def _check_engine(engine: object) -> None:
     """`engine` must make nodes of a graph from numbers (the learner's Value class), nodes
     with a `backward()` to check; anything else is refused before f runs."""
-    from autograd_viz.engines.read import is_graph
+    from autograd_viz.engines.node import is_graph
 
     name = getattr(engine, "__name__", repr(engine))
     usage = "e.g. from micrograd.engine import Value; gradcheck(f, [2.0], engine=Value)"

@@ -10,8 +10,8 @@ from __future__ import annotations
 import math
 
 from autograd_viz._verdict import a_, show
+from autograd_viz.engines.node import OP_NAMES, OPERAND_NAMES, is_graph, raw_operands
 from autograd_viz.engines.ops import canonical_op, table_value
-from autograd_viz.engines.read import OP_NAMES, OPERAND_NAMES, is_graph, raw_operands
 
 
 def _parents_hint(cls: type, n_args: int) -> str:

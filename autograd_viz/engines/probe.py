@@ -20,7 +20,8 @@ from autograd_viz.engines.findings import (
     RuleCheck,
     _close,
 )
-from autograd_viz.engines.read import ForeignGraph, NotAGraphError, is_graph, read_graph
+from autograd_viz.engines.node import is_graph
+from autograd_viz.engines.read import ForeignGraph, NotAGraphError, read_graph
 from autograd_viz.engines.run import _kit_order, _timed_out, run_backward
 from autograd_viz.time_limits import DEFAULT_TIMEOUT, _TimeUp, shallow_stack, time_limit
 

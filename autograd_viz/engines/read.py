@@ -15,9 +15,6 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from autograd_viz.engines.node import (
-    LABEL_NAMES,
-    LOCAL_NAMES,
-    OP_NAMES,
     is_graph,
     not_a_graph,
     raw_operands,
@@ -29,22 +26,14 @@ from autograd_viz.engines.node import (
     short_repr,
 )
 from autograd_viz.engines.ops import identify, method_name
-from autograd_viz.errors import LOOKS_FOR, OPERAND_NAMES, NotAGraphError, NumberOutOfRangeError
+from autograd_viz.errors import NotAGraphError, NumberOutOfRangeError
 
 __all__ = [
-    "LABEL_NAMES",
-    "LOCAL_NAMES",
-    "LOOKS_FOR",
-    "OPERAND_NAMES",
-    "OP_NAMES",
     "ForeignGraph",
     "NotAGraphError",
     "NumberOutOfRangeError",
-    "is_graph",
-    "raw_operands",
     "read_graph",
 ]
-
 
 
 @dataclass(frozen=True)
