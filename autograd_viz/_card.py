@@ -15,7 +15,23 @@ from autograd_viz.viz.palette import var
 if TYPE_CHECKING:
     import ipywidgets as widgets
 
-__all__ = ["Card"]
+__all__ = ["Card", "empty_line"]
+
+
+def empty_line(kind: type[widgets.HTML] | type[widgets.HTMLMath]) -> widgets.HTML:
+    """A line of the card that is empty until there is something to say (the feedback, the
+    answer), and then takes no room: a notebook opened from its saved state, before its cells
+    run, draws each widget with ipywidgets' "not connected" icon, which gave each empty line a
+    line's height (an exercise 179 px tall instead of 70, five of them too tall for a slide)."""
+    import ipywidgets as widgets
+
+    line = kind(value="", layout=widgets.Layout(display="none"))
+    line.observe(_shown_when_filled, names="value")
+    return line
+
+
+def _shown_when_filled(change: dict) -> None:
+    change["owner"].layout.display = None if change["new"] else "none"
 
 
 class Card:

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 import ipywidgets as widgets
 
-from autograd_viz._card import Card
+from autograd_viz._card import Card, empty_line
 from autograd_viz._verdict import CodeExerciseError, Verdict, not_callable, raised
 from autograd_viz.class_checks import method_check, on
 from autograd_viz.code_checks import function_check
@@ -180,8 +180,8 @@ class CodeExercise(Card):
             description=f"Check my {name}", button_style="primary", icon="check",
             layout=widgets.Layout(width="auto"),
         )  # fmt: skip
-        self.feedback = widgets.HTML(value="")
-        self.solution = widgets.HTML(value="")
+        self.feedback = empty_line(widgets.HTML)
+        self.solution = empty_line(widgets.HTML)
         self.button.on_click(lambda _button: self.check())
         self._box = widgets.VBox(
             [self._question, self.button, self.feedback, self.solution],

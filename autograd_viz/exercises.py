@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 import ipywidgets as widgets
 
 from autograd_viz import answers
-from autograd_viz._card import Card
+from autograd_viz._card import Card, empty_line
 from autograd_viz._checks import is_number
 from autograd_viz.grading import (
     ANSWER_HELP,
@@ -108,8 +108,8 @@ class Exercise(Card):
             layout=widgets.Layout(width="14em"),
         )
         self.button = widgets.Button(description="Check", button_style="primary", icon="check")
-        self.feedback = widgets.HTMLMath(value="")
-        self.solution = widgets.HTMLMath(value="")
+        self.feedback = empty_line(widgets.HTMLMath)
+        self.solution = empty_line(widgets.HTMLMath)
         self.button.on_click(self._on_click)
         self.input.observe(self._on_submit, names="value")
         self._box = widgets.VBox(

@@ -69,7 +69,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 # once. (tests/lite/conftest.py builds the JupyterLite site once for all workers.)
 _SPREAD = {
     "test_every_cell_gives_the_same_text_when_run_again",  # tests/test_notebook_rerun.py
-    "test_other_decks_fit_the_projector",  # tests/smoke/test_slideshow.py
+    "test_every_deck_fits_the_projector_presented_as_it_opens",  # tests/smoke/test_slideshow.py
     "test_notebook_runs_in_the_browser_offline",  # tests/lite/test_lite_site.py
 }
 

@@ -155,6 +155,26 @@ def test_saved_widget_state_does_not_contain_the_answer_before_reveal():
     assert "73441" in ex.solution.get_state()["value"]
 
 
+def test_an_empty_line_of_the_card_takes_no_room_until_it_has_something_to_say():
+    """A notebook opened from its saved state draws every widget with ipywidgets' "not
+    connected" icon: an empty feedback or answer line was a line tall with that icon alone, and
+    an exercise 179 px instead of 70 (the exercise slides of decks 03, 07, 12, 13 overflowed)."""
+    from test_code_exercises import sigmoid_exercise
+
+    for ex in (Exercise("What is 2 + 3?", answer=5, hint="add"), sigmoid_exercise()):
+        assert ex.feedback.layout.get_state()["display"] == "none"
+        assert ex.solution.layout.get_state()["display"] == "none"
+        if isinstance(ex, Exercise):
+            ex.input.value = "6"
+        else:
+            ex.check(lambda x: x)  # a wrong answer: its verdict fills the feedback
+        assert ex.feedback.value and ex.feedback.layout.display is None
+        ex.reveal()
+        assert ex.solution.value and ex.solution.layout.display is None
+        ex.hide()
+        assert ex.solution.layout.display == "none"
+
+
 def _descendants(box):
     for child in getattr(box, "children", ()):
         yield child

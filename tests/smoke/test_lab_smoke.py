@@ -87,6 +87,9 @@ def _isolated_env(home: Path) -> dict[str, str]:
         "JUPYTERLAB_SETTINGS_DIR": str(settings),
         "JUPYTERLAB_WORKSPACES_DIR": str(home / "workspaces"),
         "JUPYTER_RUNTIME_DIR": str(home / "runtime"),
+        # no notebook trusted by an earlier session (the signature database), as on a fresh
+        # machine: JupyterLab draws a notebook's saved widgets as it opens only when trusted
+        "JUPYTER_DATA_DIR": str(home / "data"),
         "PYTHONUNBUFFERED": "1",
     }
 

@@ -7,17 +7,19 @@ notebook in the JupyterLab our setup installs (real server, headless Chromium at
 1280×720), runs it, presses the deck button on the notebook toolbar and moves through the
 slides with → as a presenter would.
 
-Every notebook with slide metadata is measured view by view at 1280×720 and 1920×1080: the
-test makes the first cell of each view (a slide, subslide or fragment: a cell with no slide type
-joins the view before it) the deck's active cell through JupyterLab's own notebook model (the
-page runs with `expose_app_in_browser`), which is what the deck's keys do, and steps every
-player on a view through all of its steps with its own slider; every view's cells must lie
-inside the screen (the tallest view per size is printed), and every presented cell must have
-been on one of them. Notebook 03's deck is also walked from
-its first slide to its last with PageDown (what a presenter's remote sends; the kit's JupyterLab
-settings in jupyter-config/ bind it, and PageUp, to the deck's next/previous view, which
-jupyterlab-slideshow itself binds only to the arrows and Space): the remote reaches every
-presented cell and steps every player to its last step before the deck moves on.
+Every notebook with slide metadata is measured view by view at 1280×720 and 1920×1080 as a
+teacher presents it who opens it and starts the deck without running it (its saved outputs and
+widget state; notebook 03 also after Run All): the test makes the first cell of each view (a
+slide, subslide or fragment: a cell with no slide type joins the view before it) the deck's
+active cell through JupyterLab's own notebook model (the page runs with
+`expose_app_in_browser`), which is what the deck's keys do, and steps every player on a view
+through all of its steps with its own slider; every view's cells must lie inside the screen (the
+tallest view per size is printed), and every presented cell must have been on one of them.
+Notebook 03's deck is also walked from its first slide to its last with PageDown (what a
+presenter's remote sends; the kit's JupyterLab settings in jupyter-config/ bind it, and PageUp,
+to the deck's next/previous view, which jupyterlab-slideshow itself binds only to the arrows and
+Space): the remote reaches every presented cell and steps every player to its last step before
+the deck moves on.
 
 A cell whose slide type is the literal "-" is on no slide in this deck (tests/test_notebooks.py
 keeps that value out of the notebooks); here the code cells must be on screen.
@@ -34,7 +36,9 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
+import nbformat
 import pytest
+from nbformat.sign import NotebookNotary
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from test_lab_smoke import (
     LabServer,
@@ -58,8 +62,8 @@ def _has_slides(path: Path) -> bool:
     return bool(kinds & {"slide", "subslide"})
 
 
-# Every other notebook with slide metadata is walked too (each walk is a JupyterLab page of its
-# own: Run All, then the deck), measured at 1280x720 and 1920x1080.
+# Every other notebook with slide metadata is measured too (each a JupyterLab page of its own,
+# presented as it opens, from its saved outputs), at 1280x720 and 1920x1080.
 OTHER_DECKS = [
     p.name
     for p in sorted((ROOT / "notebooks").glob("*.ipynb"))
@@ -70,16 +74,21 @@ FULL_HD = {"width": 1920, "height": 1080}
 
 @pytest.fixture(scope="module")
 def lab_on_copies(tmp_path_factory) -> Iterator[LabServer]:
-    root = tmp_path_factory.mktemp("decks")
+    root, home = tmp_path_factory.mktemp("decks"), tmp_path_factory.mktemp("lab-home")
+    # Trusted, as on the teacher's machine once they ran and saved the lesson: JupyterLab then
+    # draws its saved widgets as it opens (an untrusted copy shows their text forms until run).
+    (home / "data").mkdir()
+    notary = NotebookNotary(data_dir=str(home / "data"))
     for notebook in {DECK, *OTHER_DECKS}:
         shutil.copy(ROOT / "notebooks" / notebook, root / notebook)
+        notary.sign(nbformat.read(root / notebook, as_version=4))
     jupyter = Path(sys.executable).with_name("jupyter")
     # window.jupyterapp: the measure goes to each view through the notebook's own model
     expose = "--LabApp.expose_app_in_browser=True"
     server = start_lab(
         [str(jupyter), "lab", "--allow-root", expose, f"--ServerApp.root_dir={root}"],
         root,
-        tmp_path_factory.mktemp("lab-home"),
+        home,
     )
     try:
         yield server
@@ -89,9 +98,12 @@ def lab_on_copies(tmp_path_factory) -> Iterator[LabServer]:
 
 @contextlib.contextmanager
 def _present(
-    server: LabServer, chromium, name: str, widget: str | None = ".avz-player", viewport=PROJECTOR
+    server: LabServer, chromium, name: str, widget: str | None = ".avz-player", viewport=PROJECTOR,
+    run: bool = True,
 ):
-    """Open `name`, Run All, wait for `widget`, then present it in deck mode from the top."""
+    """Open `name`, Run All, wait for `widget`, then present it in deck mode from the top. With
+    `run=False`, present it as it opens, from its saved outputs and widget state (a teacher who
+    presents a lesson without running it first), once every saved widget is drawn."""
     context = chromium.new_context(viewport=viewport)
     page = context.new_page()
     errors: list[str] = []
@@ -106,12 +118,15 @@ def _present(
         if page.locator("body[data-jp-deck-mode='presenting']").count() and stop.count():
             stop.first.click()
             page.wait_for_selector("body[data-jp-deck-mode='presenting']", state="detached")
-        _run_all(page)
-        if widget:
-            page.locator(f".jp-NotebookPanel:not(.lm-mod-hidden) {widget}").first.wait_for(
-                timeout=120_000
-            )
-        _wait_for_kernel_idle(page, 300_000)
+        if run:
+            _run_all(page)
+            if widget:
+                page.locator(f".jp-NotebookPanel:not(.lm-mod-hidden) {widget}").first.wait_for(
+                    timeout=120_000
+                )
+            _wait_for_kernel_idle(page, 300_000)
+        else:
+            page.wait_for_function(_SAVED_WIDGETS_DRAWN, arg=_saved_widgets(name), timeout=120_000)
         _start_deck(page)
         _no_old_deck_keys(page, name)
         yield page, errors
@@ -119,6 +134,23 @@ def _present(
         with contextlib.suppress(Exception):  # stop presenting: the setting outlives the page
             page.locator(".jp-Deck-Remote .jp-deck-mod-stop").first.click(timeout=5_000)
         context.close()
+
+
+def _saved_widgets(name: str) -> int:
+    """How many widget views the notebook's saved outputs hold."""
+    cells = json.loads((ROOT / "notebooks" / name).read_text(encoding="utf-8"))["cells"]
+    mime = "application/vnd.jupyter.widget-view+json"
+    return sum(mime in out.get("data", {}) for c in cells for out in c.get("outputs", []))
+
+
+# Every saved widget view drawn from the notebook's widget state (a view not drawn yet shows its
+# text form, or says it is loading, with no widget node under its output).
+_SAVED_WIDGETS_DRAWN = """(n) => {
+  const drawn = [...document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) '
+    + '.jp-OutputArea-output')]
+    .filter(o => o.querySelector(':scope > [class*="jupyter-widgets"]'));  // -disconnected too
+  return drawn.length === n && drawn.every(o => o.offsetHeight > 0);
+}"""
 
 
 def _no_old_deck_keys(page, name: str) -> None:
@@ -574,9 +606,13 @@ def test_the_remote_walks_the_whole_deck_stepping_every_player(deck):
     assert not errors, errors
 
 
-@pytest.mark.parametrize("name", OTHER_DECKS, ids=lambda n: n[:2])
-def test_other_decks_fit_the_projector(lab_on_copies, chromium, name):
-    with _present(lab_on_copies, chromium, name, widget=None) as (page, errors):
+@pytest.mark.parametrize("name", [DECK, *OTHER_DECKS], ids=lambda n: n[:2])
+def test_every_deck_fits_the_projector_presented_as_it_opens(lab_on_copies, chromium, name):
+    """Every deck presented from its saved outputs, not run: what a teacher sees who opens the
+    lesson and presents it at once, and the same outputs a run gives (nbval checks that). Each
+    saved widget is drawn "not connected" (ipywidgets' icon on each part), which made every
+    exercise 179 px tall, and the exercise slides of 03, 07, 12 and 13 overflow 1280x720."""
+    with _present(lab_on_copies, chromium, name, run=False) as (page, errors):
         over = _measure_every_view(page, name)
         assert not over, f"{name}: views that do not fit the projector: {over}"
         assert not errors, errors
@@ -592,7 +628,7 @@ def test_every_view_of_the_deck_fits_the_projector(deck):
 def test_pagedown_changes_slides_without_a_player(lab_on_copies, chromium):
     [name] = [n for n in OTHER_DECKS if n.startswith("02_")]
     assert not _has_player(name)
-    with _present(lab_on_copies, chromium, name, widget=None) as (page, errors):
+    with _present(lab_on_copies, chromium, name, run=False) as (page, errors):
         page.evaluate("() => document.querySelector('.jp-Deck .jp-Notebook').focus()")
 
         def after(key: str) -> list[int]:
