@@ -55,6 +55,42 @@ running sidebar, cell tags and metadata forms left out; it would change what lea
 browser beside the notebook) and needs its own check of the live slides, so it is left for a later
 change.
 
+Where the time goes (the site of a958e63, cold). The page's main thread, in a CPU profile taken
+through Chromium's DevTools protocol (Profiler, 1 ms samples) from navigation to the first drawing
+(13.4 s at load 3-5; the thread "busy" 11.7 s of it, counting the time it waited for a core):
+JupyterLab's shell at 7.3 s (busy 5.8 s: browser-native parsing, compiling, style and layout 1.1,
+JupyterLab's core script 1.4, checking the plugins' settings against their schemas (ajv
+compiling them) 0.6, webpack loading modules 0.5, the toolbars' web components 0.65, React 0.35,
+GC 0.2; idle 1.5 s), the notebook open at 9.0 s (busy 1.65 s: MathJax's modules and first
+typesets, React, toolbars, the notebook's model), then 4.4 s to the drawing (busy 4.3 s: MathJax
+typesetting the markdown 0.8 (its TeX parser 0.25, measuring the page 0.22), CodeMirror 1.0 (the
+cells' editors as they attach 0.3, re-highlighting once the kernel's language is known 0.37),
+marked 0.3, React 0.3, toolbars 0.26, this benchmark's own polling 0.27, native 0.9). Over the
+whole run: native 2.3 s, JupyterLab's core 2.2, CodeMirror 1.4, the toolbars' web components
+1.1, MathJax 1.0, React 0.8, the settings check 0.6, marked 0.3, GC 0.4; the saved widgets 0.15
+(their state restored and their views drawn; the saved player's 237 KB HTML fallback is not
+rendered, its widget view is); no plugin's activation above 0.1. The renderer's CPU by thread
+(from /proc, load ~6): main thread 4.5 s, V8's background threads 4.2 s (a trace: WebAssembly
+top-tier compilation 1.9, V8 optimising Pyodide's hot functions as the kernel restores and runs
+Python, 6-11 s after navigation, beside the notebook's opening; JavaScript optimisation 1.1;
+parsing 0.7), the kernel's worker 2.5 s (gunzip 0.56, WebAssembly compilation 0.5), the rest
+0.8 s: ~12 s of CPU in ~11 s on 2 cores shared with a neighbour. Measured and not adopted:
+JupyterLab's `windowingMode: "full"` (cells outside the view not attached): Run All's new drawing
+stays hidden. Leaving out more plugins (3 cold runs each, in turn, load 2.7-7.4, median cold;
+baseline 10.9 s, one of its runs 18.8 s): the cell toolbar, cell tags, metadata forms and
+property inspector 11.1 s, the status bar 10.3 s, the slides' four font packs 10.6 s, MathJax
+(no math typeset at all) 10.0 s: within the noise. KaTeX instead of MathJax (a hand-written
+extension providing JupyterLab's ILatexTypesetter with the kit's vendored KaTeX 0.16.22, which
+typesets all 1121 formulas of the lessons; MathJax's plugin left out; notebooks 00 and 03 and
+the behaviour tests passed), against a958e63: 5 runs at load 2.6-7.4, cold 10.1 -> 9.6 s, the
+renderer's CPU 11.2 -> 10.5 s (main thread 4.3 -> 4.0 s); 5 runs at load 1.8-9.0, cold 13.0 ->
+15.5 s, CPU 13.0 -> 12.4 s; 10 cold runs in turn at load ~9, cold 16.1 -> 15.7 s, CPU 11.1 ->
+11.2 s (paired difference -0.1 s, sd 1.3 s). At most ~0.5 s of CPU, within the noise, for a
+change of math renderer (MathJax's menu gone): not adopted. The 8 s target is still not reached:
+the CPU is spread over JupyterLab's own start (its core, toolbars, editors, settings check), V8
+compiling and optimising (JupyterLab's JavaScript, Pyodide's WebAssembly) and the kernel; none of
+the cheap cuts is beyond the noise of this shared machine.
+
 Run: `python benchmarks/lite_cold_start.py` (`--runs N`, default 5; `--site DIR`, default `_site`,
 built first with `bash scripts/lite.sh` if it holds no site; `--baseline-site DIR` a site to
 compare with, else `--baseline REF` (default: the build before the plugins were left out) is built
