@@ -64,6 +64,20 @@ class _Revealed(Mapping):
     def __repr__(self) -> str:
         return repr(dict(self))
 
+    @property
+    def view_key(self) -> tuple[int, int]:
+        """Which table this is a view of, and how much of it is known: two views with equal
+        keys hold the same numbers."""
+        return id(self._order), self._count
+
+    def added_since(self, earlier: Mapping) -> list[int] | None:
+        """What is known here and not in `earlier`, a view of the same table at an earlier
+        step (None if it is not: then the caller compares in full)."""
+        same = isinstance(earlier, _Revealed) and earlier._order is self._order
+        if not same or earlier._count > self._count:  # type: ignore[union-attr]
+            return None
+        return self._order[earlier._count : self._count]  # type: ignore[union-attr]
+
 
 @dataclass(frozen=True)
 class Step:

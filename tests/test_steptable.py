@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 
 import own_engines as oe
@@ -62,3 +63,79 @@ def test_player_js_writes_no_word_of_a_caption():
     literals = re.findall(r'"((?:[^"\\\n]|\\.)*)"', source)
     pieces = r"^step $|^ of $|^ (\\u2014|—) $|\\u00B7|·"  # "step " + k + " of " + n + " — "
     assert [s for s in literals if re.search(pieces, s)] == []
+
+
+def _rows_one_slot_at_a_time(frames: Frames, phases=PHASES) -> dict:
+    """The oracle: every slot of every frame filled (`Frames.slot_values`), the unique rows
+    kept in order, each row's changes from the one before — the table's rows and changes
+    as the player replays them, written the plain O(steps × slots) way."""
+    keep = [j for j, s in enumerate(frames.slots) if s[0] != "svg"]
+    strings: dict[str, int] = {}
+    seen: dict[tuple, int] = {}
+    rows: list[list[int]] = []
+    order = {}
+    for phase in [frames.phase] + [p for p in phases if p != frames.phase]:
+        these = frames.for_phase(phase)
+        order[phase] = []
+        for k, step in enumerate(these.steps):
+            values = these.slot_values(k)
+            row = [strings.setdefault(values[j], len(strings)) for j in keep]
+            caption = these.caption(k)
+            key = (tuple(row), step.text, step.latex, caption.title, caption.tail, step.active)
+            if key not in seen:
+                seen[key] = len(rows)
+                rows.append(row)
+            order[phase].append(seen[key])
+    changes = [[]] + [[x for c, (a, b) in enumerate(zip(before, row)) if a != b for x in (c, b)]
+                      for before, row in itertools.pairwise(rows)]  # fmt: skip
+    return {"strings": list(strings), "base": rows[0], "changes": changes, "phases": order}
+
+
+def _micrograd_graph():
+    root = oe.b_used_twice(oe.BlogValue)
+    root.backward()
+    return root
+
+
+_TABLE_CASES = {
+    "blog": (blog_z, {}),
+    "mlp": (lambda: (MLP(2, [4, 4, 1], seed=1)([1.0, -1.0]) - 1.0) ** 2, {}),
+    "by-neuron": (_mlp_loss, {"by": "neuron"}),
+    "layers": (lambda: (MLP(2, [4, 4, 1], seed=1)([1.0, -1.0]) - 1.0) ** 2, {"collapse": "layer"}),
+    "their-engine": (_micrograd_graph, {}),
+    "flagged": (_flagged, {}),
+}
+
+
+@pytest.mark.parametrize("phase", PHASES)
+@pytest.mark.parametrize("case", _TABLE_CASES)
+def test_the_table_rewrites_only_what_a_step_changes_and_plays_as_every_slot_filled(case, phase):
+    """The table fills only the slots a step can change (what it reveals, what it and the
+    step before touch); replayed, it must give exactly the rows of every slot of every
+    frame filled in, and store the same unique rows."""
+    make, options = _TABLE_CASES[case]
+    frames = Frames(make(), phase, **options)
+    table, oracle = step_table(frames), _rows_one_slot_at_a_time(frames)
+    assert {k: table[k] for k in oracle} == oracle
+
+
+def test_a_players_table_costs_steps_plus_slots_not_their_product(monkeypatch):
+    """Filling every slot of every frame made the table O(steps × values): MLP(2, [32, 32, 1])
+    asked 41 million times whether a value was known yet, and its forward-pass player took
+    52 s. Counted here on MLP(2, [8, 8, 1]) (303 values, 578 steps of both passes, 1,671
+    slots): 1,284,979 asks before, 30,648 now."""
+    from autograd_viz import steps
+
+    asked = 0
+    contains = steps._Revealed.__contains__
+
+    def counted(self, key):
+        nonlocal asked
+        asked += 1
+        return contains(self, key)
+
+    frames = Frames((MLP(2, [8, 8, 1], seed=0)([1.0, -1.0]) - 1.0) ** 2)
+    monkeypatch.setattr(steps._Revealed, "__contains__", counted)
+    step_table(frames)
+    n_values, n_steps, n_slots = len(frames.graph), len(frames.all_steps), len(frames.slots)
+    assert asked < 20 * (n_steps + n_slots), (asked, n_values, n_steps, n_slots)

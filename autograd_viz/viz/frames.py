@@ -13,8 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-import html
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, NamedTuple
 
 from autograd_viz._checks import is_number
@@ -24,6 +23,7 @@ from autograd_viz.graph import Graph
 from autograd_viz.steps import Step, check_phase
 from autograd_viz.viz import layout, render, svg
 from autograd_viz.viz.collapse import collapse_view, has_neurons
+from autograd_viz.viz.frame_slots import PLACEHOLDER, slot_changes, slot_filler, state_of
 from autograd_viz.viz.frame_svg import (
     EDGE_ON_CLASS,
     SHAPE_CLASS,
@@ -47,7 +47,6 @@ __all__ = [
     "frames_of",
 ]
 
-PLACEHOLDER = "?"
 
 PHASE_TITLES = {"forward": "forward pass", "backward": "backward pass"}
 # what kind of line of the derivation a backward step is, said in the caption
@@ -215,11 +214,7 @@ class Frames:
         return self._states(self._check(k))
 
     def _states(self, step: Step) -> dict[int, str]:
-        out = {}
-        for i in range(self._n):
-            state = "backward" if i in step.grads else "forward" if i in step.values else "pending"
-            out[i] = f"{state} active" if i == step.active else state
-        return out
+        return {i: state_of(i, step) for i in range(self._n)}
 
     @property
     def slots(self) -> list[tuple[str, str]]:
@@ -234,47 +229,21 @@ class Frames:
         return self._slot_values(k, self._check(k), lead)
 
     def _slot_values(self, k: int, step: Step, lead: str) -> list[str]:
-        states = self._states(step)
-        touched = set(step.nodes)
-        edges_on = set(step.edges)
-        ops_on = {e.split("-")[1] for e in step.edges if e.startswith("v")}
-        ops_on |= {e.split("-")[0] for e in step.edges if e.startswith("op")}
+        fill = self._filler(k, step, lead)
+        return [fill(p) for p in self._parts if not isinstance(p, str)]
 
-        def node_class(key: str, base: str) -> str:
-            if key.startswith("layer"):
-                return f"{base} {_box_state(self._layers.get(key, ()), step, touched)}"
-            if key.startswith("op"):
-                i = int(key[2:])
-                state = states.get(i, "").replace(" active", "")
-                on = key in ops_on
-                if on and step.kind == "value" and i == step.active:
-                    return f"{base} {state} active"
-                return f"{base} {state} touched" if on else f"{base} {state}"
-            i = int(key[1:])
-            state = states.get(i, "")
-            if i in touched and "active" not in state:
-                state += " touched"
-            return f"{base} {state}"
+    def slot_changes(self) -> Iterator[tuple[Step, list[str], Sequence[int]]]:
+        """Every frame in step order as (step, the content of every slot, the slots that
+        may differ from the frame before), one list rewritten in place: a player of n steps
+        over m values costs O(n + m), not the O(n·m) of `slot_values` for each k
+        (`autograd_viz.viz.frame_slots.slot_changes`)."""
+        parts = [p for p in self._parts if not isinstance(p, str)]
+        leads = [self.caption(k).lead for k in range(len(self.steps))]
+        return slot_changes(parts, self.steps, leads, scope=self.scope, layers=self._layers,
+                            n=self._n)  # fmt: skip
 
-        def cell_text(key: str, text: str) -> str:
-            i, what = key[1:].split("-")
-            known = step.values if what == "data" else step.grads
-            if int(i) in known:
-                return text
-            head, _, _ = text.partition(" ")
-            return f"{head} {PLACEHOLDER}" if head in ("data", "grad") else PLACEHOLDER
-
-        fill: dict[str, Callable[[str, str], str]] = {
-            "node": node_class,
-            "edge": lambda key, base: f"{base} {EDGE_ON_CLASS}" if key in edges_on else base,
-            "cell": cell_text,
-            "svg": lambda key, base: (  # the equation doubles as the picture's accessible name
-                f'<svg class="avz-frame {self.scope}" data-step="{k}" '
-                f'data-phase="{step.phase}" data-active="v{step.active}" role="img" '
-                f'aria-label="{html.escape(lead + step.text, quote=True)}"'
-            ),
-        }
-        return [fill[p[0]](p[1], p[2]) for p in self._parts if not isinstance(p, str)]
+    def _filler(self, k: int, step: Step, lead: str) -> Callable[[tuple], str]:
+        return slot_filler(k, step, lead, scope=self.scope, layers=self._layers, n=self._n)
 
     def frame_svg(self, k: int) -> str:
         """The SVG of frame k: the one layout, restyled for the state after step k."""
@@ -326,21 +295,6 @@ def _layer_members(graph: Graph, base_svg: str) -> dict[str, tuple[int, ...]]:
     if '<g id="layer' not in base_svg:
         return {}
     return {b.key: b.members for b in collapse_view(graph, "layer").boxes}
-
-
-def _box_state(members: tuple[int, ...], step: Step, touched: set[int]) -> str:
-    """A layer box changes state like a value: pending until one of its neurons has its
-    value, forward until all have their final gradients, then backward; active while
-    the step is about one of them."""
-    if members and all(i in step.grads for i in members):
-        state = "backward"
-    elif any(i in step.values for i in members):
-        state = "forward"
-    else:
-        state = "pending"
-    if step.active in members:
-        return f"{state} active"
-    return f"{state} touched" if any(i in touched for i in members) else state
 
 
 Source = Any  # a Value, a Graph snapshot or Frames

@@ -21,6 +21,7 @@ from autograd_viz.viz.ask import ask_table
 from autograd_viz.viz.svg import fitted_text_px, width_px
 
 if TYPE_CHECKING:  # annotations only
+    from autograd_viz.steps import Step
     from autograd_viz.viz.frames import Frames
 
 __all__ = ["PHASES", "payload", "step_table"]
@@ -52,15 +53,17 @@ def step_table(
     """
     strings: dict[str, int] = {}
     slots = [s for s in frames.slots if s[0] != "svg"]
-    keep = [i for i, s in enumerate(frames.slots) if s[0] != "svg"]
+    column = {j: c for c, j in enumerate(i for i, s in enumerate(frames.slots) if s[0] != "svg")}
     seen: dict[tuple, int] = {}
-    rows: list[list[int]] = []
+    base: list[int] = []  # the first row; each new row after it is its changes from the last
+    changes: list[list[int]] = []
     columns: dict[str, list] = {"heading": [], "tail": [], "tex": [], "text": [], "active": []}
     columns["pass"] = []
     order: dict[str, list[int]] = {}
     leads: dict[str, list[str]] = {}
     refused: dict[str, str] = {}
     wanted = [frames.phase] + [p for p in phases if p != frames.phase]
+    held: list[int] = []  # the row the player holds after the last new row
     for phase in wanted:
         these = frames if phase == frames.phase else frames.for_phase(phase)
         why = None if these is frames or fits is None else fits(these)
@@ -68,15 +71,25 @@ def step_table(
             refused[phase] = why
             continue
         order[phase], leads[phase] = [], []
-        for k, step in enumerate(these.steps):
-            values = these.slot_values(k)
-            row = [strings.setdefault(values[i], len(strings)) for i in keep]
+        row = [0] * len(column)
+        newest = None  # the step of this phase that was the last new row
+        for k, (step, values, dirty) in enumerate(these.slot_changes()):
+            moved = [(column[j], j) for j in dirty if j in column]
+            for c, j in moved:
+                row[c] = strings.setdefault(values[j], len(strings))
             caption = these.caption(k)
             leads[phase].append(caption.lead)
-            key = (tuple(row), step.text, step.latex, caption.title, caption.tail, step.active)
+            key = (_state_key(step, row), step.text, step.latex, caption.title, caption.tail)
             if key not in seen:
-                seen[key] = len(rows)
-                rows.append(row)
+                seen[key] = len(changes)
+                if not changes:
+                    base, held = list(row), list(row)
+                # the player holds the row of step k - 1 only if that was the last new row
+                near = [c for c, _ in moved] if newest == k - 1 else range(len(row))
+                changes.append([x for c in near if held[c] != row[c] for x in (c, row[c])])
+                for c in near:
+                    held[c] = row[c]
+                newest = k
                 columns["heading"].append(caption.title)
                 columns["tail"].append(caption.tail)
                 columns["tex"].append(step.latex)
@@ -84,18 +97,13 @@ def step_table(
                 columns["active"].append(step.active)
                 columns["pass"].append(step.phase)
             order[phase].append(seen[key])
-    changes = []
-    before = rows[0]
-    for row in rows:
-        changes.append([x for j, (a, b) in enumerate(zip(before, row)) if a != b for x in (j, b)])
-        before = row
     ask = _ask(frames)
     svg = re.sub(r"<!--.*?-->\n?", "", frames.frame_svg(0), flags=re.S)  # graphviz's notes
     return {
         "svg": svg,
         "slots": slots,
         "strings": list(strings),
-        "base": rows[0],
+        "base": base,
         "changes": changes,
         **columns,
         "phases": order,
@@ -112,6 +120,17 @@ def step_table(
         "title": title,
         **ask,
     }
+
+
+def _state_key(step: Step, row: list[int]) -> tuple:
+    """What a step's row is a function of: what is known after it (a view of its trace's
+    numbers), the values and edges it touches, the value it is about; two steps with equal
+    keys have equal rows, so a pass's steps shared by "both" are stored once. A step whose
+    numbers are not such a view is keyed by its row itself."""
+    views = [getattr(known, "view_key", None) for known in (step.values, step.grads)]
+    if None in views:
+        return tuple(row), step.active
+    return (*views, step.nodes, step.edges, step.active, step.kind)
 
 
 ASK_MAX_NODES = 100  # values whose chain-rule sums a player saves (clicking one explains it)
@@ -135,16 +154,19 @@ def _ask(frames: Frames) -> dict[str, Any]:
     return {"ask": table}
 
 
+_LABEL = re.compile(r'<g id="(v\d+)-label"[^>]*>(.*?)</g>', re.S)
+
+
 def _nodes(frames: Frames) -> list[list[str]]:
     """[id, label, operation] of each value drawn with cells, in graph order; the label as
     the drawing writes it (`x + y` for an unnamed sum)."""
     cells = {key.split("-")[0] for kind, key in frames.slots if kind == "cell"}
+    drawn = {m[1]: m[2] for m in _LABEL.finditer(frames.base_svg)}  # one pass over the SVG
     out = []
     for node in frames.graph.nodes:
         key = f"v{node.index}"
         if key in cells:
-            drawn = re.search(rf'<g id="{key}-label"[^>]*>(.*?)</g>', frames.base_svg, re.S)
-            label = html.unescape(re.sub(r"<[^>]+>", "", drawn.group(1))) if drawn else ""
+            label = html.unescape(re.sub(r"<[^>]+>", "", drawn.get(key, "")))
             op = node.op or ("parameter" if node.trainable else "input")
             out.append([key, label.strip() or node.name, op])
     return out
