@@ -22,7 +22,7 @@ def empty_line(kind: type[widgets.HTML] | type[widgets.HTMLMath]) -> widgets.HTM
     """A line of the card that is empty until there is something to say (the feedback, the
     answer), and then takes no room: a notebook opened from its saved state, before its cells
     run, draws each widget with ipywidgets' "not connected" icon, which gave each empty line a
-    line's height (an exercise 179 px tall instead of 70, five of them too tall for a slide)."""
+    line's height (an exercise 179 px tall instead of 98, five of them too tall for a slide)."""
     import ipywidgets as widgets
 
     line = kind(value="", layout=widgets.Layout(display="none"))

@@ -47,7 +47,6 @@ __all__ = [
     "frames_of",
 ]
 
-
 PHASE_TITLES = {"forward": "forward pass", "backward": "backward pass"}
 # what kind of line of the derivation a backward step is, said in the caption
 KIND_TITLES = {

@@ -68,6 +68,11 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
+def jupyter_data_dir(home: Path) -> Path:
+    """Where a server started with `home` keeps its Jupyter data (the notebook signatures)."""
+    return home / "data"
+
+
 def _isolated_env(home: Path) -> dict[str, str]:
     """Fresh JupyterLab settings, workspaces and runtime dirs, so no earlier session leaks in."""
     settings = home / "settings"
@@ -89,7 +94,7 @@ def _isolated_env(home: Path) -> dict[str, str]:
         "JUPYTER_RUNTIME_DIR": str(home / "runtime"),
         # no notebook trusted by an earlier session (the signature database), as on a fresh
         # machine: JupyterLab draws a notebook's saved widgets as it opens only when trusted
-        "JUPYTER_DATA_DIR": str(home / "data"),
+        "JUPYTER_DATA_DIR": str(jupyter_data_dir(home)),
         "PYTHONUNBUFFERED": "1",
     }
 

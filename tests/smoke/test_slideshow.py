@@ -4,8 +4,8 @@ jupyterlab-slideshow (the maintained jupyterlab-contrib fork of jupyterlab-deck)
 live notebook as slides, so players, exercises and quizzes stay the kernel's widgets — unlike
 RISE with ipywidgets 8, which showed them as text. Each test opens a copy of a walkthrough
 notebook in the JupyterLab our setup installs (real server, headless Chromium at projector size
-1280×720), runs it, presses the deck button on the notebook toolbar and moves through the
-slides with → as a presenter would.
+1280×720), runs it (or presents it as it opens, below), presses the deck button on the notebook
+toolbar and moves through the slides with → as a presenter would.
 
 Every notebook with slide metadata is measured view by view at 1280×720 and 1920×1080 as a
 teacher presents it who opens it and starts the deck without running it (its saved outputs and
@@ -42,9 +42,11 @@ from nbformat.sign import NotebookNotary
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from test_lab_smoke import (
     LabServer,
+    _committed_widget_outputs,
     _run_all,
     _wait_for_connected_kernel,
     _wait_for_kernel_idle,
+    jupyter_data_dir,
     start_lab,
     stop_lab,
 )
@@ -77,8 +79,8 @@ def lab_on_copies(tmp_path_factory) -> Iterator[LabServer]:
     root, home = tmp_path_factory.mktemp("decks"), tmp_path_factory.mktemp("lab-home")
     # Trusted, as on the teacher's machine once they ran and saved the lesson: JupyterLab then
     # draws its saved widgets as it opens (an untrusted copy shows their text forms until run).
-    (home / "data").mkdir()
-    notary = NotebookNotary(data_dir=str(home / "data"))
+    jupyter_data_dir(home).mkdir()
+    notary = NotebookNotary(data_dir=str(jupyter_data_dir(home)))
     for notebook in {DECK, *OTHER_DECKS}:
         shutil.copy(ROOT / "notebooks" / notebook, root / notebook)
         notary.sign(nbformat.read(root / notebook, as_version=4))
@@ -126,7 +128,8 @@ def _present(
                 )
             _wait_for_kernel_idle(page, 300_000)
         else:
-            page.wait_for_function(_SAVED_WIDGETS_DRAWN, arg=_saved_widgets(name), timeout=120_000)
+            saved = _committed_widget_outputs(ROOT / "notebooks" / name)
+            page.wait_for_function(_SAVED_WIDGETS_DRAWN, arg=saved, timeout=120_000)
         _start_deck(page)
         _no_old_deck_keys(page, name)
         yield page, errors
@@ -134,13 +137,6 @@ def _present(
         with contextlib.suppress(Exception):  # stop presenting: the setting outlives the page
             page.locator(".jp-Deck-Remote .jp-deck-mod-stop").first.click(timeout=5_000)
         context.close()
-
-
-def _saved_widgets(name: str) -> int:
-    """How many widget views the notebook's saved outputs hold."""
-    cells = json.loads((ROOT / "notebooks" / name).read_text(encoding="utf-8"))["cells"]
-    mime = "application/vnd.jupyter.widget-view+json"
-    return sum(mime in out.get("data", {}) for c in cells for out in c.get("outputs", []))
 
 
 # Every saved widget view drawn from the notebook's widget state (a view not drawn yet shows its
