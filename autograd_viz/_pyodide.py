@@ -54,7 +54,7 @@ def page_graphviz() -> object | None:
 
 def setup() -> None:
     """Everything the browser edition needs, done once at import."""
-    from autograd_viz.viz import wasm
+    from autograd_viz.view import wasm
 
     free_graphs_flat()
     wasm.start_loading(page_graphviz())

@@ -163,7 +163,7 @@ class ValueProtocols:
                 continue
             cls, data, op, rule, a, b, arg = _fields(node)
             if any(p is not None and id(p) not in memo for p in (a, b)):  # `x._a = y`: a loop
-                from autograd_viz.errors import cycle_error  # lazily: only on this error path
+                from autograd_viz.core.errors import cycle_error  # lazily: only on this error path
 
                 raise cycle_error(node)
             a = None if a is None else memo[id(a)]
@@ -196,7 +196,7 @@ def _parents_first(root) -> list:
     placed: set[int] = set()
     for node in order:
         if any(p is not None and id(p) not in placed for p in (node._a, node._b)):
-            from autograd_viz.errors import cycle_error  # lazily: only on this error path
+            from autograd_viz.core.errors import cycle_error  # lazily: only on this error path
 
             raise cycle_error(node)
         placed.add(id(node))

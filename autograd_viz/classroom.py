@@ -1,11 +1,10 @@
 """The teacher's side of the class's answers, on the standard library only: `python -m
 autograd_viz.classroom FOLDER [--csv out.csv]` (or `class_answers`) turns a folder of the files
-learners hand in (`autograd_viz.answers.record_answers`) into a table per question, and `--make-key
-FOLDER` writes the salted hash of the teacher's key (`autograd_viz.teacher_key`, whose names this
-module offers too); the table itself, its rows and how they are written as text or CSV, is
-`autograd_viz.class_table`'s, whose names this module offers too. docs/teachers_guide.md walks a
-teacher through both.
-"""
+learners hand in (`autograd_viz.course.answers.record_answers`) into a table per question, and
+`--make-key FOLDER` writes the salted hash of the teacher's key (`autograd_viz.course.teacher_key`,
+whose names this module offers too); the table itself, its rows and how they are written as text or
+CSV, is `autograd_viz.course.class_table`'s, whose names this module offers too.
+docs/teachers_guide.md walks a teacher through both."""
 
 from __future__ import annotations
 
@@ -18,9 +17,9 @@ from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
 
-from autograd_viz._checks import is_number
-from autograd_viz.answers import FORMAT, SUFFIX
-from autograd_viz.class_table import (
+from autograd_viz.core._checks import is_number
+from autograd_viz.course.answers import FORMAT, SUFFIX
+from autograd_viz.course.class_table import (
     ClassroomError,
     QuestionRow,
     csv_cell,
@@ -29,7 +28,7 @@ from autograd_viz.class_table import (
     shown,
     write_csv,
 )
-from autograd_viz.teacher_key import (
+from autograd_viz.course.teacher_key import (
     KEY_ENV,
     KEY_FILE,
     MIN_KEY_LENGTH,
@@ -244,7 +243,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m autograd_viz.classroom",
         description="A table per question from a folder of learners' answers files "
-        f"({SUFFIX}, written by autograd_viz.answers.record_answers).",
+        f"({SUFFIX}, written by autograd_viz.course.answers.record_answers).",
     )
     parser.add_argument("folder", help="the folder of answers files (or, with --make-key, "
                         "the notebooks' folder)")  # fmt: skip

@@ -1,14 +1,14 @@
 """Write-the-code exercises: a `CodeExercise` names what the learner is to write (`my_sigmoid`, a
 `tanh` method) and how to grade it, and its Check button grades whatever that name holds in the
-kernel now, so the learner edits their cell, runs it and presses Check again. The answer is right
-or wrong with where and why (the input where the forward value is off, the node that cuts the
-graph, the first wrong node `check_engine` finds in a learner's own class), and an exception in the
+kernel now, so the learner edits their cell, runs it and presses Check again. The answer is right or
+wrong with where and why (the input where the forward value is off, the node that cuts the graph,
+the first wrong node `check_engine` finds in a learner's own class), and an exception in the
 learner's code is an answer too, never a traceback. The usual graders are `function_check` and
-`method_check` (`autograd_viz.code_checks`), the lessons' own checks live in
+`method_check` (`autograd_viz.course.code_checks`), the lessons' own checks live in
 `autograd_viz.lesson_checks`, and every exercise's model answer must pass its own check when the
-exercise is made (shown by the teacher's switch, `autograd_viz.teacher`), so a check that refuses a
-right answer cannot ship; `try_answers` does the same for typical wrong answers and other right
-ones.
+exercise is made (shown by the teacher's switch, `autograd_viz.course.teacher`), so a check that
+refuses a right answer cannot ship; `try_answers` does the same for typical wrong answers and other
+right ones.
 
 >>> ex = CodeExercise("Write my_sigmoid(x) = 1 / (1 + e^(−x)) from exp.",
 ...     function_check(lambda x: 1 / (1 + math.exp(-x)), [-1.5, 0.5, 2.0], without=["sigmoid"]),
@@ -28,20 +28,20 @@ from dataclasses import dataclass
 
 import ipywidgets as widgets
 
-from autograd_viz._card import Card, empty_line
-from autograd_viz._verdict import CodeExerciseError, Verdict, not_callable, raised
-from autograd_viz.class_checks import method_check, on
-from autograd_viz.code_checks import function_check
-from autograd_viz.errors import CodeTimeoutError
-from autograd_viz.grading import verdict_html
-from autograd_viz.teacher import register
-from autograd_viz.time_limits import (
+from autograd_viz.core.errors import CodeTimeoutError
+from autograd_viz.core.time_limits import (
     DEFAULT_TIMEOUT,
     _check_timeout,
     call_with_time_limit,
     shallow_stack,
 )
-from autograd_viz.viz.palette import var
+from autograd_viz.course._card import Card, empty_line
+from autograd_viz.course._verdict import CodeExerciseError, Verdict, not_callable, raised
+from autograd_viz.course.class_checks import method_check, on
+from autograd_viz.course.code_checks import function_check
+from autograd_viz.course.grading import verdict_html
+from autograd_viz.course.teacher import register
+from autograd_viz.view.palette import var
 
 __all__ = [
     "CodeExercise",
@@ -190,7 +190,7 @@ class CodeExercise(Card):
                 width="auto",
             ),
         )  # fmt: skip
-        register(self)  # the teacher's switch reveals this one too (autograd_viz.teacher)
+        register(self)  # the teacher's switch reveals this one too (autograd_viz.course.teacher)
 
     def _run_source(self, source: str, label: str, context: Mapping[str, object] | None) -> object:
         """Run code defining `name` in a namespace of its own (`math`, the check's and the

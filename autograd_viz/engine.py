@@ -348,14 +348,14 @@ class Value(ValueProtocols):
     # viewers, documented: lazy, from one module, so `from autograd_viz import Value`
     # never loads graphviz or ipywidgets.
     def draw(self, **options):
-        """Draw the computation graph ending here (see `autograd_viz.viz.api.draw`)."""
-        from autograd_viz.viz import api
+        """Draw the computation graph ending here (see `autograd_viz.api.draw`)."""
+        from autograd_viz import api
 
         return api.draw(self, **options)
 
     def animate(self, **options):
-        """Step through the forward and backward pass (see `autograd_viz.viz.player.Player`)."""
-        from autograd_viz.viz import api
+        """Step through the forward and backward pass (see `autograd_viz.front.player.Player`)."""
+        from autograd_viz import api
 
         return api.animate(self, **options)
 

@@ -1,11 +1,11 @@
 """Self-check exercises for the notebooks: an `Exercise` shows a question, a text box and a Check
 button, and says right or wrong at once, with the hint (and "did you mean …?") for a wrong answer.
-How the text is read and what counts as right is `autograd_viz.grading`, and revealing every answer
-at once is `autograd_viz.teacher` (`teacher_mode()`, `reveal_all()`), both re-exported here. The
-expected answer is in neither the widget nor its saved state until it is revealed, and
+How the text is read and what counts as right is `autograd_viz.course.grading`, and revealing every
+answer at once is `autograd_viz.course.teacher` (`teacher_mode()`, `reveal_all()`), both re-exported
+here. The expected answer is in neither the widget nor its saved state until it is revealed, and
 `scripts/execute_notebooks.py` collapses the input of every cell that creates an `Exercise`, so the
 code holding the answer is one click away, not on show. Checks need a running kernel; once a
-notebook calls `autograd_viz.answers.record_answers(...)` every attempt is recorded.
+notebook calls `autograd_viz.course.answers.record_answers(...)` every attempt is recorded.
 
 >>> ex = Exercise("With x=2, y=3 and z=(x+y)·y, what is ∂z/∂y?", answer=8, hint="y is used twice.")
 >>> ex.submit("5+3")
@@ -19,10 +19,10 @@ from collections.abc import Callable, Sequence
 
 import ipywidgets as widgets
 
-from autograd_viz import answers
-from autograd_viz._card import Card, empty_line
-from autograd_viz._checks import is_number
-from autograd_viz.grading import (
+from autograd_viz.core._checks import is_number
+from autograd_viz.course import answers
+from autograd_viz.course._card import Card, empty_line
+from autograd_viz.course.grading import (
     ANSWER_HELP,
     ANSWER_RULE,
     SEPARATOR_RULE,
@@ -37,14 +37,14 @@ from autograd_viz.grading import (
     unreadable,
     verdict_html,
 )
-from autograd_viz.teacher import (
+from autograd_viz.course.teacher import (
     TEACHER_ENV,
     hide_all,
     register,
     reveal_all,
     teacher_mode,
 )
-from autograd_viz.viz.palette import var
+from autograd_viz.view.palette import var
 
 __all__ = [
     "ANSWER_HELP",
@@ -121,7 +121,7 @@ class Exercise(Card):
                 width="auto",
             ),
         )
-        register(self)  # under the teacher's switch (autograd_viz.teacher)
+        register(self)  # under the teacher's switch (autograd_viz.course.teacher)
 
     # ---- checking ----------------------------------------------------------
 

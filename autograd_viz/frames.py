@@ -1,4 +1,5 @@
-"""`autograd_viz.frames` lives in `autograd_viz.viz.frames`; this name keeps old imports working."""
+"""`autograd_viz.frames` lives in `autograd_viz.view.frames`; this name keeps old imports
+working."""
 
-from autograd_viz.viz.frames import *  # noqa: F403
-from autograd_viz.viz.frames import __all__  # noqa: F401
+from autograd_viz.view.frames import *  # noqa: F403
+from autograd_viz.view.frames import __all__  # noqa: F401

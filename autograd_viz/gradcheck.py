@@ -15,7 +15,7 @@ import math
 import numbers
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
-from autograd_viz._checks import is_number
+from autograd_viz.core._checks import is_number
 from autograd_viz.engine import Value
 from autograd_viz.gradcheck_probe import _call, _domain_error, _output, _Probe, numeric_gradient
 from autograd_viz.gradcheck_report import GradcheckError, GradReport, GradRow
@@ -26,7 +26,7 @@ __all__ = ["GradReport", "GradRow", "GradcheckError", "gradcheck", "numeric_grad
 def _check_engine(engine: object) -> None:
     """`engine` must make nodes of a graph from numbers (the learner's Value class), nodes
     with a `backward()` to check; anything else is refused before f runs."""
-    from autograd_viz.engines.node import is_graph
+    from autograd_viz.open.engines.node import is_graph
 
     name = getattr(engine, "__name__", repr(engine))
     usage = "e.g. from micrograd.engine import Value; gradcheck(f, [2.0], engine=Value)"

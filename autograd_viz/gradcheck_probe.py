@@ -56,7 +56,7 @@ def _call(f: Callable[..., Value], names: Sequence[str] | None, leaves: list[Val
 
 def _output(out: object, engine: Callable[[float], object] | None = None) -> Value:
     if engine is not None:  # a learner's own class: any micrograd-style node will do
-        from autograd_viz.engines.node import is_graph
+        from autograd_viz.open.engines.node import is_graph
 
         if not is_graph(out):
             raise TypeError(

@@ -5,14 +5,13 @@ same lists on the same checks (`lesson_checks`); every wrong answer must be refu
 named next to it, and every right answer, in whatever style, accepted. A wrong answer maps a
 description to (code, words the verdict must contain). Here are those of methods a learner adds to
 their own Value class (04's sigmoid, 08's division, 09's multiplication); those of functions over a
-graph of Values live in `autograd_viz.graph_answers`, and those of code that computes with plain
-numbers in `autograd_viz.number_answers`, all re-exported here.
-"""
+graph of Values live in `autograd_viz.course.graph_answers`, and those of code that computes with
+plain numbers in `autograd_viz.course.number_answers`, all re-exported here."""
 
 from __future__ import annotations
 
-from autograd_viz.graph_answers import NEURON, TOPOLOGICAL_ORDER
-from autograd_viz.number_answers import (
+from autograd_viz.course.graph_answers import NEURON, TOPOLOGICAL_ORDER
+from autograd_viz.course.number_answers import (
     BY_HAND_BACKWARD,
     CENTRAL_DIFFERENCE,
     CROSS_ENTROPY_GRAD,

@@ -1,9 +1,9 @@
 """The checks behind the lessons' code exercises, in one place the notebooks and tests share, so
 `tests/` can try typical wrong answers (`autograd_viz.lesson_answers`) on the very check a learner
-meets; those of code that computes with plain numbers live in `autograd_viz.number_checks`,
+meets; those of code that computes with plain numbers live in `autograd_viz.course.number_checks`,
 re-exported here. Each check uses several cases (two different operands, an upstream gradient other
 than 1, a computed input, a value used twice, where the task has them) and asks what the learner's
-code does by running it (`autograd_viz._watch`), never by searching its text. Whatever a check
+code does by running it (`autograd_viz.core._watch`), never by searching its text. Whatever a check
 needs (a softmax, a class) is its own or is looked up when it runs, never a notebook global the
 learner may have rebound.
 """
@@ -14,16 +14,16 @@ import math
 import sys
 from collections.abc import Callable
 
-from autograd_viz._verdict import Verdict, raised
-from autograd_viz._watch import touched_grads, watching
-from autograd_viz.class_checks import on
-from autograd_viz.engine import Value
-from autograd_viz.number_checks import (
+from autograd_viz.core._watch import touched_grads, watching
+from autograd_viz.course._verdict import Verdict, raised
+from autograd_viz.course.class_checks import on
+from autograd_viz.course.number_checks import (
     by_hand_backward_check,
     central_difference_check,
     cross_entropy_grad_check,
     dual_div_check,
 )
+from autograd_viz.engine import Value
 
 __all__ = [
     "DIV_GRAPHS",

@@ -1,12 +1,11 @@
 """Neural networks from Values, as in micrograd: `Neuron` computes act(w·x + b), stacked into a
 `Layer` and an `MLP`, with act ReLU (the blog's choice) or any activation row of the op table
-(`autograd_viz.ops`, named by its `Value` method, so a new one needs no edit here). Every weight is
-a `Parameter` (a Value that drawings style as a weight) and every neuron's output carries its
-neuron (`Value.tag`, named like "L2.n1"), so a drawing can collapse a network into one box per
-neuron without importing this module. A seed draws from a private `random.Random(seed)`, so a
-seeded model never disturbs anyone else's random numbers; without one the global `random` module is
-used, so the blog's `random.seed(42); MLP(2, [4, 4, 1])` works as written.
-"""
+(`autograd_viz.core.ops`, named by its `Value` method, so a new one needs no edit here). Every
+weight is a `Parameter` (a Value that drawings style as a weight) and every neuron's output carries
+its neuron (`Value.tag`, named like "L2.n1"), so a drawing can collapse a network into one box per
+neuron without importing this module. A seed draws from a private `random.Random(seed)`, so a seeded
+model never disturbs anyone else's random numbers; without one the global `random` module is used,
+so the blog's `random.seed(42); MLP(2, [4, 4, 1])` works as written."""
 
 from __future__ import annotations
 
@@ -14,8 +13,8 @@ import operator
 import random
 from collections.abc import Iterable, Sequence
 
+from autograd_viz.core.ops import activation_row, activations
 from autograd_viz.engine import Operand, Value
-from autograd_viz.ops import activation_row, activations
 
 
 class Parameter(Value):

@@ -1,4 +1,5 @@
-"""`autograd_viz.player` lives in `autograd_viz.viz.player`; this name keeps old imports working."""
+"""`autograd_viz.player` lives in `autograd_viz.front.player`; this name keeps old imports
+working."""
 
-from autograd_viz.viz.player import *  # noqa: F403
-from autograd_viz.viz.player import __all__  # noqa: F401
+from autograd_viz.front.player import *  # noqa: F403
+from autograd_viz.front.player import __all__  # noqa: F401

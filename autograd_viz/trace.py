@@ -1,5 +1,5 @@
 """The derivation as data, the public entry: `trace(root)` opens the graph once (the door: the
-size guard, one read, another engine's backward run once) and returns `autograd_viz.derive`'s
+size guard, one read, another engine's backward run once) and returns `autograd_viz.core.derive`'s
 steps, the graph worked the way the blog works it by hand — forward, the inputs then every
 operation with its equation (`s = x + y = 2 + 3 = 5`); backward, the seed, then per operation
 one line per operand edge, the chain rule written out (`∂z/∂x = ∂z/∂s · ∂s/∂x = 3 · 1 = 3`),
@@ -10,18 +10,18 @@ from the engine's own backward pass, so the gradients agree bit for bit with `ba
 
 from __future__ import annotations
 
-from autograd_viz._checks import is_number
-from autograd_viz._numbers import format_number
-from autograd_viz.derive import MAX_NODES, NOTATIONS, derive, local_equations
-from autograd_viz.door import open_graph
-from autograd_viz.errors import GraphTooLargeError, TraceError
-from autograd_viz.naming import expression_names
-from autograd_viz.steps import KINDS, PHASES, Step, check_phase
+from autograd_viz.core._checks import is_number
+from autograd_viz.core._numbers import format_number
+from autograd_viz.core.derive import MAX_NODES, NOTATIONS, derive, local_equations
+from autograd_viz.core.errors import GraphTooLargeError, TraceError
+from autograd_viz.core.naming import expression_names
+from autograd_viz.core.steps import KINDS, PHASES, Step, check_phase
+from autograd_viz.open.door import open_graph
 
 
 def node_names(root: object) -> list[str]:
     """The name of every value in topological order, as the equations write it:
-    its label; unlabelled, its expression while short (`x + y`, see `autograd_viz.naming`),
+    its label; unlabelled, its expression while short (`x + y`, see `autograd_viz.core.naming`),
     a neuron's name, or `v{i}` (topological index); its number for a constant.
 
     >>> from autograd_viz import Value

@@ -26,9 +26,9 @@ import time
 from collections.abc import Callable
 
 from autograd_viz import MLP, Neuron, Value
-from autograd_viz.viz.api import draw
-from autograd_viz.viz.frames import Frames
-from autograd_viz.viz.player import Player
+from autograd_viz.api import draw
+from autograd_viz.front.player import Player
+from autograd_viz.view.frames import Frames
 
 BUDGET = 1.5
 

@@ -24,8 +24,8 @@ import time
 import warnings
 
 from autograd_viz import MLP, Neuron, Value
-from autograd_viz.viz.api import draw, to_dot
-from autograd_viz.viz.svg import tag_cells
+from autograd_viz.api import draw, to_dot
+from autograd_viz.view.svg import tag_cells
 
 
 def _graphs() -> list[tuple[str, Value]]:

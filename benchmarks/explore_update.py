@@ -44,8 +44,8 @@ sys.path.insert(0, str(HERE.parent / "tests" / "browser"))
 sys.path.insert(0, str(HERE.parent / "tests"))
 
 from autograd_viz import Value  # noqa: E402
-from autograd_viz.graph import snapshot  # noqa: E402
-from autograd_viz.viz.explore import explore  # noqa: E402
+from autograd_viz.front.explore import explore  # noqa: E402
+from autograd_viz.open.graph import snapshot  # noqa: E402
 
 BUDGET_MS = 100.0
 F_SOURCE = """\
@@ -128,7 +128,7 @@ def chromium_ms(n: int) -> list[float]:
 
 # in the benchmark's kernel: each request's handler timed, one line per request in a file
 _TIMED = """import time
-from autograd_viz.viz import explore as _explore_module
+from autograd_viz.front import explore as _explore_module
 _handler = _explore_module.Explorer._on_request
 def _timed(self, change):
     start, wall = time.perf_counter(), time.time() * 1000

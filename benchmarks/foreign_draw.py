@@ -4,7 +4,7 @@ Builds the same ~1,000-value expression twice — with `autograd_viz.Value` and 
 `micrograd.engine.Value` from PyPI (operands in a set, a closure per node, labels set as
 attributes) — and times `autograd_viz.draw(root).svg()` on both, alternating in one loop
 so both see the same machine load. The foreign graph is read through the same door
-(`autograd_viz.engines.read.read_graph` into the graph snapshot), so the extra cost is the one
+(`autograd_viz.open.engines.read.read_graph` into the graph snapshot), so the extra cost is the one
 walk that recovers operand order from each node's closure. Target: the foreign drawing
 within 1.2x of ours. It also times the Python part alone (DOT text, no `dot` run), where
 the reading shows most.

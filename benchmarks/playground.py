@@ -118,7 +118,7 @@ def _transferred(page: object) -> int:
 
 
 def _redraws(page: object, mode: str, n: int) -> list[float]:
-    from autograd_viz.expression import build
+    from autograd_viz.playground.expression import build
 
     names = ["w1", "x1", "w2", "x2", "w3", "x3", "w4", "x4", "b", "y"]
     assert len(build(TWENTY[0], dict.fromkeys(names, "0.5")).topological_order()) == 20

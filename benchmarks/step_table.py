@@ -5,7 +5,7 @@ A step reveals one value or gradient and touches a few nodes and edges; the tabl
 all of the layout's slots (each node's classes, each edge, each number's cell) for every step,
 so a player cost O(steps × values): `animate(phase="forward")` on MLP(2, [32, 32, 1]) (3,495
 values) took 52 s on 2 loaded cores. Now only the slots a step can change are filled again
-(`autograd_viz.viz.frame_slots.slot_changes`); the tables are the same (tests/test_steptable.py).
+(`autograd_viz.view.frame_slots.slot_changes`); the tables are the same (tests/test_steptable.py).
 
 For each network (one input, squared error), after one `Frames` (one `dot` run, not timed),
 medians of `--repeat` runs, alternating:
@@ -28,8 +28,8 @@ import time
 import warnings
 
 from autograd_viz import MLP
-from autograd_viz.viz.frames import Frames
-from autograd_viz.viz.steptable import PHASES, step_table
+from autograd_viz.view.frames import Frames
+from autograd_viz.view.steptable import PHASES, step_table
 
 
 def every_slot(frames: Frames) -> int:

@@ -76,8 +76,8 @@ PYODIDE_RUNTIME = [
     "python_stdlib.zip",
     "pyodide-lock.json",
 ]
-# Where autograd_viz finds Graphviz-WASM inside its own package (see autograd_viz/viz/layout.py).
-WASM_IN_PACKAGE = Path("autograd_viz") / "viz" / "graphviz_wasm.js"
+# Where autograd_viz finds Graphviz-WASM inside its own package (see autograd_viz/view/layout.py).
+WASM_IN_PACKAGE = Path("autograd_viz") / "view" / "graphviz_wasm.js"
 
 # Pure-Python packages served from the site, with everything they depend on in the lock:
 # what the Pyodide kernel installs at start (micropip, IPython, jedi), what the course imports.

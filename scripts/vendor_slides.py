@@ -1,10 +1,10 @@
-"""Refresh the copies of reveal.js and KaTeX that `autograd_viz.viz.slides` writes into decks.
+"""Refresh the copies of reveal.js and KaTeX that `autograd_viz.exports.slides` writes into decks.
 
     python scripts/vendor_slides.py        # needs npm and the npm registry; maintainers only
 
 The versions and their registry integrity hashes are pinned here: `npm pack` fetches each
 tarball, the script checks its sha512 against the pin (a mismatch stops it), and copies
-only the files a deck needs, with each project's licence, into autograd_viz/viz/vendor/.
+only the files a deck needs, with each project's licence, into autograd_viz/front/vendor/.
 Those files are committed, so installing or using autograd_viz never touches the network.
 """
 
@@ -20,7 +20,7 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-VENDOR = ROOT / "autograd_viz" / "viz" / "vendor"
+VENDOR = ROOT / "autograd_viz" / "front" / "vendor"
 
 PINS = {
     "reveal.js": (

@@ -7,7 +7,7 @@ is the one random-graph strategy: a random DAG over these cases (operands reused
 numbers written into the expression as constants), replayable on Values or floats.
 
 Adding an operation to the package: add its `Case` here (the third of the three edits in
-docs/architecture.md, after the engine method and the `autograd_viz.ops` row), and the sympy,
+docs/architecture.md, after the engine method and the `autograd_viz.core.ops` row), and the sympy,
 finite-difference, trace-equals-engine, render and frames tests all pick it up.
 """
 

@@ -3,7 +3,7 @@ writes them, for the tests of the palette in a page and in JupyterLab's themes a
 
 from __future__ import annotations
 
-from autograd_viz.viz.palette import COLORS
+from autograd_viz.view.palette import COLORS
 
 # The computed colours of a player (`.avz-player`): its caption, a button, the forward phase's
 # title, and inside the drawing a computed value's text and a pending one's.

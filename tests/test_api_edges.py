@@ -8,7 +8,7 @@ import pytest
 
 import autograd_viz
 from autograd_viz import Value
-from autograd_viz.viz.render import GraphTooLargeError
+from autograd_viz.view.render import GraphTooLargeError
 
 micrograd = pytest.importorskip("micrograd.engine")
 
@@ -41,12 +41,12 @@ def test_the_top_level_entry_points_refuse_a_big_graph_of_ours_before_reading_it
 
 @pytest.mark.parametrize("entry", ["draw", "animate"])
 def test_a_big_micrograd_graph_is_refused_before_it_is_read(entry, monkeypatch):
-    import autograd_viz.engines.replay
+    import autograd_viz.open.engines.replay
 
     def read_all(*args, **kwargs):
         raise AssertionError("the whole graph was read before the size check")
 
-    monkeypatch.setattr(autograd_viz.engines.replay, "read_graph", read_all)
+    monkeypatch.setattr(autograd_viz.open.engines.replay, "read_graph", read_all)
     root = _chain(micrograd.Value, 5_000)
     with pytest.raises(GraphTooLargeError, match=r"more than 500 values.*raise max_nodes"):
         getattr(autograd_viz, entry)(root)
@@ -61,9 +61,9 @@ def test_raising_max_nodes_as_advised_draws_a_micrograd_chain():
 
 
 def test_a_bad_max_nodes_is_refused_before_a_micrograd_graph_is_read(monkeypatch):
-    import autograd_viz.engines.replay
+    import autograd_viz.open.engines.replay
 
-    monkeypatch.setattr(autograd_viz.engines.replay, "read_graph", None)  # any read would fail
+    monkeypatch.setattr(autograd_viz.open.engines.replay, "read_graph", None)  # any read would fail
     root = _chain(micrograd.Value, 10)
     for entry in (autograd_viz.draw, autograd_viz.animate):
         with pytest.raises(ValueError, match="max_nodes must be a positive int, got 'x'"):
@@ -73,7 +73,7 @@ def test_a_bad_max_nodes_is_refused_before_a_micrograd_graph_is_read(monkeypatch
 @pytest.mark.parametrize(("xs", "ys"), [([[0, 0], [0, 1], [1, 0], [1, 1]], [0, 1]), ([], [])])
 def test_training_view_refuses_points_and_targets_that_do_not_pair_up(xs, ys):
     from autograd_viz import MLP
-    from autograd_viz.viz.training import TrainingView
+    from autograd_viz.front.training import TrainingView
 
     # zip() in the decision-boundary plot dropped the unpaired points without a word
     with pytest.raises(ValueError, match=rf"got {len(xs)} points and {len(ys)} targets"):
@@ -98,7 +98,8 @@ def test_an_export_path_that_cannot_be_written_is_refused_before_the_work(
     export, bad, error, message, tmp_path, monkeypatch
 ):
     from autograd_viz import export as exports
-    from autograd_viz.viz import animation, page
+    from autograd_viz.exports import animation
+    from autograd_viz.front import page
 
     def no_work(*args, **kwargs):
         raise AssertionError("the animation was made before the path was checked")
@@ -131,7 +132,7 @@ def test_a_drawing_and_a_filmstrip_explain_a_missing_folder(tmp_path):
 
 
 def test_save_slides_says_a_missing_notebook_is_missing(tmp_path):
-    from autograd_viz.viz.slides import SlidesError, save_slides
+    from autograd_viz.exports.slides import SlidesError, save_slides
 
     with pytest.raises(SlidesError, match=r"nope\.ipynb does not exist"):
         save_slides(tmp_path / "nope.ipynb")
@@ -143,7 +144,7 @@ def test_a_quiz_whose_answer_no_one_can_type_is_refused_with_the_blanks_that_rem
     import re
 
     from autograd_viz import quiz
-    from autograd_viz.viz.quiz import QuizError
+    from autograd_viz.front.quiz import QuizError
 
     x, n = Value(2.0, label="x"), Value(float("nan"), label="n")
     w = n * x
@@ -180,7 +181,7 @@ def test_an_own_engine_op_with_other_than_two_operands_is_written_as_a_call(op, 
 
 def test_a_layers_list_of_outputs_is_explained_with_what_to_draw_instead():
     from autograd_viz import Layer
-    from autograd_viz.engines.read import NotAGraphError
+    from autograd_viz.open.engines.read import NotAGraphError
 
     out = Layer(2, 3, seed=0)([1.0, 2.0])
     for entry in (autograd_viz.draw, autograd_viz.animate):
@@ -194,7 +195,7 @@ def test_an_animation_too_large_to_save_offers_only_what_fits_and_the_offer_work
     import re
 
     from autograd_viz import MLP
-    from autograd_viz.viz.player import AnimationTooLargeError
+    from autograd_viz.front.player import AnimationTooLargeError
 
     loss = (MLP(2, [24, 24, 1], seed=0)([1.0, -1.0]) - 1.0) ** 2
     assert loss.animate(by="neuron").n_frames > 0  # a row per step: fits (SVG per frame did not)
@@ -224,7 +225,7 @@ def test_a_weights_blanks_name_its_rounded_boxs_cells():
 
 def test_training_view_explains_a_model_that_cannot_be_called():
     from autograd_viz import MLP
-    from autograd_viz.viz.training import TrainingView
+    from autograd_viz.front.training import TrainingView
 
     net = MLP(2, [4, 1], seed=0)
     with pytest.raises(TypeError, match=r"needs the model to call on each point .* got list"):
@@ -260,7 +261,7 @@ def test_an_exercise_reads_a_number_submitted_as_typed_and_explains_bad_options(
 
 def test_a_quiz_reads_a_number_submitted_as_typed():
     from autograd_viz import quiz
-    from autograd_viz.viz.quiz import QuizError
+    from autograd_viz.front.quiz import QuizError
 
     x, y = Value(2.0, label="x"), Value(3.0, label="y")
     z = (x + y) * y
@@ -273,7 +274,7 @@ def test_a_quiz_reads_a_number_submitted_as_typed():
 
 @pytest.mark.parametrize("dpi", [-1, 0, 100_000, "300", True])
 def test_a_pngs_dpi_out_of_range_is_refused_before_dot_runs(dpi, tmp_path, monkeypatch):
-    from autograd_viz.viz import layout
+    from autograd_viz.view import layout
 
     def no_dot(*args, **kwargs):
         raise AssertionError("dot ran before dpi was checked")
@@ -286,10 +287,10 @@ def test_a_pngs_dpi_out_of_range_is_refused_before_dot_runs(dpi, tmp_path, monke
 
 
 def test_a_quiz_on_a_big_micrograd_graph_is_refused_before_it_is_read(monkeypatch):
-    import autograd_viz.engines.replay
-    from autograd_viz.viz.quiz import QuizError
+    import autograd_viz.open.engines.replay
+    from autograd_viz.front.quiz import QuizError
 
-    monkeypatch.setattr(autograd_viz.engines.replay, "read_graph", None)  # any read would fail
+    monkeypatch.setattr(autograd_viz.open.engines.replay, "read_graph", None)  # any read would fail
     with pytest.raises(QuizError, match=r"more than 60 values .*before any work"):
         autograd_viz.quiz(_chain(micrograd.Value, 5_000))
 
@@ -297,7 +298,7 @@ def test_a_quiz_on_a_big_micrograd_graph_is_refused_before_it_is_read(monkeypatc
 @pytest.mark.slow
 def test_the_too_many_frames_advice_offers_no_phase_that_is_then_too_large_to_save():
     from autograd_viz import MLP
-    from autograd_viz.viz.player import AnimationTooLargeError
+    from autograd_viz.front.player import AnimationTooLargeError
 
     net = MLP(2, [4, 4, 1], seed=26)
     points = [([0, 0], 0), ([0, 1], 1), ([1, 0], 1), ([1, 1], 0)]

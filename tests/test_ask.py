@@ -11,7 +11,7 @@ from op_cases import expressions
 
 from autograd_viz import Value
 from autograd_viz.trace import trace
-from autograd_viz.viz.ask import ask_table
+from autograd_viz.view.ask import ask_table
 
 
 def _z():
@@ -110,7 +110,7 @@ def test_not_a_graph_is_refused_by_name():
 def test_the_modules_examples_run():
     import doctest
 
-    from autograd_viz.viz import ask
+    from autograd_viz.view import ask
 
     result = doctest.testmod(ask)
     assert result.attempted >= 3 and result.failed == 0
@@ -135,7 +135,7 @@ def test_without_latex_the_table_keeps_every_text_and_drops_only_the_latex():
 def test_each_edges_local_derivative_is_the_adjoint_traces_local_line(root):
     """The edges' lines come from `local_equations`, without a second trace: each is the
     `local` line the adjoint notation writes for that edge, word for word."""
-    from autograd_viz.graph import snapshot
+    from autograd_viz.open.graph import snapshot
     from autograd_viz.trace import local_equations
 
     graph = snapshot(root)
@@ -151,7 +151,7 @@ def test_ask_table_refuses_a_graph_over_max_nodes_before_reading_it():
     """`max_nodes` guards a Value's graph at the door, as for trace(): counting stops at the
     limit, so a long chain is refused without being read (it used to be read whole and
     the limit ignored)."""
-    from autograd_viz.errors import GraphTooLargeError
+    from autograd_viz.core.errors import GraphTooLargeError
 
     z = Value(1.0, label="x")
     for _ in range(2_000):

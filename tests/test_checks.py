@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import autograd_viz
-from autograd_viz._checks import is_number
+from autograd_viz.core._checks import is_number
 
 PACKAGE = Path(autograd_viz.__file__).parent
 BY_HAND = re.compile(r"isinstance\((\w+), bool\) or not isinstance\(\1,")
@@ -47,7 +47,7 @@ def test_no_module_writes_the_bool_check_by_hand():
         for path in PACKAGE.rglob("*.py")
         if BY_HAND.search(path.read_text(encoding="utf-8"))
     }
-    assert found - NOT_YET == set(), "use autograd_viz._checks.is_number"
+    assert found - NOT_YET == set(), "use autograd_viz.core._checks.is_number"
     assert NOT_YET - found == set(), "this file uses is_number now: take it off NOT_YET"
 
 

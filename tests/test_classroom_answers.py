@@ -1,4 +1,4 @@
-"""The class's answers: recording (autograd_viz.answers), the teacher's table and key
+"""The class's answers: recording (autograd_viz.course.answers), the teacher's table and key
 (autograd_viz.classroom), and the teacher switch that needs the teacher's machine."""
 
 from __future__ import annotations
@@ -15,8 +15,7 @@ from fractions import Fraction
 import ipywidgets as widgets
 import pytest
 
-from autograd_viz import Value, answers, classroom, quiz, teacher
-from autograd_viz.answers import AnswersError, question_id, record_answers, stop_recording
+from autograd_viz import Value, classroom, quiz
 from autograd_viz.classroom import (
     NoAnswersError,
     SkippedAnswersWarning,
@@ -27,8 +26,10 @@ from autograd_viz.classroom import (
     main,
     write_teacher_key,
 )
+from autograd_viz.course import answers, teacher
+from autograd_viz.course.answers import AnswersError, question_id, record_answers, stop_recording
 from autograd_viz.exercises import TEACHER_ENV, Exercise, teacher_mode
-from autograd_viz.viz.inline import WIDGETS_ENV
+from autograd_viz.front.inline import WIDGETS_ENV
 
 QUESTION = "With x=2, y=3 and z=(x+y)·y, what is ∂z/∂y?"
 
@@ -153,7 +154,7 @@ def test_question_ids_do_not_depend_on_the_notebook():
 
 def test_nothing_is_recorded_unless_the_notebook_turns_it_on(tmp_path):
     code = (
-        "from autograd_viz import Value, quiz, answers\n"
+        "from autograd_viz import Value, quiz\nfrom autograd_viz.course import answers\n"
         "from autograd_viz.exercises import Exercise\n"
         "Exercise('2 + 3 = ?', answer=5).submit('4')\n"
         "x = Value(2.0, label='x'); y = x * x; y.label = 'y'\n"

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from autograd_viz import Value, lesson_answers, lesson_checks, teacher
+from autograd_viz import Value, lesson_answers, lesson_checks
 from autograd_viz.code_exercises import (
     CodeExercise,
     CodeExerciseError,
@@ -18,6 +18,7 @@ from autograd_viz.code_exercises import (
     method_check,
     on,
 )
+from autograd_viz.course import teacher
 from autograd_viz.exercises import reveal_all, teacher_mode
 
 
@@ -489,7 +490,7 @@ def test_importing_code_exercises_loads_neither_nn_nor_the_drawing_layers():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     loaded = set(out.stdout.split())
     assert "autograd_viz.nn" not in loaded and "graphviz" not in loaded
-    assert "autograd_viz.viz.render" not in loaded
+    assert "autograd_viz.view.render" not in loaded
 
 
 def test_the_execution_script_collapses_a_code_exercise_cell_holding_the_model_answer():

@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 from op_cases import BY_NAME, CASES, programs
 
 from autograd_viz import Value
-from autograd_viz.graph import snapshot
-from autograd_viz.ops import OPS, describe
+from autograd_viz.core.ops import OPS, describe
+from autograd_viz.open.graph import snapshot
 
 
 @settings(max_examples=300, deadline=None)

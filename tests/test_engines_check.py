@@ -1,4 +1,4 @@
-"""The engine check (`autograd_viz.engines.check`, through `autograd_viz.check_engine`):
+"""The engine check (`autograd_viz.open.engines.check`, through `autograd_viz.check_engine`):
 each rule right, wrong or unchecked, and the first wrong node, said so a learner can act."""
 
 from __future__ import annotations

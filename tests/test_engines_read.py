@@ -1,4 +1,4 @@
-"""Reading another engine's graph (`autograd_viz.engines.read`): any micrograd-style object,
+"""Reading another engine's graph (`autograd_viz.open.engines.read`): any micrograd-style object,
 walked once, its operands in expression order — against micrograd from PyPI, the blog's
 class in tests/own_engines.py, and every usual spelling of the attributes."""
 
@@ -9,7 +9,7 @@ import os
 import own_engines as oe
 import pytest
 
-from autograd_viz.engines.read import NotAGraphError, read_graph
+from autograd_viz.open.engines.read import NotAGraphError, read_graph
 
 if os.environ.get("CI"):  # CI installs the test extra: a missing peer is a broken setup
     import micrograd.engine as mg
@@ -152,7 +152,7 @@ def _engine_spelt(operands_name, op_name, label_name, container):
 @pytest.mark.parametrize(("op", "label"), [("_op", "label"), ("op", "name")])
 @pytest.mark.parametrize("container", [set, tuple, list])
 def test_every_usual_spelling_reads_as_the_same_graph(operands, op, label, container):
-    from autograd_viz.engines.replay import foreign_snapshot
+    from autograd_viz.open.engines.replay import foreign_snapshot
     from autograd_viz.trace import derivation
 
     cls = _engine_spelt(operands, op, label, container)

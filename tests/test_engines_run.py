@@ -1,4 +1,4 @@
-"""A learner's backward pass run once and recorded (`autograd_viz.engines.run`): their order,
+"""A learner's backward pass run once and recorded (`autograd_viz.open.engines.run`): their order,
 their rules, every `grad` left as it was."""
 
 from __future__ import annotations
@@ -11,10 +11,10 @@ import time
 import own_engines as oe
 import pytest
 
-from autograd_viz.engines.read import read_graph
-from autograd_viz.engines.run import run_backward
-from autograd_viz.errors import BackwardTimeoutError, CodeTimeoutError
-from autograd_viz.time_limits import call_with_time_limit
+from autograd_viz.core.errors import BackwardTimeoutError, CodeTimeoutError
+from autograd_viz.core.time_limits import call_with_time_limit
+from autograd_viz.open.engines.read import read_graph
+from autograd_viz.open.engines.run import run_backward
 
 if os.environ.get("CI"):  # CI installs the test extra: a missing peer is a broken setup
     import micrograd.engine as mg

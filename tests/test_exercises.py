@@ -12,8 +12,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from autograd_viz import exercises, grading, teacher
-from autograd_viz._numbers import format_number
+from autograd_viz import exercises
+from autograd_viz.core._numbers import format_number
+from autograd_viz.course import grading, teacher
 from autograd_viz.exercises import (
     AnswerParseError,
     Exercise,
@@ -475,16 +476,16 @@ def _loaded_after(statement: str) -> set[str]:
 
 
 def test_reading_and_grading_answers_needs_no_widgets():
-    loaded = _loaded_after("import autograd_viz.grading")
-    assert "autograd_viz.grading" in loaded
+    loaded = _loaded_after("import autograd_viz.course.grading")
+    assert "autograd_viz.course.grading" in loaded
     assert "ipywidgets" not in loaded and "autograd_viz.exercises" not in loaded
 
 
-@pytest.mark.parametrize("module", ["autograd_viz.viz.quiz", "autograd_viz.code_exercises"])
+@pytest.mark.parametrize("module", ["autograd_viz.front.quiz", "autograd_viz.code_exercises"])
 def test_the_quiz_and_the_code_exercises_do_not_load_the_exercise_widget(module):
     """They share the parser (grading) and the teacher's switch (teacher), not the widget."""
     loaded = _loaded_after(f"import {module}")
-    assert {"autograd_viz.grading", "autograd_viz.teacher"} <= loaded
+    assert {"autograd_viz.course.grading", "autograd_viz.course.teacher"} <= loaded
     assert "autograd_viz.exercises" not in loaded
 
 
@@ -530,7 +531,7 @@ def test_anything_with_reveal_and_hide_goes_under_the_teacher_switch(monkeypatch
     assert late.revealed
 
 
-@pytest.mark.parametrize("module", ["grading", "teacher"])
+@pytest.mark.parametrize("module", ["course.grading", "course.teacher"])
 def test_the_docstring_examples_run(module):
     import doctest
     import importlib

@@ -9,9 +9,9 @@ import pytest
 
 import autograd_viz
 from autograd_viz import Value
-from autograd_viz.viz import explore as explore_module
-from autograd_viz.viz.explore import KERNEL_GONE, ExploreError, Explorer, explore
-from autograd_viz.viz.render import GraphTooLargeError
+from autograd_viz.front import explore as explore_module
+from autograd_viz.front.explore import KERNEL_GONE, ExploreError, Explorer, explore
+from autograd_viz.view.render import GraphTooLargeError
 
 
 def f(x, y):
@@ -157,7 +157,7 @@ def test_the_explorer_ships_the_one_player_module_in_explore_mode():
     # player.js; the model's `mode` tells the player module to render the number boxes
     from pathlib import Path
 
-    from autograd_viz.viz import static
+    from autograd_viz.front import static
 
     folder = Path(static.__file__).parent
     assert not (folder / "explore.js").exists()
@@ -170,7 +170,7 @@ def test_the_explorer_ships_the_one_player_module_in_explore_mode():
 
 def test_with_widgets_switched_off_only_the_kernel_free_drawing_is_shown(monkeypatch):
     ex = explore(f, x=2, y=3)
-    monkeypatch.setenv("AUTOGRAD_VIZ_WIDGETS", "0")  # as viz/notebook_html.py runs a notebook
+    monkeypatch.setenv("AUTOGRAD_VIZ_WIDGETS", "0")  # as exports/notebook_html.py runs a notebook
     data, _ = ex._repr_mimebundle_()
     assert sorted(data) == ["text/html", "text/plain"] and ">grad 8<" in data["text/html"]
     monkeypatch.setenv("AUTOGRAD_VIZ_WIDGETS", "1")
@@ -180,7 +180,7 @@ def test_with_widgets_switched_off_only_the_kernel_free_drawing_is_shown(monkeyp
 def test_the_modules_examples_run():
     import doctest
 
-    from autograd_viz.viz import explore
+    from autograd_viz.front import explore
 
     result = doctest.testmod(explore)
     assert result.attempted >= 3 and result.failed == 0
@@ -201,10 +201,10 @@ def test_the_layout_leaves_room_for_longer_numbers_and_constants_keep_their_own(
 
 @pytest.mark.slow
 def test_the_offline_notebook_export_shows_the_drawing_at_the_starting_inputs(tmp_path):
-    """viz/notebook_html runs a notebook with widgets off: explore's output is its drawing."""
+    """exports/notebook_html runs a notebook with widgets off: explore's output is its drawing."""
     import nbformat
 
-    from autograd_viz.viz.notebook_html import notebook_html
+    from autograd_viz.exports.notebook_html import notebook_html
 
     nb = nbformat.v4.new_notebook()
     code = "from autograd_viz import explore\nexplore(lambda x, y: (x + y) * y, x=2, y=3)"
@@ -295,7 +295,7 @@ def test_f_that_never_returns_is_stopped_with_the_time_limits_message():
     assert error.startswith("CodeTimeoutError: your f did not return within 0.3 s (timeout=0.3)")
     assert "it was still running in `stuck` (test_explore.py, line" in error
     assert ex.result["summary"] == "x · 2 = 2"  # the drawing keeps its last numbers
-    with pytest.raises(autograd_viz.errors.CodeTimeoutError, match="pass a longer timeout="):
+    with pytest.raises(autograd_viz.core.errors.CodeTimeoutError, match="pass a longer timeout="):
         explore(stuck, x=3, timeout=0.3)
     for bad in (0, -1, float("nan"), float("inf"), "5", True):
         with pytest.raises(ExploreError, match="timeout is the seconds f may run"):

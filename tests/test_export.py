@@ -22,7 +22,7 @@ from autograd_viz.export import (
     standalone_html,
     svg_animation,
 )
-from autograd_viz.viz.frames import Frames
+from autograd_viz.view.frames import Frames
 
 SVG_NS = "{http://www.w3.org/2000/svg}"
 
@@ -346,12 +346,12 @@ def test_gif_refuses_bad_paths_and_sizes(tmp_path):
         save_gif(sum_times_y(), tmp_path / "backprop.gif", width=10)
 
 
-@pytest.mark.parametrize("name", ["filmstrip", "page", "animation"])
+@pytest.mark.parametrize("name", ["exports.filmstrip", "front.page", "exports.animation"])
 def test_the_docstring_examples_hold(name):
     import doctest
     import importlib
 
-    result = doctest.testmod(importlib.import_module(f"autograd_viz.viz.{name}"))
+    result = doctest.testmod(importlib.import_module(f"autograd_viz.{name}"))
     assert result.attempted > 0 and result.failed == 0
 
 
@@ -369,7 +369,7 @@ def test_filmstrip_steps_of_the_wrong_kind_are_refused_before_the_layout(
     steps, message, monkeypatch
 ):
     # steps='all' said "step 'a' does not exist" after laying the graph out
-    import autograd_viz.viz.filmstrip as strip_mod
+    import autograd_viz.exports.filmstrip as strip_mod
 
     def no_work(*args, **kwargs):
         raise AssertionError("the frames were made before steps was checked")

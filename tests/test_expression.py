@@ -1,5 +1,5 @@
-"""autograd_viz.expression: the allow-list reader of typed expressions, its limits, and the
-notebook it writes (plus autograd_viz.playground, the page's Python side that uses it)."""
+"""autograd_viz.playground.expression: the allow-list reader of typed expressions, its limits, and
+the notebook it writes (plus autograd_viz.playground, the page's Python side that uses it)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from autograd_viz import playground
 from autograd_viz.engine import Constant, Value
-from autograd_viz.expression import (
+from autograd_viz.playground.expression import (
     FUNCTIONS,
     MAX_DEPTH,
     MAX_EXPONENT,
@@ -229,7 +229,7 @@ def test_the_count_before_building_is_never_below_the_graph(text: str) -> None:
 
 
 def test_every_size_limit_is_checked_against_the_kit_guard() -> None:
-    from autograd_viz.size import check_size
+    from autograd_viz.open.size import check_size
 
     z = build(" + ".join(f"x{i}" for i in range(40)), {f"x{i}": "1" for i in range(40)})
     check_size(z, MAX_NODES)  # what build() ran: a built expression always fits a drawing

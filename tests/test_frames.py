@@ -12,10 +12,10 @@ from examples import sum_times_y
 from hypothesis import given, settings
 from op_cases import expressions
 
-from autograd_viz import Value
+from autograd_viz import Value, api
 from autograd_viz.trace import TraceError
-from autograd_viz.viz import api, layout
-from autograd_viz.viz.frames import PLACEHOLDER, Frames, FramesError
+from autograd_viz.view import layout
+from autograd_viz.view.frames import PLACEHOLDER, Frames, FramesError
 
 
 @pytest.fixture
@@ -272,7 +272,7 @@ def test_colours_and_placeholders_apply_in_chromium_and_frames_do_not_interfere(
 def test_the_docstring_examples_hold():
     import doctest
 
-    import autograd_viz.viz.frames as module
+    import autograd_viz.view.frames as module
 
     result = doctest.testmod(module)
     assert result.attempted > 0 and result.failed == 0
@@ -307,7 +307,7 @@ def _mlp_loss():
 def test_a_phase_of_both_is_that_pass_of_the_both_frames_traced_once(make, options, monkeypatch):
     """One pass's frames made from frames of both passes equal those made on their own (the
     independent trace), and no second trace is run for them."""
-    import autograd_viz.viz.frames as frames_module
+    import autograd_viz.view.frames as frames_module
 
     root = make()
     both = Frames(root, **options)

@@ -9,7 +9,7 @@ import pytest
 from examples import sum_times_y
 
 from autograd_viz import MLP, Parameter, Value
-from autograd_viz.graph import Graph, GraphError, snapshot
+from autograd_viz.open.graph import Graph, GraphError, snapshot
 
 
 def test_nodes_follow_the_engines_topological_order_with_operands_in_order():
@@ -96,8 +96,8 @@ def test_a_snapshot_passes_through_and_other_objects_are_refused_clearly():
 def test_the_docstring_examples_hold():
     import doctest
 
-    import autograd_viz.graph as graph
-    import autograd_viz.ops as ops
+    import autograd_viz.core.ops as ops
+    import autograd_viz.open.graph as graph
 
     for module in (graph, ops):
         result = doctest.testmod(module)
@@ -132,11 +132,11 @@ def _twenty_steps() -> Value:
 
 
 def test_a_drawing_a_trace_and_a_20_step_animation_each_walk_the_graph_once(reads, tmp_path):
+    from autograd_viz.api import draw
     from autograd_viz.export import save_html, svg_animation
+    from autograd_viz.front.player import Player
     from autograd_viz.trace import trace
-    from autograd_viz.viz.api import draw
-    from autograd_viz.viz.frames import Frames
-    from autograd_viz.viz.player import Player
+    from autograd_viz.view.frames import Frames
 
     root = _twenty_steps()
     n = 8
@@ -164,9 +164,9 @@ BIDI = [chr(c) for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A))]
 
 @pytest.mark.parametrize("control", BIDI, ids=[f"U+{ord(c):04X}" for c in BIDI])
 def test_bidi_controls_in_a_label_cannot_reorder_the_page(control):
+    from autograd_viz.api import to_dot
+    from autograd_viz.front.quiz import quiz
     from autograd_viz.trace import derivation
-    from autograd_viz.viz.api import to_dot
-    from autograd_viz.viz.quiz import quiz
 
     x, y = Value(2.0, label=f"x{control}1"), Value(3.0, label="y")
     z = x * y
@@ -196,7 +196,7 @@ def test_a_cycle_written_into_our_value_is_a_graph_error_at_once(viewer):
     import pickle
 
     from autograd_viz import quiz
-    from autograd_viz.graph import CycleError
+    from autograd_viz.open.graph import CycleError
     from autograd_viz.trace import trace
 
     call = {
@@ -232,7 +232,7 @@ STALE = r"out of date: s = x \+ y was computed as 5, but its operands now give 1
 @pytest.mark.parametrize("viewer", ["snapshot", "draw", "trace", "animate", "quiz"])
 def test_a_stale_graph_is_refused_naming_the_value_and_what_to_run(viewer):
     from autograd_viz import quiz
-    from autograd_viz.graph import StaleGraphError
+    from autograd_viz.open.graph import StaleGraphError
     from autograd_viz.trace import trace
 
     call = {
@@ -250,7 +250,7 @@ def test_a_stale_graph_is_refused_naming_the_value_and_what_to_run(viewer):
 
 
 def test_a_stale_graph_whose_operands_now_have_no_value_says_so():
-    from autograd_viz.graph import StaleGraphError
+    from autograd_viz.open.graph import StaleGraphError
 
     w = Value(2.0, label="w")
     out = w.log() * 3

@@ -1,5 +1,5 @@
 """Where widgets cannot render: the choice `animate()` makes, and what the widget-free player,
-an exercise, the teacher switch and a quiz show instead (`autograd_viz.viz.inline`)."""
+an exercise, the teacher switch and a quiz show instead (`autograd_viz.front.inline`)."""
 
 from __future__ import annotations
 
@@ -12,17 +12,17 @@ import types
 import pytest
 
 from autograd_viz import Value
+from autograd_viz.api import player_for as animate
 from autograd_viz.exercises import Exercise, teacher_mode
-from autograd_viz.viz.api import player_for as animate
-from autograd_viz.viz.inline import (
+from autograd_viz.front.inline import (
     WIDGETS_ENV,
     FrontendError,
     InlinePlayer,
     widgets_render,
 )
-from autograd_viz.viz.player import Player
-from autograd_viz.viz.quiz import Quiz
-from autograd_viz.viz.static import module_text
+from autograd_viz.front.player import Player
+from autograd_viz.front.quiz import Quiz
+from autograd_viz.front.static import module_text
 
 
 def _blog_z() -> Value:
@@ -150,7 +150,7 @@ def test_a_wide_drawing_scrolls_in_its_output_and_a_narrow_one_stays_a_picture()
 
 def test_a_learners_own_engine_gets_the_widget_free_player_too(no_widgets):
     import autograd_viz
-    from autograd_viz.graph import snapshot
+    from autograd_viz.open.graph import snapshot
 
     player = autograd_viz.animate(_blog_z())
     assert isinstance(player, InlinePlayer) and player.n_frames == 9
@@ -166,7 +166,7 @@ def test_the_widget_free_player_needs_neither_anywidget_nor_ipywidgets():
     code = (
         "import sys; sys.modules['anywidget'] = sys.modules['ipywidgets'] = None\n"
         "from autograd_viz import Value\n"
-        "from autograd_viz.viz.api import player_for\n"
+        "from autograd_viz.api import player_for\n"
         "x, y = Value(2.0, label='x'), Value(3.0, label='y')\n"
         "print(player_for((x + y) * y, widgets=False)._repr_html_()[:7])\n"
     )

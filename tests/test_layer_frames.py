@@ -7,7 +7,7 @@ from __future__ import annotations
 import itertools
 
 from autograd_viz import MLP, Value
-from autograd_viz._numbers import format_number
+from autograd_viz.core._numbers import format_number
 from autograd_viz.frames import Frames
 
 

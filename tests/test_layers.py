@@ -15,10 +15,13 @@ import pytest
 
 import autograd_viz
 
-# every module of the drawing subpackage, found on disk so a new one is checked too
+# every module of the viewers (the View, the front ends, the exports), found on disk so a new one
+# is checked too
+VIEWERS = ("view", "front", "exports")
 VIZ = sorted(
-    f"autograd_viz.viz.{path.stem}"
-    for path in (Path(autograd_viz.__file__).parent / "viz").glob("*.py")
+    f"autograd_viz.{folder}.{path.stem}"
+    for folder in VIEWERS
+    for path in (Path(autograd_viz.__file__).parent / folder).glob("*.py")
     if path.stem != "__init__"
 )
 
@@ -31,18 +34,20 @@ def _loaded_after(statement: str) -> set[str]:
 
 @pytest.mark.parametrize(
     "module",
-    [*VIZ, "autograd_viz.render", "autograd_viz.trace", "autograd_viz.derive",
-     "autograd_viz.graph"],
+    [*VIZ, "autograd_viz.render", "autograd_viz.trace", "autograd_viz.core.derive",
+     "autograd_viz.open.graph"],
 )
 def test_viewers_and_the_snapshot_never_import_nn(module):
     loaded = _loaded_after(f"import {module}")
     assert module in loaded and "autograd_viz.nn" not in loaded
 
 
-@pytest.mark.parametrize("module", ["autograd_viz.trace", "autograd_viz.graph", "autograd_viz.ops"])
+@pytest.mark.parametrize(
+    "module", ["autograd_viz.trace", "autograd_viz.open.graph", "autograd_viz.core.ops"]
+)
 def test_below_the_viewers_nothing_imports_a_viewer(module):
     loaded = _loaded_after(f"import {module}")
-    assert not {m for m in loaded if m.startswith("autograd_viz.viz")}
+    assert not {m for m in loaded if m.split(".")[1:2] in (["view"], ["front"], ["export"])}
     assert "ipywidgets" not in loaded
 
 
@@ -57,19 +62,19 @@ def test_below_the_viewers_nothing_imports_a_viewer(module):
 def test_a_derivation_of_our_value_loads_none_of_the_other_engines_openers(statement):
     loaded = _loaded_after(statement)
     assert "autograd_viz.trace" in loaded
-    assert not {m for m in loaded if m.startswith("autograd_viz.engines")}
+    assert not {m for m in loaded if m.startswith("autograd_viz.open.engines")}
 
 
 @pytest.mark.parametrize(
-    "module", ["autograd_viz.viz.api", "autograd_viz.viz.render", "autograd_viz.time_limits"]
+    "module", ["autograd_viz.api", "autograd_viz.view.render", "autograd_viz.core.time_limits"]
 )
 def test_drawing_our_value_loads_none_of_the_other_engines_readers(module):
     """`draw`, `animate` and `quiz` of our Value need no other engine's code: the readers load
-    when such a graph arrives. (viz.api loaded engines/run.py for its default timeout, and with
+    when such a graph arrives. (viz.api loaded open/engines/run.py for its default timeout, and with
     it the node reader and the op spellings, before the time limit had its own module.)"""
     loaded = _loaded_after(f"import {module}")
     assert module in loaded
-    assert not {m for m in loaded if m.startswith("autograd_viz.engines")}
+    assert not {m for m in loaded if m.startswith("autograd_viz.open.engines")}
 
 
 def test_the_top_level_names_still_import_and_nn_loads_on_first_use():
@@ -81,10 +86,10 @@ def test_the_top_level_names_still_import_and_nn_loads_on_first_use():
 @pytest.mark.parametrize(
     "module",
     [
-        "autograd_viz.answers",
+        "autograd_viz.course.answers",
         "autograd_viz.classroom",
-        "autograd_viz.class_table",
-        "autograd_viz.teacher_key",
+        "autograd_viz.course.class_table",
+        "autograd_viz.course.teacher_key",
     ],
 )
 def test_the_class_answers_need_only_the_standard_library(module):
@@ -95,7 +100,8 @@ def test_the_class_answers_need_only_the_standard_library(module):
     ours = {m for m in extra if m.startswith("autograd_viz")}
     # _files: the all-or-nothing writer of the teacher's CSV, itself only the standard library;
     # class_table: the teacher's table written as text or CSV
-    allowed = {"answers", "classroom", "class_table", "teacher_key", "_files"}
+    allowed = {"course", "course.answers", "classroom", "course.class_table", "course.teacher_key",
+               "core", "core._files"}  # fmt: skip
     assert ours <= {f"autograd_viz.{name}" for name in allowed}
     assert "ipywidgets" not in extra and "numpy" not in extra
 
@@ -105,7 +111,7 @@ def test_the_class_answers_need_only_the_standard_library(module):
 PACKAGE = Path(autograd_viz.__file__).parent
 # The one documented import up the layers: `Value.draw()` / `Value.animate()` load the viewers
 # lazily, from one module, so `from autograd_viz import Value` stays light (DESIGN.md).
-CONVENIENCE = {("autograd_viz.engine", "autograd_viz.viz.api")}
+CONVENIENCE = {("autograd_viz.engine", "autograd_viz.api")}
 
 
 def _module_names() -> dict[str, Path]:
@@ -136,7 +142,7 @@ def _imports(path: Path, modules: dict[str, Path]) -> set[str]:
         if isinstance(node, ast.Import):
             out |= {a.name for a in node.names}
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            for a in node.names:  # `from autograd_viz.viz import api` imports a module
+            for a in node.names:  # `from autograd_viz.view import api` imports a module
                 full = f"{node.module}.{a.name}"
                 out.add(full if full in modules else node.module)
     return {m for m in out if m in modules}
@@ -198,54 +204,52 @@ def test_the_function_level_import_graph_has_no_cycle_but_the_documented_conveni
 def test_the_cycle_finder_finds_a_cycle_through_a_function_level_import():
     graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
     assert _cycles(graph) == [["a", "b", "c"]]
-    source = "def f():\n    from autograd_viz.viz import render\n"
+    source = "def f():\n    from autograd_viz.view import render\n"
     path = Path(__file__).parent / "_layers_probe.py"
     try:
         path.write_text(source, encoding="utf-8")
-        assert _imports(path, _module_names()) == {"autograd_viz.viz.render"}
+        assert _imports(path, _module_names()) == {"autograd_viz.view.render"}
     finally:
         path.unlink()
 
 
-BELOW_THE_VIEWERS = (
-    *("autograd_viz.engine", "autograd_viz.graph", "autograd_viz.naming", "autograd_viz.ops"),
-    *("autograd_viz.trace", "autograd_viz.derive", "autograd_viz.size", "autograd_viz.door"),
-    "autograd_viz.errors",
-    "autograd_viz.engines",
-)
+BELOW_THE_VIEWERS = ("autograd_viz.engine", "autograd_viz.trace", "autograd_viz.open",
+                     "autograd_viz.core")  # fmt: skip
+THE_VIEWERS = ("autograd_viz.api", *(f"autograd_viz.{folder}" for folder in VIEWERS))
 
 
 def test_function_level_imports_keep_the_layer_rules():
     """What `test_below_the_viewers_nothing_imports_a_viewer` checks at import time, for
     every import anywhere in the module: below the viewers nothing reaches up into
-    `autograd_viz.viz` (but the engine's documented convenience), and no viewer imports nn."""
+    `autograd_viz.view` (but the engine's documented convenience), and no viewer imports nn."""
     graph = _graph()
-    engine = graph["autograd_viz.engine"] - {"autograd_viz._value_protocols", "autograd_viz.errors"}
+    engine = graph["autograd_viz.engine"] - {"autograd_viz._value_protocols",
+                                             "autograd_viz.core.errors"}  # fmt: skip
     assert {("autograd_viz.engine", m) for m in engine} == CONVENIENCE  # one module, no other
     for module, targets in graph.items():
-        up = {t for t in targets if t.startswith("autograd_viz.viz")}
+        up = {t for t in targets if t.startswith(THE_VIEWERS)}
         if module.startswith(BELOW_THE_VIEWERS):
             allowed = {t for m, t in CONVENIENCE if m == module}
             assert up <= allowed, f"{module} imports {sorted(up - allowed)}"
-        if module.startswith(("autograd_viz.viz", "autograd_viz.graph", "autograd_viz.trace")):
+        if module.startswith((*THE_VIEWERS, "autograd_viz.open.graph", "autograd_viz.trace")):
             assert "autograd_viz.nn" not in targets, module
 
 
 def test_every_subpackage_ships_in_the_wheel():
-    """pyproject lists the packages by hand: a subpackage left out (autograd_viz.engines) is
-    missing from the wheel, and the browser edition, which installs that wheel, breaks."""
+    """A subpackage left out of the wheel breaks the browser edition, which installs that
+    wheel: pyproject finds the packages by pattern, and every folder must match it."""
     import tomllib
+    from setuptools import find_packages
 
-    listed = set(
-        tomllib.loads((PACKAGE.parent / "pyproject.toml").read_text())["tool"]["setuptools"][
-            "packages"
-        ]
-    )
+    find = tomllib.loads((PACKAGE.parent / "pyproject.toml").read_text())["tool"]["setuptools"][
+        "packages"
+    ]["find"]
+    shipped = set(find_packages(str(PACKAGE.parent), include=find["include"]))
     found = {
         ".".join(path.parent.relative_to(PACKAGE.parent).parts)
         for path in PACKAGE.rglob("__init__.py")
     }
-    assert found <= listed, f"add to [tool.setuptools] packages: {sorted(found - listed)}"
+    assert len(found) >= 8 and found <= shipped, sorted(found - shipped)
 
 
 def test_every_module_says_what_it_is_for_in_one_paragraph():
@@ -322,18 +326,18 @@ OPENERS = {"open_graph", "snapshot", "snapshot_for"}  # the door, and what it ca
 # other module takes the `Graph` its entry opened. (`viz.training` and `viz.explore` open the
 # graphs they build themselves from the model or from `f`, not one a learner hands them.)
 ENTRIES = {
-    "autograd_viz.door",
-    "autograd_viz.graph",
+    "autograd_viz.open.door",
+    "autograd_viz.open.graph",
     "autograd_viz.trace",
-    "autograd_viz.viz.api",
-    "autograd_viz.viz.ask",
-    "autograd_viz.viz.explore",
-    "autograd_viz.viz.frames",
-    "autograd_viz.viz.player",
-    "autograd_viz.viz.quiz_sheet",
-    "autograd_viz.viz.side_by_side",
-    "autograd_viz.viz.training",
-    "autograd_viz.viz.worksheet",
+    "autograd_viz.api",
+    "autograd_viz.view.ask",
+    "autograd_viz.front.explore",
+    "autograd_viz.view.frames",
+    "autograd_viz.front.player",
+    "autograd_viz.view.quiz_sheet",
+    "autograd_viz.front.side_by_side",
+    "autograd_viz.front.training",
+    "autograd_viz.exports.worksheet",
 }
 
 
@@ -351,9 +355,9 @@ def _calls(path: Path, names: set[str]) -> set[str]:
 
 def test_only_the_entry_modules_open_a_graph():
     """A layer below the entries never reads a user's graph again (the one door): the
-    drawing (`viz.render`) had its own public draw that opened it with other defaults than
+    drawing (`view.render`) had its own public draw that opened it with other defaults than
     `autograd_viz.draw`, and the neuron-by-neuron steps (`viz.network`) read a root with
     `snapshot` themselves, with no size check."""
     opening = {name for name, path in _module_names().items() if _calls(path, OPENERS)}
     assert opening <= ENTRIES, sorted(opening - ENTRIES)
-    assert "autograd_viz.viz.render" not in opening and "autograd_viz.viz.network" not in opening
+    assert "autograd_viz.view.render" not in opening and "autograd_viz.view.network" not in opening

@@ -1,5 +1,5 @@
-"""dot's work is bounded at the renderer seam (autograd_viz.viz.layout.bounded, with the
-count in autograd_viz.size.layout_work): a graph whose layout would run for minutes is
+"""dot's work is bounded at the renderer seam (autograd_viz.view.layout.bounded, with the
+count in autograd_viz.open.size.layout_work): a graph whose layout would run for minutes is
 refused before dot starts, the rest are laid out with capped iterations in the native and
 the WASM renderer alike, and a native layout past its time limit ends with the kit's error.
 No test here times anything: each checks what dot is told, what it reports, or what runs."""
@@ -15,11 +15,11 @@ import pytest
 from examples import blog_z, power_chain, shared_tanh, sum_times_y
 
 from autograd_viz import MLP, Value
-from autograd_viz.errors import GraphTooLargeError, GraphvizError, LayoutTimeoutError
-from autograd_viz.expression import ExpressionError, build
-from autograd_viz.size import MAX_LAYOUT_WORK, layout_work
-from autograd_viz.viz import layout
-from autograd_viz.viz.api import draw, to_dot
+from autograd_viz.api import draw, to_dot
+from autograd_viz.core.errors import GraphTooLargeError, GraphvizError, LayoutTimeoutError
+from autograd_viz.open.size import MAX_LAYOUT_WORK, layout_work
+from autograd_viz.playground.expression import ExpressionError, build
+from autograd_viz.view import layout
 
 
 def _edges(dot: str) -> list[tuple[str, str]]:
@@ -116,11 +116,11 @@ def test_a_native_layout_past_its_time_limit_is_the_kits_error(monkeypatch):
 
 def test_the_wasm_renderer_gets_the_same_bounds(monkeypatch):
     seen = []
-    fake = types.ModuleType("autograd_viz.viz.wasm")
+    fake = types.ModuleType("autograd_viz.view.wasm")
     fake.run_dot = lambda dot, fmt: seen.append(dot) or b"<svg/>"
-    monkeypatch.setitem(sys.modules, "autograd_viz.viz.wasm", fake)
-    monkeypatch.setattr("autograd_viz.viz.wasm", fake, raising=False)
-    import autograd_viz.viz as viz_package
+    monkeypatch.setitem(sys.modules, "autograd_viz.view.wasm", fake)
+    monkeypatch.setattr("autograd_viz.view.wasm", fake, raising=False)
+    import autograd_viz.view as viz_package
 
     monkeypatch.setattr(viz_package, "wasm", fake, raising=False)
     monkeypatch.setattr(sys, "platform", "emscripten")

@@ -10,9 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from autograd_viz import Value, lesson_answers, teacher
-from autograd_viz.code_checks import function_check, method_check, on
+from autograd_viz import Value, lesson_answers
 from autograd_viz.code_exercises import CodeExercise
+from autograd_viz.course import teacher
+from autograd_viz.course.code_checks import function_check, method_check, on
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 
@@ -235,7 +236,7 @@ def test_method_check_refuses_graphs_written_wrongly():
 
 
 def test_the_watch_sees_recursion_and_calls_not_words():
-    from autograd_viz._watch import watching
+    from autograd_viz.core._watch import watching
 
     def count(n):
         """Not recursive in words: topological_order() backward() visit(visit)."""
@@ -287,7 +288,9 @@ def test_coverage_finds_what_the_old_single_graph_of_nine_left_out():
     ]
 
 
-@pytest.mark.parametrize("module", ["_watch", "class_checks", "code_checks", "code_exercises"])
+@pytest.mark.parametrize(
+    "module", ["core._watch", "course.class_checks", "course.code_checks", "code_exercises"]
+)
 def test_the_examples_in_the_docstrings_run(module):
     import doctest
     import importlib

@@ -8,10 +8,10 @@ import pytest
 from mathjax import mathjax_errors
 
 from autograd_viz import MLP, Value
-from autograd_viz.graph import snapshot
+from autograd_viz.front.player import DEFAULT_MAX_FRAMES, AnimationTooLargeError
+from autograd_viz.open.graph import snapshot
 from autograd_viz.trace import TraceError, trace
-from autograd_viz.viz.network import NetworkError, count_neuron_steps, neuron_steps
-from autograd_viz.viz.player import DEFAULT_MAX_FRAMES, AnimationTooLargeError
+from autograd_viz.view.network import NetworkError, count_neuron_steps, neuron_steps
 
 
 def _loss(sizes: list[int], seed: int = 0, x=(1.0, -1.0)) -> Value:

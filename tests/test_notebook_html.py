@@ -1,6 +1,7 @@
 """`save_notebook_html`: a notebook run with widgets off and written as one offline HTML file
-(`autograd_viz.viz.notebook_html`); tests/browser/test_html_export_browser.py opens notebook 03's
-export from `file://` with the network refused. These pin what the file holds and the errors."""
+(`autograd_viz.exports.notebook_html`); tests/browser/test_html_export_browser.py opens notebook
+03's export from `file://` with the network refused. These pin what the file holds and the errors.
+"""
 
 from __future__ import annotations
 
@@ -15,8 +16,8 @@ import pytest
 from nbconvert import HTMLExporter
 
 from autograd_viz.export import NotebookHTMLError, save_notebook_html
-from autograd_viz.viz import notebook_html as module
-from autograd_viz.viz.notebook_html import WIDGET_NOTE, main, notebook_html
+from autograd_viz.exports import notebook_html as module
+from autograd_viz.exports.notebook_html import WIDGET_NOTE, main, notebook_html
 
 # a 1×1 PNG, for a markdown cell's local image
 PIXEL = base64.b64decode(
@@ -267,7 +268,7 @@ def test_without_nbconvert_it_says_what_to_install(tmp_path, monkeypatch):
 
 
 def test_a_missing_vendored_katex_says_to_reinstall(tmp_path, monkeypatch):
-    import autograd_viz.viz.slides as slides
+    import autograd_viz.exports.slides as slides
 
     monkeypatch.setattr(slides, "VENDOR", tmp_path)  # the package data, gone
     nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("$y$")])

@@ -1,6 +1,6 @@
 """Each public call opens its graph once: counted on real calls, followed with `sys.setprofile`.
 
-Before the one door (autograd_viz/door.py), one `z.animate()` ran the size check 3 times
+Before the one door (autograd_viz/open/door.py), one `z.animate()` ran the size check 3 times
 and the graph snapshot 4 times; one `autograd_viz.draw(micrograd_value)` read the graph 5
 times and built its DOT twice; a learner's `_backward` closures ran 3-4 times per picture.
 Here every public call is followed function by function: the size check, the drawing-option
@@ -29,16 +29,13 @@ ENGINE = os.path.join(PACKAGE, "engine.py")
 
 # what is counted: (file inside the package, function name) -> the name of the work
 WORK = {
-    ("size.py", "check_size"): "size check",
-    ("size.py", "read_within"): "size check",
-    ("viz/guard.py", "check_size"): "size check",  # where it was before the door
-    ("viz/guard.py", "read_within"): "size check",
-    ("viz/options.py", "of"): "option check",
-    ("graph.py", "snapshot"): "graph read",  # only with a root that is not a snapshot yet
-    ("engines/read.py", "read_graph"): "graph read",
-    ("foreign.py", "read_graph"): "graph read",
-    ("viz/render.py", "_build"): "DOT built",
-    ("derive.py", "derive"): "trace",  # every derivation (trace() opens, then derives)
+    ("open/size.py", "check_size"): "size check",
+    ("open/size.py", "read_within"): "size check",
+    ("view/options.py", "of"): "option check",
+    ("open/graph.py", "snapshot"): "graph read",  # only with a root that is not a snapshot yet
+    ("open/engines/read.py", "read_graph"): "graph read",
+    ("view/render.py", "_build"): "DOT built",
+    ("core/derive.py", "derive"): "trace",  # every derivation (trace() opens, then derives)
 }
 
 
@@ -115,8 +112,8 @@ class Follow:
 
 
 # the modules that every layer may use: values, numbers, text, the op table, the errors
-_LEAVES = {"engine.py", "_value_protocols.py", "_numbers.py", "_text.py", "_equations.py",
-           "ops.py", "errors.py", "naming.py"}  # fmt: skip
+_LEAVES = {"engine.py", "_value_protocols.py", "core/_numbers.py", "core/_text.py",
+           "core/_equations.py", "core/ops.py", "core/errors.py", "core/naming.py"}  # fmt: skip
 
 
 def _calls_back_up(follow: Follow) -> list[tuple[str, str, str]]:
@@ -315,9 +312,9 @@ def test_what_a_learners_picture_shows_is_their_recorded_run():
 
 def test_the_dot_builder_marks_a_learners_first_wrong_node_only_when_the_caller_asks():
     """render's DOT builder no longer reaches back up for the mark: the caller passes it."""
-    from autograd_viz.viz import render
-    from autograd_viz.viz.frames import Frames
-    from autograd_viz.viz.options import DrawOptions
+    from autograd_viz.view import render
+    from autograd_viz.view.frames import Frames
+    from autograd_viz.view.options import DrawOptions
 
     z = oe.square_of_ab_plus_c(oe.SwappedMul)
     z.backward()  # so the graph is checked: its first wrong node is known
@@ -326,7 +323,7 @@ def test_the_dot_builder_marks_a_learners_first_wrong_node_only_when_the_caller_
     plain = render._build(graph, DrawOptions())[0]
     assert "first wrong gradient" not in plain and 'class="op wrong"' not in plain
 
-    from autograd_viz.viz.mark import marker
+    from autograd_viz.view.mark import marker
 
     marked = render._build(graph, DrawOptions(), marker(graph))[0]
     assert "first wrong gradient" in marked and 'class="op wrong"' in marked
@@ -334,19 +331,19 @@ def test_the_dot_builder_marks_a_learners_first_wrong_node_only_when_the_caller_
 
 
 def test_the_errors_of_opening_and_drawing_live_in_one_module_under_their_old_names():
-    from autograd_viz import errors
-    from autograd_viz.engines.read import NotAGraphError, NumberOutOfRangeError
-    from autograd_viz.errors import BackwardTimeoutError
-    from autograd_viz.graph import CycleError, GraphError, StaleGraphError
-    from autograd_viz.viz.frames import FramesError
-    from autograd_viz.viz.layout import GraphvizError, GraphvizNotFoundError
-    from autograd_viz.viz.render import GraphTooLargeError
+    from autograd_viz.core import errors
+    from autograd_viz.core.errors import BackwardTimeoutError
+    from autograd_viz.open.engines.read import NotAGraphError, NumberOutOfRangeError
+    from autograd_viz.open.graph import CycleError, GraphError, StaleGraphError
+    from autograd_viz.view.frames import FramesError
+    from autograd_viz.view.layout import GraphvizError, GraphvizNotFoundError
+    from autograd_viz.view.render import GraphTooLargeError
 
     old_names = [NotAGraphError, NumberOutOfRangeError, BackwardTimeoutError, CycleError,
                  GraphError, StaleGraphError, FramesError, GraphvizError,
                  GraphvizNotFoundError, GraphTooLargeError]  # fmt: skip
     for cls in old_names:
-        assert cls.__module__ == "autograd_viz.errors" and getattr(errors, cls.__name__) is cls
+        assert cls.__module__ == "autograd_viz.core.errors" and getattr(errors, cls.__name__) is cls
     with pytest.raises(errors.GraphTooLargeError):  # one class, whichever viewer refuses
         autograd_viz.trace.trace(_chain(600))
     with pytest.raises(errors.GraphTooLargeError):
@@ -365,9 +362,9 @@ def _chain(n: int) -> Value:
 
 def _entries(folder):
     from autograd_viz import export
+    from autograd_viz.front.player import Player
     from autograd_viz.trace import trace
-    from autograd_viz.viz.frames import Frames
-    from autograd_viz.viz.player import Player
+    from autograd_viz.view.frames import Frames
 
     return {
         "Value.draw": lambda z: z.draw(),
@@ -402,15 +399,15 @@ def test_every_error_a_viewer_raises_is_defined_in_the_errors_module():
     import importlib
     import inspect
 
-    import autograd_viz.errors as errors
+    import autograd_viz.core.errors as errors
 
-    for name in ["trace", "viz.inline", "viz.quiz", "viz.slides", "viz.notebook_html",
-                 "viz.animation", "viz.explore", "viz.network", "viz.player", "viz.worksheet",
-                 "viz.render", "viz.frames"]:  # fmt: skip
+    for name in ["trace", "front.inline", "front.quiz", "exports.slides", "exports.notebook_html",
+                 "exports.animation", "front.explore", "view.network", "front.player",
+                 "exports.worksheet", "view.render", "view.frames"]:  # fmt: skip
         module = importlib.import_module(f"autograd_viz.{name}")
         for attr in module.__all__:  # what the viewer offers (and raises)
             value = getattr(module, attr)
             ours = inspect.isclass(value) and value.__module__.startswith("autograd_viz")
             if ours and issubclass(value, Exception):
-                assert value.__module__ == "autograd_viz.errors", f"{name}.{attr}"
+                assert value.__module__ == "autograd_viz.core.errors", f"{name}.{attr}"
                 assert getattr(errors, attr) is value

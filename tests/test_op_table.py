@@ -19,21 +19,8 @@ import pytest
 
 import autograd_viz
 from autograd_viz import MLP, Neuron, Value
-from autograd_viz._equations import call
-from autograd_viz.engines.check import RIGHT, WRONG
-from autograd_viz.engines.ops import (
-    canonical_op,
-    engine_op,
-    method_name,
-    op_of_method,
-    rule_name,
-    table_partials,
-    table_value,
-    what_it_computes,
-    written,
-)
-from autograd_viz.engines.read import read_graph
-from autograd_viz.ops import (
+from autograd_viz.core._equations import call
+from autograd_viz.core.ops import (
     DERIVED,
     OPS,
     POWER_N,
@@ -45,8 +32,21 @@ from autograd_viz.ops import (
     row,
     rows,
 )
-from autograd_viz.viz.network import neuron_steps
-from autograd_viz.viz.quiz import quiz
+from autograd_viz.front.quiz import quiz
+from autograd_viz.open.engines.check import RIGHT, WRONG
+from autograd_viz.open.engines.ops import (
+    canonical_op,
+    engine_op,
+    method_name,
+    op_of_method,
+    rule_name,
+    table_partials,
+    table_value,
+    what_it_computes,
+    written,
+)
+from autograd_viz.open.engines.read import read_graph
+from autograd_viz.view.network import neuron_steps
 
 # ---- the completeness check ------------------------------------------------------------------
 
@@ -229,12 +229,12 @@ def test_derived_rows_are_rebuilt_from_the_engines_operations():
 
 def test_the_readers_keep_no_list_of_operations_of_their_own():
     """The dicts that used to repeat the table are gone; each reader asks the table."""
-    import autograd_viz.engines.ops as foreign_ops
-    import autograd_viz.engines.read as foreign
-    import autograd_viz.graph as graph
+    import autograd_viz.front.quiz as quiz_module
     import autograd_viz.nn as nn
-    import autograd_viz.viz.network as network
-    import autograd_viz.viz.quiz as quiz_module
+    import autograd_viz.open.engines.ops as foreign_ops
+    import autograd_viz.open.engines.read as foreign
+    import autograd_viz.open.graph as graph
+    import autograd_viz.view.network as network
 
     gone = {
         foreign_ops: ["_SPELLINGS", "_BUILD", "RULE_NAMES", "_METHODS", "ENGINE_OPS", "_ARITY",
@@ -342,7 +342,7 @@ def test_softplus_added_the_documented_way_is_an_activation_for_nn(softplus):
 def test_softplus_added_the_documented_way_is_covered_by_the_stale_graph_check(softplus):
     """The stale check reads the op table: a softplus whose input changed after the forward
     pass is refused by name, as a built-in op would be."""
-    from autograd_viz.graph import StaleGraphError, snapshot
+    from autograd_viz.open.graph import StaleGraphError, snapshot
 
     x = Value(1.0, label="x")
     y = x.softplus()
@@ -356,7 +356,7 @@ def test_softplus_added_the_documented_way_is_covered_by_the_stale_graph_check(s
 def test_softplus_neuron_steps_name_its_slope(softplus):
     model = MLP(2, [2, 1], act="softplus", seed=0)
     loss = (model([1.0, -1.0]) - 1.0) ** 2
-    from autograd_viz.graph import snapshot
+    from autograd_viz.open.graph import snapshot
 
     texts = [s.text for s in neuron_steps(snapshot(loss), "backward")]
     neuron = next(t for t in texts if t.startswith("∂out/∂L2.n1 = "))
@@ -448,7 +448,7 @@ def test_a_two_operand_op_with_another_count_is_a_call_named_by_its_noun(op, n, 
 )  # fmt: skip
 def test_another_engines_spelling_is_drawn_as_the_engines_op(spelt, value, drawn):
     """Their "relu" is drawn (and traced) as our "ReLU"; a derived op keeps their spelling."""
-    from autograd_viz.engines.replay import foreign_snapshot
+    from autograd_viz.open.engines.replay import foreign_snapshot
 
     a, b = oe.BlogValue(2.0, label="a"), oe.BlogValue(3.0, label="b")
     r = row(spelt)

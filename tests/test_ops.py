@@ -11,11 +11,11 @@ from __future__ import annotations
 import pytest
 
 from autograd_viz import Value
-from autograd_viz._equations import Eq
-from autograd_viz.ops import OPS, Op, describe, register
+from autograd_viz.api import to_dot
+from autograd_viz.core._equations import Eq
+from autograd_viz.core.ops import OPS, Op, describe, register
 from autograd_viz.trace import derivation, trace
-from autograd_viz.viz.api import to_dot
-from autograd_viz.viz.frames import Frames
+from autograd_viz.view.frames import Frames
 
 
 def _softsign(self: Value) -> Value:

@@ -1,4 +1,4 @@
-"""Where exports are written (autograd_viz.viz.outpath): checked before the work, and
+"""Where exports are written (autograd_viz.core.outpath): checked before the work, and
 written all or nothing, so a write that fails part way leaves the old file intact."""
 
 from __future__ import annotations
@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 from examples import sum_times_y
 
-from autograd_viz import _files
+from autograd_viz.core import _files
+from autograd_viz.core.outpath import output_path
 from autograd_viz.export import filmstrip, save_gif, save_html, save_svg_animation
-from autograd_viz.viz.outpath import output_path
-from autograd_viz.viz.worksheet import save_worksheet
+from autograd_viz.exports.worksheet import save_worksheet
 
 OLD = b"the good old file\n"
 

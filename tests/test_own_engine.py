@@ -13,8 +13,8 @@ import own_engines as oe
 import pytest
 
 from autograd_viz import check_engine
-from autograd_viz.engines.read import NotAGraphError, read_graph
-from autograd_viz.engines.run import run_backward
+from autograd_viz.open.engines.read import NotAGraphError, read_graph
+from autograd_viz.open.engines.run import run_backward
 
 if os.environ.get("CI"):  # CI installs the test extra: a missing peer is a broken setup
     import micrograd.engine as mg
@@ -29,7 +29,7 @@ ENGINES = {"micrograd": lambda: mg.Value, "blog": lambda: oe.BlogValue}
 
 @pytest.mark.parametrize("engine", ENGINES)
 def test_the_derivation_of_their_graph_is_the_blogs(engine):
-    from autograd_viz.engines.replay import foreign_snapshot
+    from autograd_viz.open.engines.replay import foreign_snapshot
     from autograd_viz.trace import derivation
 
     root = oe.b_used_twice(ENGINES[engine]())
@@ -45,7 +45,7 @@ def test_the_derivation_of_their_graph_is_the_blogs(engine):
 
 
 def test_the_derivation_shows_the_numbers_their_rule_produced():
-    from autograd_viz.engines.replay import foreign_snapshot
+    from autograd_viz.open.engines.replay import foreign_snapshot
     from autograd_viz.trace import derivation
 
     text = derivation(foreign_snapshot(oe.square_of_ab_plus_c(oe.ForgotOutGrad)), "backward")
@@ -57,14 +57,14 @@ def test_the_derivation_shows_the_numbers_their_rule_produced():
 
 
 def test_a_correct_engine_has_no_flags_in_its_derivation():
-    from autograd_viz.engines.replay import foreign_snapshot
+    from autograd_viz.open.engines.replay import foreign_snapshot
     from autograd_viz.trace import derivation
 
     assert "✗" not in derivation(foreign_snapshot(oe.square_of_ab_plus_c(mg.Value)))
 
 
 def test_a_times_a_shares_what_their_rule_sent_between_both_operands():
-    from autograd_viz.engines.replay import foreign_snapshot
+    from autograd_viz.open.engines.replay import foreign_snapshot
 
     a = mg.Value(3.0)
     g = foreign_snapshot(a * a)
@@ -213,7 +213,7 @@ def test_drawing_needs_no_widgets_and_import_stays_light():
 
     code = (
         "import sys; import autograd_viz; assert 'ipywidgets' not in sys.modules "
-        "and 'autograd_viz.engines.replay' not in sys.modules"
+        "and 'autograd_viz.open.engines.replay' not in sys.modules"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
 
@@ -247,7 +247,7 @@ def _sum_of(cls, n):
 
 def test_a_graph_too_large_to_draw_is_refused_before_their_backward_runs():
     import autograd_viz
-    from autograd_viz.viz.render import GraphTooLargeError
+    from autograd_viz.view.render import GraphTooLargeError
 
     root = _sum_of(_CountsBackward, 400)  # 799 values, over draw()'s default 500
     root.backward()
@@ -259,8 +259,8 @@ def test_a_graph_too_large_to_draw_is_refused_before_their_backward_runs():
 
 def test_a_graph_too_large_to_animate_is_refused_unchecked_and_left_as_it_was():
     import autograd_viz
-    from autograd_viz.viz.player import PlayerError
-    from autograd_viz.viz.render import GraphTooLargeError
+    from autograd_viz.front.player import PlayerError
+    from autograd_viz.view.render import GraphTooLargeError
 
     root = _sum_of(_CountsBackward, 400)
     before = oe.grads(root)
@@ -302,7 +302,7 @@ class _RightToLeft(oe.BlogValue):
 
 
 def test_the_player_follows_the_order_their_backward_ran():
-    from autograd_viz.engines.replay import foreign_snapshot
+    from autograd_viz.open.engines.replay import foreign_snapshot
     from autograd_viz.trace import trace
 
     a, b, c, d = (_RightToLeft(float(k), label=n) for k, n in zip(range(1, 5), "abcd"))
@@ -319,7 +319,7 @@ def test_the_player_follows_the_order_their_backward_ran():
 
 
 def test_an_invalid_order_falls_back_to_ours():
-    from autograd_viz.engines.replay import foreign_snapshot
+    from autograd_viz.open.engines.replay import foreign_snapshot
 
     V = oe.VisitsTwice
     a, b, c = V(2.0, label="a"), V(3.0, label="b"), V(1.0, label="c")
@@ -335,8 +335,8 @@ def test_an_invalid_order_falls_back_to_ours():
 def test_the_standalone_page_shows_their_numbers_and_where_they_go_wrong_in_chromium(
     chromium, tmp_path
 ):
-    from autograd_viz.engines.replay import foreign_snapshot
     from autograd_viz.export import save_html
+    from autograd_viz.open.engines.replay import foreign_snapshot
     from autograd_viz.trace import trace
 
     graph = foreign_snapshot(oe.square_of_ab_plus_c(oe.SwappedMul))
@@ -420,7 +420,7 @@ def test_the_top_level_draw_of_our_value_is_value_draw():
 def test_trace_frames_and_every_export_take_a_micrograd_graph(tmp_path):
     from autograd_viz.export import filmstrip, save_gif, save_html, save_svg_animation
     from autograd_viz.trace import derivation
-    from autograd_viz.viz.frames import Frames
+    from autograd_viz.view.frames import Frames
 
     root = oe.sum_times_y(mg.Value)
     root.backward()
@@ -436,7 +436,7 @@ def test_trace_frames_and_every_export_take_a_micrograd_graph(tmp_path):
 
 
 def test_a_player_made_directly_from_their_graph_shows_their_numbers():
-    from autograd_viz.viz.player import Player
+    from autograd_viz.front.player import Player
 
     root = oe.b_used_twice(mg.Value)
     player = Player(root, phase="backward")
@@ -449,7 +449,7 @@ def test_a_player_made_directly_from_their_graph_shows_their_numbers():
 
 
 def test_every_frame_of_a_checked_graph_marks_the_first_wrong_node():
-    from autograd_viz.viz.frames import Frames
+    from autograd_viz.view.frames import Frames
 
     root = oe.square_of_ab_plus_c(oe.SwappedMul)
     root.backward()
@@ -461,12 +461,12 @@ def test_every_frame_of_a_checked_graph_marks_the_first_wrong_node():
 
 
 def _viewers():
+    from autograd_viz.api import to_dot
     from autograd_viz.export import save_html
+    from autograd_viz.front.player import Player
+    from autograd_viz.front.quiz import Quiz
     from autograd_viz.trace import trace
-    from autograd_viz.viz.api import to_dot
-    from autograd_viz.viz.frames import Frames
-    from autograd_viz.viz.player import Player
-    from autograd_viz.viz.quiz import Quiz
+    from autograd_viz.view.frames import Frames
 
     return {
         "trace": trace,
@@ -487,7 +487,7 @@ def test_every_viewer_says_what_it_looks_for_in_a_non_graph(viewer, thing):
 
 
 def test_the_steps_caption_says_where_their_rule_goes_wrong():
-    from autograd_viz.viz.frames import Frames
+    from autograd_viz.view.frames import Frames
 
     root = oe.square_of_ab_plus_c(oe.SwappedMul)
     root.backward()
@@ -502,7 +502,7 @@ def test_the_steps_caption_says_where_their_rule_goes_wrong():
 
 
 def test_a_learners_label_cannot_inject_markup_into_the_players_caption():
-    from autograd_viz.viz.player import Player
+    from autograd_viz.front.player import Player
 
     root = oe.square_of_ab_plus_c(oe.SwappedMul)
     oe.by_label(root)["a"].label = "<b>a</b>"
@@ -536,8 +536,8 @@ def test_the_order_their_backward_ran_in_is_checked_in_one_pass_over_the_uses():
     quadratic: 1.5 s of a 1,000-value drawing)."""
     import sys
 
-    from autograd_viz.door import open_graph
-    from autograd_viz.engines.replay import _Replay
+    from autograd_viz.open.door import open_graph
+    from autograd_viz.open.engines.replay import _Replay
 
     root = _sum_of(mg.Value, 200)
     listed = []

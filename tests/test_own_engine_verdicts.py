@@ -14,9 +14,9 @@ import own_engines as oe
 import pytest
 
 import autograd_viz
-from autograd_viz.engines.read import NumberOutOfRangeError, read_graph
-from autograd_viz.errors import BackwardTimeoutError, CodeTimeoutError
-from autograd_viz.time_limits import DEFAULT_TIMEOUT
+from autograd_viz.core.errors import BackwardTimeoutError, CodeTimeoutError
+from autograd_viz.core.time_limits import DEFAULT_TIMEOUT
+from autograd_viz.open.engines.read import NumberOutOfRangeError, read_graph
 
 # ---- numbers a node may hold ------------------------------------------------------------------
 
@@ -405,9 +405,9 @@ def test_a_right_method_with_the_wrong_op_mark_is_reported_not_drawn_as_that_op(
     ],
 )  # fmt: skip
 def test_no_viewer_shows_the_false_equation_and_the_player_flags_the_step(cls, op, forward, said):
-    from autograd_viz.door import open_graph
+    from autograd_viz.open.door import open_graph
     from autograd_viz.trace import trace
-    from autograd_viz.viz.frames import Frames
+    from autograd_viz.view.frames import Frames
 
     z = _xyz(cls, op)
     texts = [s.text for s in trace(open_graph(z, caller="test", check=False))]
@@ -437,7 +437,7 @@ def test_a_stale_graph_of_their_engine_is_called_stale_not_a_forward_bug():
 @pytest.mark.parametrize("example", [oe.sum_times_y, oe.square_of_ab_plus_c, oe.b_used_twice,
                                      oe.neuron])  # fmt: skip
 def test_a_correct_engine_has_no_forward_problem(example):
-    from autograd_viz.engines.replay import foreign_snapshot
+    from autograd_viz.open.engines.replay import foreign_snapshot
 
     z = example(oe.BlogValue)
     assert foreign_snapshot(z, check=False).forward == ()

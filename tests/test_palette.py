@@ -1,8 +1,8 @@
-"""One palette: every colour the package paints with is a row of `viz.palette.COLORS`.
+"""One palette: every colour the package paints with is a row of `view.palette.COLORS`.
 
 What Python writes colours through `var(--avz-<name>, <fallback>)`, and each fallback must be
 that row's colour (a stale copy would show only where nobody sets the property); the
-stylesheets and scripts of `viz/static/` colour through `var(--avz-<name>)` alone, with every
+stylesheets and scripts of `front/static/` colour through `var(--avz-<name>)` alone, with every
 property declared before them, the dark theme's rows too; any other literal colour in the
 package's Python, CSS or JavaScript is a copy of the palette waiting to drift.
 """
@@ -16,7 +16,7 @@ import pytest
 from player_colours import PLAYER_COLOURS, rgb
 
 import autograd_viz
-from autograd_viz.viz.palette import COLORS, css_variables, resolve, var
+from autograd_viz.view.palette import COLORS, css_variables, resolve, var
 
 PACKAGE = Path(autograd_viz.__file__).parent
 FALLBACK = re.compile(r"var\(--avz-([\w-]+),\s*(#[0-9A-Fa-f]{3,8})\)")
@@ -43,14 +43,14 @@ def test_the_scan_reads_the_package_sources():
 def test_every_css_fallback_is_the_palette_colour(path):
     text = path.read_text(encoding="utf-8")
     wrong = [m[0] for m in FALLBACK.finditer(text) if COLORS.get(m[1], "").lower() != m[2].lower()]
-    assert wrong == [], f"set these fallbacks to the palette's colour (viz/palette.py): {wrong}"
+    assert wrong == [], f"set these fallbacks to the palette's colour (view/palette.py): {wrong}"
 
 
 @pytest.mark.parametrize("path", _sources(), ids=lambda p: str(p.relative_to(PACKAGE)))
 def test_no_literal_colour_outside_the_palette(path):
     text = DECLARED.sub("", FALLBACK.sub("", path.read_text(encoding="utf-8")))
     literals = HEX.findall(text)
-    assert literals == [], f"add a row to viz/palette.COLORS and use it instead of {literals}"
+    assert literals == [], f"add a row to view/palette.COLORS and use it instead of {literals}"
 
 
 def test_a_stale_fallback_or_a_literal_colour_is_caught():
@@ -68,7 +68,7 @@ def test_var_css_variables_and_resolve_agree():
 
 # ---- the stylesheets copy no colour: the palette's properties are declared before them --------
 
-STATIC = PACKAGE / "viz" / "static"
+STATIC = PACKAGE / "front" / "static"
 STYLESHEETS = sorted(STATIC.glob("*.css"))
 STATIC_FILES = sorted([*STYLESHEETS, *STATIC.glob("*.js")])
 USED = re.compile(r"var\(--avz-([\w-]+)\s*[,)]")
@@ -94,8 +94,8 @@ def test_every_property_a_static_file_uses_is_a_palette_row(path):
 def test_every_widget_declares_the_palette_its_scripts_colour_by():
     """ask.js (in the player and the explorer) and player.js's explore mode copy no colour:
     the widget's stylesheet declares the properties they use."""
-    from autograd_viz.viz.explore import Explorer
-    from autograd_viz.viz.player import Player
+    from autograd_viz.front.explore import Explorer
+    from autograd_viz.front.player import Player
 
     for widget in (Player, Explorer):
         assert widget._css.startswith(css_variables(":where(:root)")), widget.__name__
@@ -138,7 +138,7 @@ def test_the_players_text_reaches_4_5_to_1_in_light_and_dark_themes(name):
 
 @pytest.mark.parametrize("path", STYLESHEETS, ids=lambda p: p.name)
 def test_a_stylesheet_comes_with_every_palette_property_declared_first(path):
-    from autograd_viz.viz.static import static_text
+    from autograd_viz.front.static import static_text
 
     text = static_text(path.name)
     head, _, body = text.partition("\n")
@@ -150,7 +150,7 @@ def test_a_stylesheet_comes_with_every_palette_property_declared_first(path):
 def test_a_theme_still_wins_over_the_declared_palette():
     """The deck's projector look sets ink and greys on :root; the palette's own declarations
     sit on :where(:root), which has no specificity, so the deck's come out on top."""
-    from autograd_viz.viz.static import static_text
+    from autograd_viz.front.static import static_text
 
     deck = static_text("deck.css")
     assert deck.startswith(":where(:root){")
@@ -172,7 +172,7 @@ def test_the_page_and_the_deck_show_the_palette_colours_in_a_browser(chromium, t
 
     from autograd_viz import Value
     from autograd_viz.export import save_html
-    from autograd_viz.viz.slides import save_slides
+    from autograd_viz.exports.slides import save_slides
 
     z = Value(2.0, label="x") * Value(3.0, label="y")
     page_file = save_html(z, tmp_path / "page.html")

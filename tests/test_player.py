@@ -17,19 +17,19 @@ import pytest
 from nbclient import NotebookClient
 
 from autograd_viz import MLP, Value
-from autograd_viz.trace import TraceError, trace
-from autograd_viz.viz.player import (
+from autograd_viz.front.player import (
     DEFAULT_MAX_BYTES,
     DEFAULT_MAX_FRAMES,
     AnimationTooLargeError,
     Player,
     PlayerError,
 )
-from autograd_viz.viz.render import GraphTooLargeError
-from autograd_viz.viz.static import module_text, static_text
-from autograd_viz.viz.steptable import payload
+from autograd_viz.front.static import module_text, static_text
+from autograd_viz.trace import TraceError, trace
+from autograd_viz.view.render import GraphTooLargeError
+from autograd_viz.view.steptable import payload
 
-STATIC = Path(__file__).resolve().parents[1] / "autograd_viz" / "viz" / "static"
+STATIC = Path(__file__).resolve().parents[1] / "autograd_viz" / "front" / "static"
 
 
 def _blog_z() -> Value:
@@ -328,7 +328,7 @@ def test_the_mlp_neuron_animation_saves_at_most_2_5_mb():
 
 
 def test_too_many_steps_are_refused_before_the_layout(monkeypatch):
-    from autograd_viz.viz import layout
+    from autograd_viz.view import layout
 
     def no_layout(*args, **kwargs):
         raise AssertionError("dot ran before the step count was checked")
@@ -484,7 +484,7 @@ def test_the_shipped_module_parses_as_an_es_module(tmp_path):
 
 @pytest.mark.slow
 def test_a_players_nodes_explain_their_gradient_on_a_classroom_sized_graph_only():
-    from autograd_viz.viz.steptable import ASK_MAX_NODES
+    from autograd_viz.view.steptable import ASK_MAX_NODES
 
     small = Player(_blog_z()).data["ask"]["nodes"]
     assert small["v1"]["sum"] == "∂z/∂y = ȳ via the product + ȳ via the sum = 5 + 3 = 8"

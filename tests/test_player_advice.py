@@ -8,9 +8,9 @@ import re
 import pytest
 
 from autograd_viz import Value
+from autograd_viz.front.player import DEFAULT_MAX_FRAMES, AnimationTooLargeError, Player
 from autograd_viz.nn import MLP
-from autograd_viz.viz.frames import Frames
-from autograd_viz.viz.player import DEFAULT_MAX_FRAMES, AnimationTooLargeError, Player
+from autograd_viz.view.frames import Frames
 
 
 def _loss(sizes):

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from autograd_viz import Value
-from autograd_viz.viz.inline import _NO, _YES, WIDGETS_ENV, FrontendError, widgets_render
-from autograd_viz.viz.options import check_speed
-from autograd_viz.viz.player import Player, PlayerError
+from autograd_viz.front.inline import _NO, _YES, WIDGETS_ENV, FrontendError, widgets_render
+from autograd_viz.front.player import Player, PlayerError
+from autograd_viz.view.options import check_speed
 
 
 def _z() -> Value:

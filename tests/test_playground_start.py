@@ -3,7 +3,7 @@ tests/lite/test_playground.py):
 
 - the drawing path imports none of the notebooks' widget or plotting packages;
 - a page that loads Graphviz-WASM itself hands it to the kit, which then never reads its own
-  copy (`autograd_viz._pyodide.page_graphviz`, `autograd_viz.viz.wasm.start_loading`);
+  copy (`autograd_viz._pyodide.page_graphviz`, `autograd_viz.view.wasm.start_loading`);
 - the build's bundle of the kit's files (`lite/build.py: _files_bundle`) holds the wheel's files
   but Graphviz-WASM, plus the bytecode, in the format the page writes into site-packages.
 """
@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from autograd_viz import _pyodide
-from autograd_viz.viz import wasm
+from autograd_viz.view import wasm
 
 ROOT = Path(__file__).resolve().parents[1]
 HEAVY = ("ipywidgets", "anywidget", "matplotlib", "IPython", "traitlets", "numpy", "psygnal")
@@ -46,7 +46,7 @@ def test_the_playgrounds_drawing_path_imports_no_widget_or_plotting_package() ->
     loaded = json.loads(out.stdout)
     heavy = [m for m in loaded if m.split(".")[0] in HEAVY]
     assert heavy == [], f"the playground's drawing path imports {heavy}"
-    assert "autograd_viz.viz.quiz" not in loaded  # the quiz (ipywidgets) loads when opened
+    assert "autograd_viz.front.quiz" not in loaded  # the quiz (ipywidgets) loads when opened
 
 
 @pytest.fixture
@@ -128,14 +128,14 @@ def test_the_bundle_holds_the_wheels_files_but_graphviz_and_their_bytecode(
     with zipfile.ZipFile(wheel, "w", zipfile.ZIP_DEFLATED) as archive:
         archive.writestr("autograd_viz/engine.py", "x=1")
         archive.writestr(engine, "wasm")
-        archive.writestr("autograd_viz/viz/static/player.js", "export {};")
+        archive.writestr("autograd_viz/front/static/player.js", "export {};")
         archive.writestr("autograd_viz-0.1.0.dist-info/RECORD", record)
         # the build adds Pyodide's bytecode to the wheel itself (lite/compile_start.mjs)
         archive.writestr("autograd_viz/__pycache__/engine.cpython-314.pyc", b"\x00pyc")
     out = build._files_bundle(wheel, tmp_path / "autograd_viz.files")
     assert _read_bundle(out.read_bytes()) == {
         "autograd_viz/engine.py": b"x=1",
-        "autograd_viz/viz/static/player.js": b"export {};",
+        "autograd_viz/front/static/player.js": b"export {};",
         "autograd_viz-0.1.0.dist-info/RECORD": b"autograd_viz/engine.py,sha256=x,3\n",
         "autograd_viz/__pycache__/engine.cpython-314.pyc": b"\x00pyc",
     }

@@ -10,8 +10,8 @@ import math
 import pytest
 
 from autograd_viz import playground
-from autograd_viz.expression import ExpressionError, build, notebook_for
-from autograd_viz.viz.api import player_for
+from autograd_viz.api import player_for
+from autograd_viz.playground.expression import ExpressionError, build, notebook_for
 
 
 def _steps(params: dict[str, str]) -> dict:

@@ -12,9 +12,9 @@ import pytest
 from examples import sum_times_y
 
 from autograd_viz import MLP, Value, quiz
-from autograd_viz._numbers import format_number
+from autograd_viz.core._numbers import format_number
 from autograd_viz.exercises import Exercise, hide_all, reveal_all
-from autograd_viz.viz.quiz import Quiz, QuizError
+from autograd_viz.front.quiz import Quiz, QuizError
 
 
 def _labels(q: Quiz) -> list[str]:
@@ -337,7 +337,7 @@ def test_a_quiz_and_an_exercise_accept_exactly_the_same_numbers(answer, typed, r
 
 
 def test_a_blank_states_the_rule_it_is_judged_by():
-    from autograd_viz._numbers import ANSWER_RULE
+    from autograd_viz.core._numbers import ANSWER_RULE
 
     assert ANSWER_RULE in quiz(sum_times_y()).answer_help  # each box's title says it
 
@@ -407,9 +407,9 @@ def test_a_misspelt_option_the_quiz_sets_itself_is_not_suggested():
 
 
 def test_quiz_graph_is_the_snapshot_as_player_graph_is_and_picture_is_the_drawing():
-    from autograd_viz.engines.replay import ForeignSnapshot
-    from autograd_viz.graph import Graph
-    from autograd_viz.viz.player import Player
+    from autograd_viz.front.player import Player
+    from autograd_viz.open.engines.replay import ForeignSnapshot
+    from autograd_viz.open.graph import Graph
 
     z = sum_times_y()
     q, player = quiz(z), Player(z)
@@ -424,7 +424,7 @@ def test_quiz_graph_is_the_snapshot_as_player_graph_is_and_picture_is_the_drawin
 def test_the_quiz_styles_itself_with_one_prefix_and_no_colour_of_its_own():
     from pathlib import Path
 
-    import autograd_viz.viz.quiz as quiz_module
+    import autograd_viz.front.quiz as quiz_module
 
     q = quiz(sum_times_y())
     q.submit("∂z/∂y", "5")
@@ -455,7 +455,7 @@ def test_the_quiz_judges_a_typed_number_as_the_exercises_do_with_their_notes():
     """One grader (`grading.AnswerKey`) for exercises and the quiz: a number given to too few
     digits gets the exercises' "give more digits" note, a comma read as a thousands separator
     gets "Did you mean", each at the quiz's own `digits`."""
-    from autograd_viz.grading import AnswerKey
+    from autograd_viz.course.grading import AnswerKey
 
     x = Value(0.3, label="x")
     z = x.tanh()
@@ -560,7 +560,7 @@ def test_emptying_a_box_is_not_an_answer():
 def test_the_answers_file_records_what_the_judge_read(tmp_path):
     import json
 
-    from autograd_viz import answers
+    from autograd_viz.course import answers
 
     path = tmp_path / "ada.answers.jsonl"
     answers.record_answers(path, student="Ada")

@@ -23,7 +23,7 @@ def _api_rows() -> list[str]:
 
 
 def _resolve(dotted: str) -> object:
-    """`autograd_viz.viz.training.TrainingView` -> the object: the longest importable
+    """`autograd_viz.front.training.TrainingView` -> the object: the longest importable
     module prefix, then attributes."""
     parts = dotted.split(".")
     for cut in range(len(parts), 0, -1):

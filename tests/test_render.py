@@ -18,11 +18,11 @@ from hypothesis import strategies as st
 from op_cases import programs
 
 from autograd_viz import MLP, Value
-from autograd_viz._numbers import format_number
+from autograd_viz.api import draw, roles, to_dot
+from autograd_viz.core._numbers import format_number
 from autograd_viz.nn import Parameter
 from autograd_viz.trace import node_names
-from autograd_viz.viz.api import draw, roles, to_dot
-from autograd_viz.viz.render import (
+from autograd_viz.view.render import (
     ACTIVE_COLOR,
     BACKWARD_COLOR,
     FORWARD_COLOR,
@@ -607,7 +607,8 @@ def test_collapsed_drawing_says_what_it_shows():
 def test_examples_in_the_docstrings_hold():
     import doctest
 
-    from autograd_viz.viz import api, collapse, dot, drawing, layout, svg
+    from autograd_viz import api
+    from autograd_viz.view import collapse, dot, drawing, layout, svg
 
     for module in (api, drawing, dot, collapse, svg, layout):
         result = doctest.testmod(module)

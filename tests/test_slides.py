@@ -1,5 +1,6 @@
 """`save_slides`: a notebook's slide metadata made into one offline reveal.js page
-(`autograd_viz.viz.slides`); the browser test tests/browser/test_classroom_slides.py presents it."""
+(`autograd_viz.exports.slides`); the browser test tests/browser/test_classroom_slides.py presents
+it."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from autograd_viz.viz.slides import VENDOR, SlidesError, save_slides, slides_html
+from autograd_viz.exports.slides import VENDOR, SlidesError, save_slides, slides_html
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -1,4 +1,4 @@
-"""The step table (viz/steptable.py) carries every word of each step's caption, as
+"""The step table (view/steptable.py) carries every word of each step's caption, as
 `Frames.caption` wrote it once: the player shows those words and writes none of its own."""
 
 from __future__ import annotations
@@ -10,10 +10,10 @@ import own_engines as oe
 import pytest
 from examples import blog_z
 
+from autograd_viz.front.static import static_text
 from autograd_viz.nn import MLP
-from autograd_viz.viz.frames import Frames
-from autograd_viz.viz.static import static_text
-from autograd_viz.viz.steptable import PHASES, step_table
+from autograd_viz.view.frames import Frames
+from autograd_viz.view.steptable import PHASES, step_table
 
 
 def _mlp_loss():
@@ -124,7 +124,7 @@ def test_a_players_table_costs_steps_plus_slots_not_their_product(monkeypatch):
     asked 41 million times whether a value was known yet, and its forward-pass player took
     52 s. Counted here on MLP(2, [8, 8, 1]) (303 values, 578 steps of both passes, 1,671
     slots): 1,284,979 asks before, 30,648 now."""
-    from autograd_viz import steps
+    from autograd_viz.core import steps
 
     asked = 0
     contains = steps._Revealed.__contains__

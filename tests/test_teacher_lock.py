@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from autograd_viz import Value, classroom, teacher, teacher_key
+from autograd_viz import Value, classroom
 from autograd_viz.classroom import (
     MIN_KEY_LENGTH,
     TeacherKeyError,
@@ -18,10 +18,11 @@ from autograd_viz.classroom import (
     key_matches,
     write_teacher_key,
 )
+from autograd_viz.course import teacher, teacher_key
+from autograd_viz.course.teacher import TeacherLockedError, unlocked_env
 from autograd_viz.exercises import TEACHER_ENV, Exercise, reveal_all, teacher_mode
-from autograd_viz.teacher import TeacherLockedError, unlocked_env
-from autograd_viz.viz.inline import WIDGETS_ENV
-from autograd_viz.viz.quiz import Quiz
+from autograd_viz.front.inline import WIDGETS_ENV
+from autograd_viz.front.quiz import Quiz
 
 KEY = "seven owls read backprop"
 

@@ -1,5 +1,5 @@
 """PyTorch's graph, opened at the one door: drawn, traced, animated and quizzed with PyTorch's
-own numbers and order (autograd_viz/engines/torch_graph.py, torch_run.py).
+own numbers and order (autograd_viz/open/engines/torch_graph.py, torch_run.py).
 
 Every claim is checked against PyTorch itself, walked and hooked independently here: the
 nodes and edges against `grad_fn.next_functions`, the step order against hooks of our own,
@@ -20,8 +20,8 @@ torch = pytest.importorskip("torch")
 
 import autograd_viz  # noqa: E402
 from autograd_viz import Value  # noqa: E402
-from autograd_viz.door import open_graph  # noqa: E402
-from autograd_viz.errors import TorchGraphError  # noqa: E402
+from autograd_viz.core.errors import TorchGraphError  # noqa: E402
+from autograd_viz.open.door import open_graph  # noqa: E402
 from autograd_viz.trace import trace  # noqa: E402
 
 
@@ -448,7 +448,7 @@ def test_side_by_side_wants_a_value_first_and_a_tensor_second():
 
 
 def test_a_pytorch_graph_too_large_is_refused_before_any_backward_runs():
-    from autograd_viz.errors import GraphTooLargeError
+    from autograd_viz.core.errors import GraphTooLargeError
 
     x = torch.tensor(0.5, requires_grad=True)
     z = x
@@ -462,7 +462,7 @@ def test_a_pytorch_graph_too_large_is_refused_before_any_backward_runs():
 
 
 def test_the_player_widget_opens_a_tensor_at_the_door():
-    from autograd_viz.viz.player import Player
+    from autograd_viz.front.player import Player
 
     player = Player(_z()[2])
     assert [n.grad for n in player.graph.nodes] == [3.0, 8.0, 3.0, 1.0]

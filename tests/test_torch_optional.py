@@ -14,7 +14,7 @@ CODE = textwrap.dedent(
     sys.modules["torch"] = None  # `import torch` raises ImportError, as on a machine without it
     import autograd_viz
     from autograd_viz import Value
-    from autograd_viz.errors import TorchNotInstalledError
+    from autograd_viz.core.errors import TorchNotInstalledError
     x, y = Value(2.0, label="x"), Value(3.0, label="y")
     z = (x + y) * y
     z.backward()

@@ -1,5 +1,5 @@
-"""PyTorch graphs that hold small tensors (autograd_viz/engines/torch_tensors.py), and the
-learner's own hooks during the kit's one backward run (engines/torch_run.py).
+"""PyTorch graphs that hold small tensors (autograd_viz/open/engines/torch_tensors.py), and the
+learner's own hooks during the kit's one backward run (open/engines/torch_run.py).
 
 Every number drawn is checked against PyTorch itself, over several shapes and seeds: each
 tensor of the expression is named, kept with `retain_grad()` and given a separate real
@@ -19,12 +19,12 @@ from hypothesis import strategies as st
 torch = pytest.importorskip("torch")
 
 import autograd_viz  # noqa: E402
-from autograd_viz._equations import vector  # noqa: E402
-from autograd_viz.door import open_graph  # noqa: E402
-from autograd_viz.engines.torch_tensors import shown  # noqa: E402
-from autograd_viz.errors import TorchGraphError, TraceError  # noqa: E402
+from autograd_viz.core._equations import vector  # noqa: E402
+from autograd_viz.core.errors import TorchGraphError, TraceError  # noqa: E402
+from autograd_viz.open.door import open_graph  # noqa: E402
+from autograd_viz.open.engines.torch_tensors import shown  # noqa: E402
 from autograd_viz.trace import trace  # noqa: E402
-from autograd_viz.viz.dot import number_formatter  # noqa: E402
+from autograd_viz.view.dot import number_formatter  # noqa: E402
 
 
 def _leaf(gen, *shape, low=-2.0, high=2.0, dtype=torch.float64):

@@ -12,10 +12,10 @@ import tracemalloc
 import pytest
 from examples import tanh_chain
 
-import autograd_viz.size as guard
+import autograd_viz.open.size as guard
 from autograd_viz import Value
 from autograd_viz.trace import MAX_NODES, derivation, trace
-from autograd_viz.viz.render import GraphTooLargeError
+from autograd_viz.view.render import GraphTooLargeError
 
 
 def _one_input_used(n: int) -> Value:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from autograd_viz import MLP
-from autograd_viz.viz.training import TrainingView, dead_neurons, draw_network
+from autograd_viz.front.training import TrainingView, dead_neurons, draw_network
 
 XS = [[0.0, 0.0], [0.0, 1.0], [1.0, 0.0], [1.0, 1.0]]
 YS = [0.0, 1.0, 1.0, 0.0]

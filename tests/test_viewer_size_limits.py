@@ -15,7 +15,7 @@ from autograd_viz import export as export_mod
 from autograd_viz.frames import Frames
 from autograd_viz.player import AnimationTooLargeError, Player
 from autograd_viz.render import GraphTooLargeError, draw
-from autograd_viz.viz import layout
+from autograd_viz.view import layout
 
 
 def _chain(steps: int) -> Value:
@@ -79,7 +79,7 @@ def test_too_many_frames_is_refused_before_any_layout(no_dot):
 
 
 def test_too_many_bytes_is_refused_before_any_layout(no_dot, monkeypatch):
-    from autograd_viz.viz import player as player_mod
+    from autograd_viz.front import player as player_mod
 
     L = _many_frames()
     n = len(L.topological_order())

@@ -1,4 +1,4 @@
-"""The printable worksheet and its answer key (autograd_viz/viz/worksheet.py).
+"""The printable worksheet and its answer key (autograd_viz/exports/worksheet.py).
 
 The PDF is drawn by the real cairosvg and its text read back with pypdf; the HTML is checked
 as the page a browser prints. Numbers come from the trace, so the key agrees with the player.
@@ -16,9 +16,9 @@ from pypdf import PdfReader
 
 from autograd_viz import Value
 from autograd_viz.export import save_worksheet, worksheet
+from autograd_viz.exports.worksheet import BLANK, PAPERS, WorksheetError
 from autograd_viz.trace import trace
-from autograd_viz.viz.render import GraphTooLargeError
-from autograd_viz.viz.worksheet import BLANK, PAPERS, WorksheetError
+from autograd_viz.view.render import GraphTooLargeError
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -126,7 +126,7 @@ import autograd_viz  # starts loading Graphviz-WASM (autograd_viz._pyodide)
 await asyncio.sleep(0)  # let it start: the browser compiles it while Python imports the rest
 avzPlayground.times.imported = performance.now()
 from autograd_viz import playground
-from autograd_viz.viz import wasm, render
+from autograd_viz.view import wasm, render
 avzPlayground.times.modules = performance.now()
 avzPlayground.imports = json.dumps(sorted(set(sys.modules) - _avz_before))
 await wasm._loading
@@ -318,7 +318,7 @@ async function showView(v) {
   } else if (v.mode === "steps") {
     const holder = document.createElement("div");
     holder.className = "player";
-    holder.innerHTML = v.player; // the kit's inline player (autograd_viz.viz.inline)
+    holder.innerHTML = v.player; // the kit's inline player (autograd_viz.front.inline)
     const frame = holder.querySelector("iframe");
     if (!frame) { // a player written into the page itself: its scripts must run
       for (const old of holder.querySelectorAll("script")) {
@@ -420,7 +420,7 @@ function changed(how) {
 
 function player() {
   try {
-    return playerFrame?.contentWindow?.avzPlayer ?? null; // the page's step API (window.avzPlayer of viz/page.py)
+    return playerFrame?.contentWindow?.avzPlayer ?? null; // the page's step API (window.avzPlayer of front/page.py)
   } catch {
     return null;
   }

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 
-from autograd_viz.viz.explore import Explorer
+from autograd_viz.front.explore import Explorer
 
 # The stand-in model: get/set/save_changes/on/off, as anywidget gives a render function.
 _MODEL = """

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 
-from autograd_viz.viz.quiz import Quiz
+from autograd_viz.front.quiz import Quiz
 
 # The stand-in model: get/set/on/off/send, as anywidget gives a render function.
 _MODEL = """

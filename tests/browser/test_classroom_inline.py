@@ -18,8 +18,8 @@ pytestmark = pytest.mark.browser
 
 def _page_html() -> str:
     from autograd_viz import Value
-    from autograd_viz.viz.api import player_for as animate
-    from autograd_viz.viz.inline import InlinePlayer
+    from autograd_viz.api import player_for as animate
+    from autograd_viz.front.inline import InlinePlayer
 
     x, y = Value(2.0, label="x"), Value(3.0, label="y")
     z = (x + y) * y

@@ -50,7 +50,7 @@ SLIDE_NOTEBOOKS = [p for p in sorted((ROOT / "notebooks").glob("*.ipynb")) if _h
 @pytest.fixture(scope="module")
 def decks(tmp_path_factory: pytest.TempPathFactory):
     """A notebook's slides, made the way the teacher's guide says: once per module each."""
-    from autograd_viz.viz.slides import save_slides
+    from autograd_viz.exports.slides import save_slides
 
     made: dict[str, Path] = {}
 

@@ -225,7 +225,7 @@ def test_every_lesson_notebooks_maths_typesets_with_the_vendored_katex(page, tmp
     export (no kernel); each cell's id names its notebook, for the failure message."""
     import nbformat
 
-    from autograd_viz.viz.notebook_html import _page
+    from autograd_viz.exports.notebook_html import _page
 
     lessons = sorted(NOTEBOOKS.glob("[0-9]*.ipynb"))
     nb = nbformat.v4.new_notebook()

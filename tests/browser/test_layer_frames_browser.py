@@ -8,8 +8,8 @@ import pytest
 
 from autograd_viz import MLP
 from autograd_viz.frames import Frames
-from autograd_viz.viz.collapse import collapse_view
-from autograd_viz.viz.palette import COLORS
+from autograd_viz.view.collapse import collapse_view
+from autograd_viz.view.palette import COLORS
 
 pytestmark = pytest.mark.browser
 

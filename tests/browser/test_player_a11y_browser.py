@@ -17,7 +17,7 @@ from examples import blog_z
 
 from autograd_viz import Value
 from autograd_viz.nn import MLP
-from autograd_viz.viz.frames import Frames
+from autograd_viz.view.frames import Frames
 
 pytestmark = pytest.mark.browser
 

@@ -106,7 +106,7 @@ def test_the_nbconvert_export_plays_offline_from_file(exported, page):
 
 
 def test_save_notebook_html_plays_its_player_offline(tmp_path, page):
-    from autograd_viz.viz.notebook_html import save_notebook_html
+    from autograd_viz.exports.notebook_html import save_notebook_html
 
     nb = demo_notebook(DEMO_SOURCE)
     nbformat.write(nb, tmp_path / "demo.ipynb")

@@ -19,9 +19,9 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from quiz_harness import show, stop
 
 from autograd_viz import Value, quiz
+from autograd_viz.front.quiz import KERNEL_GONE
 from autograd_viz.nn import Neuron
-from autograd_viz.viz.palette import COLORS
-from autograd_viz.viz.quiz import KERNEL_GONE
+from autograd_viz.view.palette import COLORS
 
 pytestmark = pytest.mark.browser
 

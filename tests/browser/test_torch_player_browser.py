@@ -35,7 +35,7 @@ def _expected_backward() -> tuple[list[str], list[str]]:
     import torch
 
     from autograd_viz import Value
-    from autograd_viz.door import open_graph
+    from autograd_viz.open.door import open_graph
     from autograd_viz.trace import trace
 
     tx = torch.tensor(2.0, requires_grad=True)
@@ -92,7 +92,7 @@ def test_the_player_steps_a_graph_of_small_tensors_element_by_element(opened, pa
     the step that completes it, then PyTorch's gradient as a vector."""
     import torch
 
-    from autograd_viz.door import open_graph
+    from autograd_viz.open.door import open_graph
     from autograd_viz.trace import trace
 
     x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True, dtype=torch.float64)

@@ -14,8 +14,8 @@ import pytest
 
 from autograd_viz import Value
 from autograd_viz.export import ExportError, save_gif
-from autograd_viz.viz import layout
-from autograd_viz.viz.layout import GraphvizError
+from autograd_viz.view import layout
+from autograd_viz.view.layout import GraphvizError
 
 
 @pytest.fixture
@@ -42,7 +42,7 @@ def test_gif_export_in_the_browser_points_to_the_exports_that_work(in_the_browse
 
 
 def test_importing_the_package_natively_loads_no_browser_code():
-    code = "import sys, autograd_viz; print('autograd_viz.viz.wasm' in sys.modules)"
+    code = "import sys, autograd_viz; print('autograd_viz.view.wasm' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
 

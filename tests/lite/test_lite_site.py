@@ -136,7 +136,7 @@ _EXECUTE_JS = """async (code) => {
 # Graphviz-WASM put back to not loaded, as `import autograd_viz` leaves it (the kernel's
 # snapshot has the kit imported, and its loading started as the kernel started)
 _FIRST_CELL_DRAWS = """\
-from autograd_viz.viz import wasm
+from autograd_viz.view import wasm
 wasm._graphviz = wasm._loading = None
 from autograd_viz import Value
 drawing = (Value(2.0, label="x") * 3).draw()
@@ -412,7 +412,7 @@ def test_lite_build_ships_graphviz_wasm_in_the_wheel_and_the_lock(built):
     ours = lock["autograd-viz"]
     assert ours["imports"] == ["autograd_viz"] and ours["depends"] == ["ipywidgets", "anywidget"]
     with zipfile.ZipFile(site / ours["file_name"]) as wheel:
-        assert "autograd_viz/viz/graphviz_wasm.js" in wheel.namelist()
+        assert "autograd_viz/view/graphviz_wasm.js" in wheel.namelist()
     for name in ("micropip", "ipython", "jedi", "sympy", "comm", "ipywidgets"):
         assert (site / lock[name]["file_name"]).is_file(), name
     for name in ("numpy", "matplotlib"):

@@ -137,8 +137,8 @@ def page(chromium: object, site: str) -> Iterator[Page]:
 
 
 def _kit_player(text: str, values: dict[str, str], phase: str = "both") -> object:
-    from autograd_viz.expression import build
-    from autograd_viz.viz.inline import InlinePlayer
+    from autograd_viz.front.inline import InlinePlayer
+    from autograd_viz.playground.expression import build
 
     return InlinePlayer(build(text, values), phase=phase)
 
@@ -180,7 +180,7 @@ def test_typing_an_expression_redraws_it_with_new_inputs(page: Page) -> None:
 
 
 def test_each_mode_shows_what_the_kit_makes(page: Page) -> None:
-    from autograd_viz.expression import build
+    from autograd_viz.playground.expression import build
     from autograd_viz.trace import trace
 
     page.go("#e=x*y%2Bx&x=2&y=3&mode=draw")
@@ -209,8 +209,8 @@ def test_a_quiz_blank_is_answered_with_the_kits_feedback(page: Page) -> None:
     blank.press("Enter")
     page.page.wait_for_selector("#quiz-equation-button", state="visible")  # two misses
     page.page.click("#quiz-equation-button")
-    from autograd_viz.expression import build
-    from autograd_viz.viz.quiz import Quiz
+    from autograd_viz.front.quiz import Quiz
+    from autograd_viz.playground.expression import build
 
     kit = Quiz(build("(x+y)*y", {"x": "2", "y": "3"})).step_equation("∂z/∂y")
     assert page.page.text_content("#quiz-equation") == kit  # ends "∂z/∂y = 5 + 3 = ?"

@@ -28,7 +28,7 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import expect
 
-from autograd_viz.viz.palette import COLORS
+from autograd_viz.view.palette import COLORS
 
 HERE = Path(__file__).resolve().parent
 NOTEBOOK = HERE / "marimo_notebook.py"

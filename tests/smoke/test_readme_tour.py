@@ -44,7 +44,7 @@ def test_the_api_tables_calls_run_as_written(tour, tmp_path, monkeypatch):
     import autograd_viz
     from autograd_viz import export, gradcheck
     from autograd_viz.exercises import Exercise, reveal_all, teacher_mode
-    from autograd_viz.viz.training import TrainingView, dead_neurons
+    from autograd_viz.front.training import TrainingView, dead_neurons
 
     z = tour["z"]
     table = README.split("| | what it gives you |", 1)[1].split("\n\n", 1)[0]
@@ -68,7 +68,7 @@ def test_the_api_tables_calls_run_as_written(tour, tmp_path, monkeypatch):
     assert "Exercise(question, answer, hint=...)" in table
     exercise = Exercise("∂z/∂y?", 8.0, hint="y is used twice")
     assert exercise.submit("5+3")
-    from autograd_viz.teacher import TeacherLockedError
+    from autograd_viz.course.teacher import TeacherLockedError
 
     monkeypatch.delenv("AUTOGRAD_VIZ_TEACHER", raising=False)
     with pytest.raises(TeacherLockedError):  # a student's kernel: the lock holds

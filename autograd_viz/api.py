@@ -1,0 +1,159 @@
+"""The public viewers of any engine's graph — `autograd_viz.draw`, `to_dot`, `roles`, `animate` and
+`quiz`, and
+the conveniences `Value.draw()` / `Value.animate()` that import this module lazily (the one
+documented import from the engine up into the viewers): each checks its options once, opens
+the graph once (`autograd_viz.open.door.open_graph`: the size, the one read, a learner's engine
+check) and hands the snapshot down, so no layer below reads the user's graph again and a
+learner's engine is drawn with its first wrong node marked and played with the numbers of
+one run of their backward().
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from autograd_viz.core.time_limits import DEFAULT_TIMEOUT
+from autograd_viz.engine import Value
+from autograd_viz.open.door import open_graph
+from autograd_viz.open.graph import Graph
+from autograd_viz.view.options import DrawOptions, check_speed
+from autograd_viz.view.render import Drawing, dot_source, drawing
+
+__all__ = ["animate", "draw", "player_for", "quiz", "roles", "to_dot"]
+
+
+def _backward_timeout(options: DrawOptions, changes: dict[str, Any]) -> float:
+    """`timeout=` bounds `dot` and, for a learner's engine, their backward() too; left out,
+    their backward() gets DEFAULT_TIMEOUT (a few seconds, not dot's two minutes)."""
+    if "timeout" in changes or options.timeout != DrawOptions.timeout:
+        return options.timeout
+    return DEFAULT_TIMEOUT
+
+
+def draw(root: object, options: DrawOptions | None = None, /, *, check: bool | None = None,
+         names: Mapping[str, object] | None = None, **changes: Any) -> Drawing:  # fmt: skip
+    """Draw the graph ending at `root`, built with any micrograd-style engine (ours too).
+
+    Options are `to_dot`'s, plus `timeout`. For a learner's own engine, `check`
+    runs the engine check and marks the first node whose gradient goes wrong; by default
+    it does once the graph holds gradients (its backward pass has run), True or False
+    decides. `timeout=` (seconds) bounds the layout and their backward() alike; left out,
+    their backward() may take 5 s (`BackwardTimeoutError` says where it was still running).
+    A PyTorch scalar tensor is drawn from its `grad_fn` graph, with PyTorch's own gradients;
+    `names` labels its tensors (`names={"x": x, "y": y}`), else its inputs are a, b, c.
+
+    >>> from autograd_viz import Value
+    >>> x, y = Value(2.0, label="x"), Value(3.0, label="y")
+    >>> z = (x + y) * y
+    >>> z.backward()
+    >>> d = draw(z, font_size=16)   # shows inline as the last expression of a cell
+    >>> "grad 8" in d.source
+    True
+    >>> from micrograd.engine import Value  # doctest: +SKIP
+    >>> x, y = Value(2.0), Value(3.0)  # doctest: +SKIP
+    >>> draw((x + y) * y)  # doctest: +SKIP
+    <Drawing of 4 values, 2 operations: .source is the DOT, .svg() the picture>
+    """
+    options = DrawOptions.of(options, **changes)  # the one option check, before any reading
+    graph = open_graph(root, caller="draw()", max_nodes=options.max_nodes, check=check,
+                       timeout=_backward_timeout(options, changes), error=None,
+                       names=names)  # fmt: skip
+    return drawing(graph, options)
+
+
+def to_dot(root: object, options: DrawOptions | None = None, /, **kwargs: Any) -> str:
+    """The DOT source of the graph that ends at `root`.
+
+    Options: keywords or a `DrawOptions` (rankdir, fmt, font_size, collapse, max_nodes,
+    show_grad, states, legend; see `autograd_viz.view.options`).
+
+    The ids the SVG carries are listed on `autograd_viz.view.render.dot_source`.
+
+    >>> from autograd_viz import Value
+    >>> x, y = Value(2.0, label="x"), Value(3.0, label="y")
+    >>> print(to_dot(x + y).count("->"))
+    3
+    """
+    options = DrawOptions.of(options, **kwargs)
+    graph = open_graph(root, caller="to_dot()", max_nodes=options.max_nodes)  # the one door
+    return dot_source(graph, options)
+
+
+def roles(root: object) -> list[str]:
+    """The role of every value, in topological order: parameters -> "param", numbers the
+    engine wrapped (the 3 of `x * 3`) -> "const", other leaves (every Value you made,
+    labelled or not) -> "input", the root -> "output", everything else -> "value" (the
+    snapshot's `Node.role`).
+
+    >>> from autograd_viz import Value
+    >>> x = Value(2.0, label="x")
+    >>> roles(x * 3)
+    ['input', 'const', 'output']
+    """
+    return [n.role for n in open_graph(root, caller="roles()").nodes]
+
+
+def animate(
+    root: object, *, check: bool = True, names: Mapping[str, object] | None = None, **options: Any
+) -> Any:
+    """Step through the forward and backward pass of any engine's graph; for a learner's
+    own engine, the numbers are the ones *their* `_backward` closures produced, and (with
+    `check`) the step where a rule goes wrong says so. Options are
+    `autograd_viz.front.player.Player`'s; `timeout=` (seconds) bounds the layout and their
+    backward() alike (5 s for their backward() when left out). Returns the player: the
+    widget (`Player`) where widgets render, else the widget-free `InlinePlayer`. A PyTorch
+    tensor steps through PyTorch's own backward run; `names` labels its tensors."""
+    from autograd_viz.front.player import DEFAULT_MAX_FRAMES  # lazily: ipywidgets
+
+    if names is not None:  # a tensor's graph, labelled: opened here (the door refuses others)
+        root = open_graph(root, caller="animate()", max_nodes=_limit(options), names=names)
+    if isinstance(root, (Value, Graph)):
+        return player_for(root, **options)  # ours: the player opens it, once
+    most = options.get("max_nodes", DrawOptions.max_nodes)
+    if type(most) is not int or most < 1:
+        DrawOptions.of(max_nodes=most)  # says what is wrong, before any reading
+    limit = options.get("max_frames", DEFAULT_MAX_FRAMES)
+    limit = limit if type(limit) is int else DEFAULT_MAX_FRAMES  # Player says what is wrong
+    timeout = options.get("timeout", DEFAULT_TIMEOUT)
+    graph = open_graph(root, caller="animate()", max_nodes=most, check=check, check_up_to=limit,
+                       timeout=timeout, error=None)  # fmt: skip
+    return player_for(graph, **options)  # a graph with more values than frames: unchecked
+
+
+def quiz(root: object, *, names: Mapping[str, object] | None = None, **options: Any) -> Any:
+    """A fill-in quiz on `root`'s graph: blanks on its nodes (see `autograd_viz.front.quiz.Quiz`,
+    which opens the graph, once; a PyTorch tensor's with `names`, here)."""
+    from autograd_viz.front.quiz import Quiz  # lazily: ipywidgets loads on first use
+
+    if names is not None:
+        root = open_graph(root, caller="quiz()", max_nodes=_limit(options), names=names)
+    return Quiz(root, **options)
+
+
+def _limit(options: Mapping[str, Any]) -> int | None:
+    """The `max_nodes` option where it is a usable one (else the viewer's check says why)."""
+    most = options.get("max_nodes", DrawOptions.max_nodes)
+    return most if type(most) is int and most > 0 else None
+
+
+def player_for(root: object, *, widgets: bool | None = None, **options: Any) -> Any:
+    """The player for `root`: the widget where widgets render, else the inline page.
+
+    `widgets=None` decides with `widgets_render()`; True or False asks for one.
+    """
+    from autograd_viz.front.inline import FrontendError, InlinePlayer, widgets_render
+
+    if widgets is not None and not isinstance(widgets, bool):
+        raise FrontendError(f"widgets must be True, False or None (choose), got {widgets!r}")
+    if widgets if widgets is not None else widgets_render():
+        from autograd_viz.front.player import Player  # only here: anywidget and ipywidgets
+
+        return Player(root, **options)
+    options.pop("history", None)  # the page lists the whole derivation already
+    options.pop("max_frames", None)
+    speed = options.pop("speed", None)
+    if speed is not None:
+        speed = check_speed(speed)
+        options["interval"] = min(60.0, max(0.05, 1 / speed))
+    return InlinePlayer(root, **options)

@@ -1,0 +1,234 @@
+"""Refuse a graph too large to draw before reading all of it: the door
+(`autograd_viz.open.door.open_graph`) counts with `check_size` (or `read_within`) before it takes
+the snapshot, so a chain of a million operations is refused in milliseconds with memory for
+`max_nodes` values, and hands on what the count read, so each node's operands (ours or another
+engine's) are read once. `layout_work` counts, before `dot` runs, the graph its placement step would
+solve, which the number of values alone does not bound (`x*w*w*…*w` has 102 values and 20,302 nodes
+to place). `read_operands` and `read_node` are the one place that looks inside one of our Values:
+the count reads with them first, `graph.snapshot` after."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from autograd_viz.core._text import clean_label
+from autograd_viz.core.errors import GraphTooLargeError
+from autograd_viz.engine import Value
+
+__all__ = ["MAX_LAYOUT_WORK", "GraphTooLargeError", "LayoutWork", "check_size", "layout_work",
+           "read_node", "read_operands", "read_within"]  # fmt: skip
+
+# The most nodes dot's placement graph may have (see `layout_work`): 25,000 lays out in about
+# 2 s natively here (benchmarks/layout_worst_case.py measures the worst graphs within it).
+MAX_LAYOUT_WORK = 25_000
+
+
+def check_size(root: object, max_nodes: int) -> dict[int, tuple[object, ...]]:
+    """Raise GraphTooLargeError if more than `max_nodes` values would have to be drawn.
+
+    Returns the operands it read, by `id` of the node, for `graph.snapshot(root, read=...)`:
+    with the snapshot, every node's operands are still read once.
+
+    The walk counts only values that every picture must draw: from the root, through
+    operands, stopping at the outputs of `nn` neurons (a collapsed drawing may hide what lies
+    behind them in a box). A value reached that way is visible in every drawing, so once more
+    than `max_nodes` of them are found no drawing within the limit exists and the walk stops;
+    a graph that fits, or that collapsing might shrink, passes on to the snapshot and the
+    exact check in `render`.
+
+    >>> x = Value(0.5)
+    >>> for _ in range(1_000):
+    ...     x = x.tanh()
+    >>> check_size(x, 500)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    autograd_viz.core.errors.GraphTooLargeError: this graph has more than 500 values...
+
+    For another engine's graph, the operands it read are `raw_operands` (for
+    `engines.read.read_graph(root, read=...)`).
+    """
+    read: dict[int, tuple[object, ...]] = {}
+    if type(max_nodes) is not int:
+        return read  # a bad max_nodes is refused where the options are checked
+    if not isinstance(root, Value):
+        found = _foreign_within(root, max_nodes)
+        if found is None:
+            raise _too_large(max_nodes, False)
+        return found  # a snapshot ({}) is counted where it is drawn
+    seen = {id(root)}
+    stack = [root]
+    visible = 0
+    neurons = False
+    while stack:
+        v = stack.pop()
+        if read_node(v)[5] is not None:  # an nn neuron's output: drawn as a box, or not at all
+            neurons = True
+            continue
+        visible += 1
+        if visible > max_nodes:
+            raise _too_large(max_nodes, neurons)
+        operands = read[id(v)] = read_operands(v)
+        for p in operands:
+            if id(p) not in seen:
+                seen.add(id(p))
+                stack.append(p)
+    return read
+
+
+def _foreign_within(root: object, max_nodes: int) -> dict | None:
+    """Another engine's graph (micrograd's, a learner's class), counted: the operands of
+    every value as stored (`raw_operands`: a list, and whether a set lost their order), by
+    `id`; None as soon as more than `max_nodes` values are found; {} for no graph at all."""
+    from autograd_viz.open.engines.node import is_graph, raw_operands  # their graphs only
+
+    if not is_graph(root):
+        return {}  # not a graph at all: the snapshot says what is wrong
+    return _read_up_to(root, max_nodes, raw_operands, first=lambda stored: stored[0])
+
+
+def _read_up_to(
+    root: object,
+    max_nodes: int,
+    operands_of: Callable[[object], Any],
+    first: Callable[[Any], Any] | None = None,
+) -> dict[int, Any] | None:
+    """Every value's operands behind `root`, by `id`, read with `operands_of` (`first` picks
+    the nodes out of what it returns); None as soon as more than `max_nodes` values are
+    found (the walk stops there)."""
+    read: dict[int, Any] = {}
+    seen = {id(root)}
+    stack = [root]
+    while stack:
+        v = stack.pop()
+        stored = read[id(v)] = operands_of(v)
+        for p in stored if first is None else first(stored):
+            if id(p) not in seen:
+                if len(seen) >= max_nodes:
+                    return None
+                seen.add(id(p))
+                stack.append(p)
+    return read
+
+
+def _too_large(max_nodes: int, neurons: bool) -> GraphTooLargeError:
+    if neurons:
+        return GraphTooLargeError(
+            f"this graph has more than {max_nodes} values outside its neurons (max_nodes="
+            f"{max_nodes}), so even collapsed to one box per neuron it is too many to read in "
+            "one picture (counting stopped there, before any work). Draw less: one sample's "
+            "forward pass, a sub-expression (an intermediate Value), or raise max_nodes."
+        )
+    return GraphTooLargeError(
+        f"this graph has more than {max_nodes} values (max_nodes={max_nodes}), too many to "
+        "read in one picture (counting stopped there, before any work). Draw less: draw a "
+        "sub-expression (an intermediate Value), build it with autograd_viz.nn and pass "
+        "collapse='neuron' or 'layer', or raise max_nodes (slow and hard to read)."
+    )
+
+
+def read_within(root: object, max_nodes: int) -> dict[int, tuple[object, ...]] | None:
+    """The operands of every value behind `root`, by `id`, for `graph.snapshot(root,
+    read=...)`; None as soon as more than `max_nodes` values are found (counting stops
+    there). For a viewer that draws every value, with no box to collapse a neuron into
+    (the quiz puts a blank on each): it counts through neurons, unlike `check_size`.
+
+    >>> x = Value(0.5)
+    >>> for _ in range(1_000):
+    ...     x = x.tanh()
+    >>> read_within(x, 60) is None, len(read_within(x, 1_001))
+    (True, 1001)
+    """
+    if not isinstance(root, Value):  # another engine's graph: counted, then read once
+        return _foreign_within(root, max_nodes)
+    return _read_up_to(root, max_nodes, read_operands)
+
+
+# ---- the one place that looks inside a node -------------------------------------------
+
+
+def read_operands(v: Any) -> tuple[object, ...]:
+    """The operands of a node, in order (`Value.parents`)."""
+    return v.parents
+
+
+def read_node(v: Any) -> tuple[str, float, float, str, float | None, str | None, bool, Any]:
+    """Everything a viewer needs from one node, as plain data: label, data, grad, op,
+    exponent, tag (the name of the neuron nn tagged it with), trainable, backward rule.
+
+    This is where another engine's node class would be read (its operands in
+    `read_operands`); nothing else in the package looks inside a node.
+    """
+    tag = v.tag
+    if tag is not None:
+        tag = getattr(tag, "name", None)
+        tag = None if tag is None else str(tag)
+    trainable = getattr(type(v), "trainable", False) is True  # nn.Parameter says so
+    label = clean_label(str(v.label)) if v.label else ""  # one cleaning for every viewer
+    return (label, v.data, v.grad, v.op, v.exponent, tag, trainable,
+            v._rule)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class LayoutWork:
+    """What `dot`'s work on a drawing grows with: `nodes` and `edges` drawn, and `work`, the
+    nodes of the graph its placement step solves (`nodes + edges + 2 * hidden`, where
+    `hidden` counts the ranks every edge crosses). `widest` is the node whose edges cross
+    the most ranks, and `crossed` how many: the value to blame when `work` is too large."""
+
+    nodes: int
+    edges: int
+    work: int
+    widest: object = None
+    crossed: int = 0
+
+
+def layout_work(edges: Sequence[tuple[object, object]]) -> LayoutWork:
+    """The size of the graph `dot` places (its x-coordinate step), from the drawing's edges.
+
+    `dot` gives every node a rank (a column, left to right) and each edge a hidden node on
+    every rank it crosses; placement then solves a network-simplex problem on all of them
+    plus one node per edge. The ranks are estimated as dot's own ranking would at best make
+    them: the fewer crossings of "as early" and "as late as possible" (dot minimises them,
+    so its graph is never larger). Counting is linear in the edges: no layout is run.
+
+    >>> layout_work([("x", "op"), ("w", "op"), ("op", "z")]).work
+    7
+    """
+    succ: dict[object, list] = {}
+    pred: dict[object, list] = {}
+    for a, b in edges:
+        succ.setdefault(a, []).append(b)
+        pred.setdefault(b, []).append(a)
+        succ.setdefault(b, [])
+        pred.setdefault(a, [])
+    indegree = {n: len(p) for n, p in pred.items()}
+    order = [n for n, d in indegree.items() if d == 0]
+    for n in order:  # Kahn's order; a node on a cycle (never ours) is simply left out
+        for m in succ[n]:
+            indegree[m] -= 1
+            if indegree[m] == 0:
+                order.append(m)
+    early: dict[object, int] = {}
+    for n in order:
+        early[n] = max((early[p] + 1 for p in pred[n] if p in early), default=0)
+    last = max(early.values(), default=0)
+    late: dict[object, int] = {}
+    for n in reversed(order):
+        late[n] = min((late[s] - 1 for s in succ[n] if s in late), default=last)
+    best: tuple[int, dict[object, int]] | None = None
+    for rank in (early, late):
+        crossed: dict[object, int] = {}
+        for a, b in edges:
+            if a in rank and b in rank:
+                crossed[a] = crossed.get(a, 0) + max(rank[b] - rank[a] - 1, 0)
+        total = sum(crossed.values())
+        if best is None or total < best[0]:
+            best = (total, crossed)
+    hidden, crossed = best if best is not None else (0, {})
+    widest = max(crossed, key=crossed.get, default=None)
+    return LayoutWork(
+        nodes=len(succ), edges=len(edges), work=len(succ) + len(edges) + 2 * hidden,
+        widest=widest, crossed=crossed.get(widest, 0),
+    )  # fmt: skip
