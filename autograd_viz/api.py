@@ -1,26 +1,28 @@
-"""The public viewers of any engine's graph — `autograd_viz.draw`, `to_dot`, `roles`, `animate` and
-`quiz`, and
-the conveniences `Value.draw()` / `Value.animate()` that import this module lazily (the one
-documented import from the engine up into the viewers): each checks its options once, opens
-the graph once (`autograd_viz.open.door.open_graph`: the size, the one read, a learner's engine
-check) and hands the snapshot down, so no layer below reads the user's graph again and a
-learner's engine is drawn with its first wrong node marked and played with the numbers of
-one run of their backward().
-"""
+"""The public viewers of any engine's graph — `autograd_viz.draw`, `to_dot`, `roles`, `animate`,
+`quiz` and `ask_table`, and the conveniences `Value.draw()` / `Value.animate()` that import this
+module lazily (the one documented import from the engine up into the viewers): each checks its
+options once, opens the graph once (`autograd_viz.open.door.open_graph`: the size, the one read, a
+learner's engine check) and hands the snapshot down, so no layer below reads the user's graph again
+and a learner's engine is drawn with its first wrong node marked and played with the numbers of one
+run of their backward()."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
+from autograd_viz.core.derive import MAX_NODES
+from autograd_viz.core.errors import TraceError
+from autograd_viz.core.graph import Graph
+from autograd_viz.core.steps import Step
 from autograd_viz.core.time_limits import DEFAULT_TIMEOUT
 from autograd_viz.engine import Value
 from autograd_viz.open.door import open_graph
-from autograd_viz.open.graph import Graph
+from autograd_viz.view.ask import ask_of, too_large_to_ask
 from autograd_viz.view.options import DrawOptions, check_speed
 from autograd_viz.view.render import Drawing, dot_source, drawing
 
-__all__ = ["animate", "draw", "player_for", "quiz", "roles", "to_dot"]
+__all__ = ["animate", "ask_table", "draw", "player_for", "quiz", "roles", "to_dot"]
 
 
 def _backward_timeout(options: DrawOptions, changes: dict[str, Any]) -> float:
@@ -92,6 +94,38 @@ def roles(root: object) -> list[str]:
     ['input', 'const', 'output']
     """
     return [n.role for n in open_graph(root, caller="roles()").nodes]
+
+
+def ask_table(
+    root: object,
+    *,
+    digits: int = 4,
+    max_nodes: int = MAX_NODES,
+    steps: list[Step] | None = None,
+    latex: bool = True,
+) -> dict[str, Any]:
+    """The chain-rule sum of every value and the local derivative of every edge, as data
+    (`autograd_viz.view.ask.ask_of`, which says what the table holds), of the graph ending at
+    `root`, opened once; `steps`, if given, is its trace, so a caller that has one does not
+    trace twice.
+
+    >>> from autograd_viz import Value
+    >>> x, y = Value(2.0, label="x"), Value(3.0, label="y")
+    >>> s = x + y; s.label = "s"
+    >>> z = s * y; z.label = "z"
+    >>> table = ask_table(z)
+    >>> table["nodes"]["v1"]["sum"]
+    '∂z/∂y = ȳ via the product + ȳ via the sum = 5 + 3 = 8'
+    >>> [t["edges"] for t in table["nodes"]["v1"]["terms"]]
+    [['op3-v3', 'v1-op3-1'], ['op2-v2', 'v1-op2-1']]
+    >>> table["edges"]["v0-op2-0"]["text"]
+    '∂s/∂x = 1'
+    """
+    if type(max_nodes) is not int or max_nodes < 1:
+        raise TraceError(f"max_nodes must be a positive int, got {max_nodes!r}")
+    graph = open_graph(root, caller="ask_table()", max_nodes=max_nodes, every_value=True,
+                       too_large=too_large_to_ask)  # fmt: skip
+    return ask_of(graph, digits=digits, steps=steps, latex=latex)
 
 
 def animate(

@@ -45,7 +45,7 @@ sys.path.insert(0, str(HERE.parent / "tests"))
 
 from autograd_viz import Value  # noqa: E402
 from autograd_viz.front.explore import explore  # noqa: E402
-from autograd_viz.open.graph import snapshot  # noqa: E402
+from autograd_viz.open.snapshot import snapshot  # noqa: E402
 
 BUDGET_MS = 100.0
 F_SOURCE = """\

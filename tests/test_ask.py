@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from op_cases import expressions
 
 from autograd_viz import Value
+from autograd_viz.api import ask_table
 from autograd_viz.trace import trace
-from autograd_viz.view.ask import ask_table
 
 
 def _z():
@@ -110,9 +110,9 @@ def test_not_a_graph_is_refused_by_name():
 def test_the_modules_examples_run():
     import doctest
 
-    from autograd_viz.view import ask
+    from autograd_viz import api
 
-    result = doctest.testmod(ask)
+    result = doctest.testmod(api)  # ask_table's examples, with the other entries'
     assert result.attempted >= 3 and result.failed == 0
 
 
@@ -135,7 +135,7 @@ def test_without_latex_the_table_keeps_every_text_and_drops_only_the_latex():
 def test_each_edges_local_derivative_is_the_adjoint_traces_local_line(root):
     """The edges' lines come from `local_equations`, without a second trace: each is the
     `local` line the adjoint notation writes for that edge, word for word."""
-    from autograd_viz.open.graph import snapshot
+    from autograd_viz.open.snapshot import snapshot
     from autograd_viz.trace import local_equations
 
     graph = snapshot(root)

@@ -18,7 +18,7 @@ from op_cases import BY_NAME, CASES, programs
 
 from autograd_viz import Value
 from autograd_viz.core.ops import OPS, describe
-from autograd_viz.open.graph import snapshot
+from autograd_viz.open.snapshot import snapshot
 
 
 @settings(max_examples=300, deadline=None)

@@ -9,7 +9,9 @@ import pytest
 from examples import sum_times_y
 
 from autograd_viz import MLP, Parameter, Value
-from autograd_viz.open.graph import Graph, GraphError, snapshot
+from autograd_viz.core.errors import GraphError
+from autograd_viz.core.graph import Graph
+from autograd_viz.open.snapshot import snapshot
 
 
 def test_nodes_follow_the_engines_topological_order_with_operands_in_order():
@@ -97,7 +99,7 @@ def test_the_docstring_examples_hold():
     import doctest
 
     import autograd_viz.core.ops as ops
-    import autograd_viz.open.graph as graph
+    import autograd_viz.open.snapshot as graph
 
     for module in (graph, ops):
         result = doctest.testmod(module)
@@ -196,7 +198,7 @@ def test_a_cycle_written_into_our_value_is_a_graph_error_at_once(viewer):
     import pickle
 
     from autograd_viz import quiz
-    from autograd_viz.open.graph import CycleError
+    from autograd_viz.core.errors import CycleError
     from autograd_viz.trace import trace
 
     call = {
@@ -232,7 +234,7 @@ STALE = r"out of date: s = x \+ y was computed as 5, but its operands now give 1
 @pytest.mark.parametrize("viewer", ["snapshot", "draw", "trace", "animate", "quiz"])
 def test_a_stale_graph_is_refused_naming_the_value_and_what_to_run(viewer):
     from autograd_viz import quiz
-    from autograd_viz.open.graph import StaleGraphError
+    from autograd_viz.core.errors import StaleGraphError
     from autograd_viz.trace import trace
 
     call = {
@@ -250,7 +252,7 @@ def test_a_stale_graph_is_refused_naming_the_value_and_what_to_run(viewer):
 
 
 def test_a_stale_graph_whose_operands_now_have_no_value_says_so():
-    from autograd_viz.open.graph import StaleGraphError
+    from autograd_viz.core.errors import StaleGraphError
 
     w = Value(2.0, label="w")
     out = w.log() * 3

@@ -150,7 +150,7 @@ def test_a_wide_drawing_scrolls_in_its_output_and_a_narrow_one_stays_a_picture()
 
 def test_a_learners_own_engine_gets_the_widget_free_player_too(no_widgets):
     import autograd_viz
-    from autograd_viz.open.graph import snapshot
+    from autograd_viz.open.snapshot import snapshot
 
     player = autograd_viz.animate(_blog_z())
     assert isinstance(player, InlinePlayer) and player.n_frames == 9

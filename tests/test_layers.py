@@ -35,7 +35,7 @@ def _loaded_after(statement: str) -> set[str]:
 @pytest.mark.parametrize(
     "module",
     [*VIZ, "autograd_viz.render", "autograd_viz.trace", "autograd_viz.core.derive",
-     "autograd_viz.open.graph"],
+     "autograd_viz.core.graph"],
 )
 def test_viewers_and_the_snapshot_never_import_nn(module):
     loaded = _loaded_after(f"import {module}")
@@ -43,7 +43,7 @@ def test_viewers_and_the_snapshot_never_import_nn(module):
 
 
 @pytest.mark.parametrize(
-    "module", ["autograd_viz.trace", "autograd_viz.open.graph", "autograd_viz.core.ops"]
+    "module", ["autograd_viz.trace", "autograd_viz.core.graph", "autograd_viz.core.ops"]
 )
 def test_below_the_viewers_nothing_imports_a_viewer(module):
     loaded = _loaded_after(f"import {module}")
@@ -231,7 +231,7 @@ def test_function_level_imports_keep_the_layer_rules():
         if module.startswith(BELOW_THE_VIEWERS):
             allowed = {t for m, t in CONVENIENCE if m == module}
             assert up <= allowed, f"{module} imports {sorted(up - allowed)}"
-        if module.startswith((*THE_VIEWERS, "autograd_viz.open.graph", "autograd_viz.trace")):
+        if module.startswith((*THE_VIEWERS, "autograd_viz.core.graph", "autograd_viz.trace")):
             assert "autograd_viz.nn" not in targets, module
 
 
@@ -323,14 +323,13 @@ def test_the_longest_module_level_import_chain_is_at_most_eight_imports():
 
 OPENERS = {"open_graph", "snapshot", "snapshot_for"}  # the door, and what it calls for our Value
 # The modules whose public calls take a user's root and open it, once, at their top; every
-# other module takes the `Graph` its entry opened. (`viz.training` and `viz.explore` open the
+# other module takes the `Graph` its entry opened. (`front.training` and `front.explore` open the
 # graphs they build themselves from the model or from `f`, not one a learner hands them.)
 ENTRIES = {
     "autograd_viz.open.door",
-    "autograd_viz.open.graph",
+    "autograd_viz.open.snapshot",
     "autograd_viz.trace",
     "autograd_viz.api",
-    "autograd_viz.view.ask",
     "autograd_viz.front.explore",
     "autograd_viz.view.frames",
     "autograd_viz.front.player",

@@ -9,7 +9,7 @@ from mathjax import mathjax_errors
 
 from autograd_viz import MLP, Value
 from autograd_viz.front.player import DEFAULT_MAX_FRAMES, AnimationTooLargeError
-from autograd_viz.open.graph import snapshot
+from autograd_viz.open.snapshot import snapshot
 from autograd_viz.trace import TraceError, trace
 from autograd_viz.view.network import NetworkError, count_neuron_steps, neuron_steps
 

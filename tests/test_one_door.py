@@ -32,7 +32,7 @@ WORK = {
     ("open/size.py", "check_size"): "size check",
     ("open/size.py", "read_within"): "size check",
     ("view/options.py", "of"): "option check",
-    ("open/graph.py", "snapshot"): "graph read",  # only with a root that is not a snapshot yet
+    ("open/snapshot.py", "snapshot"): "graph read",  # only with a root that is not a snapshot yet
     ("open/engines/read.py", "read_graph"): "graph read",
     ("view/render.py", "_build"): "DOT built",
     ("core/derive.py", "derive"): "trace",  # every derivation (trace() opens, then derives)
@@ -332,9 +332,13 @@ def test_the_dot_builder_marks_a_learners_first_wrong_node_only_when_the_caller_
 
 def test_the_errors_of_opening_and_drawing_live_in_one_module_under_their_old_names():
     from autograd_viz.core import errors
-    from autograd_viz.core.errors import BackwardTimeoutError
+    from autograd_viz.core.errors import (
+        BackwardTimeoutError,
+        CycleError,
+        GraphError,
+        StaleGraphError,
+    )
     from autograd_viz.open.engines.read import NotAGraphError, NumberOutOfRangeError
-    from autograd_viz.open.graph import CycleError, GraphError, StaleGraphError
     from autograd_viz.view.frames import FramesError
     from autograd_viz.view.layout import GraphvizError, GraphvizNotFoundError
     from autograd_viz.view.render import GraphTooLargeError

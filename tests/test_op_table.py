@@ -233,7 +233,7 @@ def test_the_readers_keep_no_list_of_operations_of_their_own():
     import autograd_viz.nn as nn
     import autograd_viz.open.engines.ops as foreign_ops
     import autograd_viz.open.engines.read as foreign
-    import autograd_viz.open.graph as graph
+    import autograd_viz.open.snapshot as graph
     import autograd_viz.view.network as network
 
     gone = {
@@ -342,7 +342,8 @@ def test_softplus_added_the_documented_way_is_an_activation_for_nn(softplus):
 def test_softplus_added_the_documented_way_is_covered_by_the_stale_graph_check(softplus):
     """The stale check reads the op table: a softplus whose input changed after the forward
     pass is refused by name, as a built-in op would be."""
-    from autograd_viz.open.graph import StaleGraphError, snapshot
+    from autograd_viz.core.errors import StaleGraphError
+    from autograd_viz.open.snapshot import snapshot
 
     x = Value(1.0, label="x")
     y = x.softplus()
@@ -356,7 +357,7 @@ def test_softplus_added_the_documented_way_is_covered_by_the_stale_graph_check(s
 def test_softplus_neuron_steps_name_its_slope(softplus):
     model = MLP(2, [2, 1], act="softplus", seed=0)
     loss = (model([1.0, -1.0]) - 1.0) ** 2
-    from autograd_viz.open.graph import snapshot
+    from autograd_viz.open.snapshot import snapshot
 
     texts = [s.text for s in neuron_steps(snapshot(loss), "backward")]
     neuron = next(t for t in texts if t.startswith("∂out/∂L2.n1 = "))

@@ -16,7 +16,7 @@ from op_cases import expressions
 
 from autograd_viz import MLP, Value
 from autograd_viz.engine import Constant
-from autograd_viz.open.graph import snapshot
+from autograd_viz.open.snapshot import snapshot
 from autograd_viz.trace import (
     Step,
     TraceError,

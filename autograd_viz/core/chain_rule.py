@@ -19,7 +19,7 @@ from autograd_viz.core.ops import Args, Op, describe
 from autograd_viz.core.steps import _Line
 
 if TYPE_CHECKING:  # annotations only
-    from autograd_viz.open.graph import Graph, Node
+    from autograd_viz.core.graph import Graph, Node
 
 
 def value_eq(graph: Graph, i: int, digits: int) -> Eq:

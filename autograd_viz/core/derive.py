@@ -20,7 +20,7 @@ from autograd_viz.core.naming import expression_names
 from autograd_viz.core.steps import Step, _Line, _steps, check_phase
 
 if TYPE_CHECKING:  # annotations only
-    from autograd_viz.open.graph import Graph
+    from autograd_viz.core.graph import Graph
 
 __all__ = ["MAX_NODES", "NOTATIONS", "derive", "local_equations"]
 
@@ -33,7 +33,7 @@ def derive(graph: Graph, phase: str = "both", *, digits: int = 4,
     """The steps of `graph`'s forward and/or backward pass (see `autograd_viz.trace.trace`).
 
     >>> from autograd_viz import Value
-    >>> from autograd_viz.open.graph import snapshot
+    >>> from autograd_viz.open.snapshot import snapshot
     >>> x = Value(2.0, label="x")
     >>> [step.text for step in derive(snapshot(x * x), "backward")][-1]
     '∂(x · x)/∂x = 2 + 2 = 4'
@@ -70,7 +70,7 @@ def local_equations(graph: Graph, digits: int = 4) -> dict[str, Eq]:
     again (what a player's "ask the graph" panel shows on an edge).
 
     >>> from autograd_viz import Value
-    >>> from autograd_viz.open.graph import snapshot
+    >>> from autograd_viz.open.snapshot import snapshot
     >>> x, y = Value(2.0, label="x"), Value(3.0, label="y")
     >>> local_equations(snapshot((x + y) * y))["v1-op3-1"].text
     '∂((x + y) · y)/∂y = x + y = 5'

@@ -6,7 +6,7 @@ its neuron (`L2.n1`), a constant by its value, and an unlabelled input by a lett
 equations, the player and quizzes all use these names (`expression_names`).
 
     >>> from autograd_viz import Value
-    >>> from autograd_viz.open.graph import snapshot
+    >>> from autograd_viz.open.snapshot import snapshot
     >>> a, b = Value(2.0, label="a"), Value(-3.0, label="b")
     >>> [e.text for e in expression_names(snapshot((a * b).tanh() / b))]
     ['a', 'b', 'a · b', 'tanh(a · b)', 'b⁻¹', 'out']
@@ -21,7 +21,7 @@ from autograd_viz.core._equations import ATOM, PRODUCT, SUM, Eq, latex_name, neg
 from autograd_viz.core.ops import Args, describe
 
 if TYPE_CHECKING:  # names are read from a snapshot's nodes; the graph module needs them back
-    from autograd_viz.open.graph import Graph, Node
+    from autograd_viz.core.graph import Graph, Node
 
 __all__ = ["MAX_LENGTH", "ROOT_LENGTH", "expression_names"]
 

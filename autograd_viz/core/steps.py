@@ -15,7 +15,7 @@ from autograd_viz.core._equations import Eq
 from autograd_viz.core.errors import TraceError
 
 if TYPE_CHECKING:  # annotations only
-    from autograd_viz.open.graph import Graph
+    from autograd_viz.core.graph import Graph
 
 PHASES = ("forward", "backward", "both")
 

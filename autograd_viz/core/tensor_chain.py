@@ -17,7 +17,7 @@ from autograd_viz.core.ops import describe
 from autograd_viz.core.steps import _Line
 
 if TYPE_CHECKING:  # annotations only
-    from autograd_viz.open.graph import Graph, Node
+    from autograd_viz.core.graph import Graph, Node
 
 __all__ = ["TensorBackward"]
 

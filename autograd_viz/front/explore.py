@@ -23,13 +23,13 @@ import traitlets
 from autograd_viz.core._checks import is_number
 from autograd_viz.core.derive import derive
 from autograd_viz.core.errors import ExploreError, GraphTooLargeError
+from autograd_viz.core.graph import Graph
 from autograd_viz.core.time_limits import DEFAULT_TIMEOUT, call_with_time_limit
 from autograd_viz.engine import Value
 from autograd_viz.front.static import module_text
 from autograd_viz.open.door import open_graph
-from autograd_viz.open.graph import Graph
 from autograd_viz.view import layout, render
-from autograd_viz.view.ask import ask_table
+from autograd_viz.view.ask import ask_of
 from autograd_viz.view.dot import html_text, number_formatter
 from autograd_viz.view.explore_inputs import arguments, check_f, number_input, short, slider_spec
 from autograd_viz.view.options import DrawOptions
@@ -125,7 +125,7 @@ class Explorer(anywidget.AnyWidget):
             cells[f"v{i}-data"] = f"data {number(node.data)}"
             cells[f"v{i}-grad"] = f"grad {number(grads[i])}"
         out = graph.nodes[-1]
-        table = ask_table(graph, digits=self._digits, steps=steps, latex=False)  # text only
+        table = ask_of(graph, digits=self._digits, steps=steps, latex=False)  # text only
         return {
             "req": req,
             "cells": cells,

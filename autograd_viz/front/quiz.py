@@ -76,7 +76,7 @@ class Quiz(anywidget.AnyWidget):
             `notation` (of the step equations); the quiz sets the others itself.
 
     Attributes:
-        graph: the snapshot of `root`'s graph (`autograd_viz.open.graph.Graph`), as `Player.graph`.
+        graph: the snapshot of `root`'s graph (`autograd_viz.core.graph.Graph`), as `Player.graph`.
         blanks: the blanks, in the order Tab visits them.
         picture: the drawing as it shows now (SVG), the blanks filled in so far.
         feedback, progress, equation: the texts the quiz shows now.

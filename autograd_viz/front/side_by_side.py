@@ -18,11 +18,11 @@ from typing import Any
 
 from autograd_viz.core._numbers import format_number
 from autograd_viz.core.errors import TorchGraphError, TorchNotInstalledError
+from autograd_viz.core.graph import Graph
 from autograd_viz.core.naming import expression_names
 from autograd_viz.core.ops import POWER_N, describe
 from autograd_viz.open.door import open_graph
 from autograd_viz.open.engines.torch_graph import is_tensor
-from autograd_viz.open.graph import Graph
 from autograd_viz.view.options import DrawOptions
 from autograd_viz.view.render import Drawing, drawing
 

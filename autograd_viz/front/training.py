@@ -16,7 +16,8 @@ from typing import Any
 from autograd_viz.core._checks import is_number
 from autograd_viz.core._numbers import format_number
 from autograd_viz.core.derive import derive
-from autograd_viz.open.graph import Graph, snapshot
+from autograd_viz.core.graph import Graph
+from autograd_viz.open.snapshot import snapshot
 from autograd_viz.view import dot as _dot
 from autograd_viz.view.options import DrawOptions
 from autograd_viz.view.palette import COLORS

@@ -1,7 +1,7 @@
 """The one door into the viewers: every public entry opens the user's graph once with
 `open_graph` — the size check first (`autograd_viz.open.size`: a graph too large is refused having
 read at most `max_nodes` values), then the one read, handed what the count read (our
-`Value` by `autograd_viz.open.graph.snapshot`; a PyTorch tensor by `engines.torch_run`, with
+`Value` by `autograd_viz.open.snapshot.snapshot`; a PyTorch tensor by `engines.torch_run`, with
 PyTorch's backward run once with hooks; any other micrograd-style object by
 `engines.replay`, their backward() run once and, when asked, checked) — and every layer
 below takes the plain `Graph` it returns; the other engines' openers load only when such a
@@ -19,9 +19,10 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
 from autograd_viz.core.errors import LOOKS_FOR, GraphError, GraphTooLargeError
+from autograd_viz.core.graph import Graph
 from autograd_viz.engine import Value
-from autograd_viz.open.graph import Graph, snapshot
 from autograd_viz.open.size import check_size, read_within
+from autograd_viz.open.snapshot import snapshot
 
 if TYPE_CHECKING:
     from autograd_viz.open.engines.check import EngineReport

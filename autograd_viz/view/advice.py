@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from autograd_viz.open.graph import Graph
+from autograd_viz.core.graph import Graph
 from autograd_viz.view.collapse import has_neurons
 from autograd_viz.view.network import count_neuron_steps
 
@@ -32,7 +32,7 @@ def frame_advice(
     and a larger max_frames only where all `frames` would also fit the size limit.
     `fit`: how many frames of this drawing fit in the player's size limit, if fewer.
 
-    >>> from autograd_viz.open.graph import snapshot
+    >>> from autograd_viz.open.snapshot import snapshot
     >>> from autograd_viz.nn import MLP
     >>> loss = (MLP(2, [16, 16, 1], seed=0)([1.0, -1.0]) - 1.0) ** 2
     >>> frame_advice(snapshot(loss), "both", "operation", 400).split(". ")[0]

@@ -1,65 +1,43 @@
-"""Ask the graph — the data behind "click `y` to ask why its gradient is 8": `ask_table(root)`
-gives, for every value node, its chain-rule sum with one term per use (each term with the
-SVG edge ids it travels) and, for every operand edge, its local derivative written the
-autodiff way, as a JSON-able dict the front end (`front/static/ask.js`) shows; every line is
-one the kit's own trace writes (its blog-notation steps for the sums, `local_equations` for
-the edges), nothing recomputed, so the panel can never disagree with the player, the
-worksheet or `backward()`.
-"""
+"""Ask the graph — the data behind "click `y` to ask why its gradient is 8": `ask_of(graph)`
+(`autograd_viz.api.ask_table(root)` for a Value) gives, for every value node, its chain-rule sum
+with one term per use (each term with the SVG edge ids it travels) and, for every operand edge, its
+local derivative written the autodiff way, as a JSON-able dict the front end (`front/static/ask.js`)
+shows; every line is one the kit's own trace writes (its blog-notation steps for the sums,
+`local_equations` for the edges), nothing recomputed, so the panel can never disagree with the
+player, the worksheet or `backward()`."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from autograd_viz.core.derive import MAX_NODES, derive, local_equations
-from autograd_viz.core.errors import GraphTooLargeError, TraceError
+from autograd_viz.core.derive import derive, local_equations
+from autograd_viz.core.errors import GraphTooLargeError
+from autograd_viz.core.graph import Graph
 from autograd_viz.core.naming import expression_names
 from autograd_viz.core.steps import Step
-from autograd_viz.open.door import open_graph
 
-__all__ = ["ask_table"]
+__all__ = ["ask_of", "too_large_to_ask"]
 
 _EQ = " = "  # `autograd_viz.core._equations.chain` joins the parts of a line with it
 _FLAG = "   ✗ "  # where a learner's engine went wrong, the trace appends this and a sentence
 
 
-def ask_table(
-    root: object,
-    *,
-    digits: int = 4,
-    max_nodes: int = MAX_NODES,
-    steps: list[Step] | None = None,
-    latex: bool = True,
+def ask_of(
+    graph: Graph, *, digits: int = 4, steps: list[Step] | None = None, latex: bool = True
 ) -> dict[str, Any]:
     """The chain-rule sum of every value and the local derivative of every edge, as data.
 
-    `root` is a Value or a graph snapshot; `steps`, if given, is its trace in blog notation,
-    one step per operation (`trace(root, "backward")` or `"both"`; a forward-only one is
-    ignored), so a caller that has one does not trace twice. `latex=False` leaves out the
-    LaTeX forms (half the bytes: a view that shows only text, updated on every change, sends
-    less). Keys are the drawing's SVG ids (`autograd_viz.view.render`): `nodes["v1"]` is
-    `{"name", "grad", "total", "sum", "latex", "why", "terms"}`, each term
-    `{"text", "latex", "lhs", "lhs_latex", "value", "edges", "path"}` (`edges`: the use's two
-    edges; `path`: every edge on the way from the operation's result on to the output);
-    `edges["v1-op3-1"]` is `{"text", "latex"}`. Constants get no entry: no gradient flows
-    into a number written in the expression.
-
-    >>> from autograd_viz import Value
-    >>> x, y = Value(2.0, label="x"), Value(3.0, label="y")
-    >>> s = x + y; s.label = "s"
-    >>> z = s * y; z.label = "z"
-    >>> table = ask_table(z)
-    >>> table["nodes"]["v1"]["sum"]
-    '∂z/∂y = ȳ via the product + ȳ via the sum = 5 + 3 = 8'
-    >>> [t["edges"] for t in table["nodes"]["v1"]["terms"]]
-    [['op3-v3', 'v1-op3-1'], ['op2-v2', 'v1-op2-1']]
-    >>> table["edges"]["v0-op2-0"]["text"]
-    '∂s/∂x = 1'
+    `graph` is an opened graph (`autograd_viz.api.ask_table` opens a Value); `steps`, if given,
+    is its trace in blog notation, one step per operation (`trace(root, "backward")` or
+    `"both"`; a forward-only one is ignored), so a caller that has one does not trace twice.
+    `latex=False` leaves out the LaTeX forms (half the bytes: a view that shows only text,
+    updated on every change, sends less). Keys are the drawing's SVG ids
+    (`autograd_viz.view.render`): `nodes["v1"]` is `{"name", "grad", "total", "sum", "latex",
+    "why", "terms"}`, each term `{"text", "latex", "lhs", "lhs_latex", "value", "edges",
+    "path"}` (`edges`: the use's two edges; `path`: every edge on the way from the operation's
+    result on to the output); `edges["v1-op3-1"]` is `{"text", "latex"}`. Constants get no
+    entry: no gradient flows into a number written in the expression.
     """
-    if type(max_nodes) is not int or max_nodes < 1:
-        raise TraceError(f"max_nodes must be a positive int, got {max_nodes!r}")
-    graph = open_graph(root, caller="ask_table()", max_nodes=max_nodes, every_value=True,
-                       too_large=_too_large)  # fmt: skip
     steps = [s for s in steps or () if s.phase == "backward"]
     if not steps:  # none given, or a forward-only trace (a player of phase="forward")
         steps = derive(graph, "backward", digits=digits)
@@ -109,7 +87,8 @@ def ask_table(
     return table if latex else _without_latex(table)
 
 
-def _too_large(max_nodes: int) -> GraphTooLargeError:
+def too_large_to_ask(max_nodes: int) -> GraphTooLargeError:
+    """The error of `ask_table` for a graph of more than `max_nodes` values."""
     return GraphTooLargeError(
         f"ask_table(): this graph has more than {max_nodes} values (max_nodes={max_nodes}), "
         "too many chain-rule sums to read (counting stopped there, before any work). Ask a "

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from autograd_viz.open.graph import Graph
+from autograd_viz.core.graph import Graph
 
 
 @dataclass(frozen=True)
@@ -43,7 +43,7 @@ def neuron_layer(name: str) -> str:
 def collapse_view(graph: Graph, mode: str) -> View:
     """Group the values of a snapshot into neuron or layer boxes.
 
-    >>> from autograd_viz.open.graph import snapshot
+    >>> from autograd_viz.open.snapshot import snapshot
     >>> from autograd_viz.nn import MLP
     >>> out = MLP(2, [3, 1], seed=0)([1.0, 2.0])
     >>> view = collapse_view(snapshot(out), "neuron")

@@ -18,9 +18,9 @@ from typing import Any, NamedTuple
 
 from autograd_viz.core._checks import is_number
 from autograd_viz.core.errors import LOOKS_FOR, FramesError
+from autograd_viz.core.graph import Graph
 from autograd_viz.core.steps import Step, check_phase
 from autograd_viz.open.door import open_graph
-from autograd_viz.open.graph import Graph
 from autograd_viz.view import layout, render, svg
 from autograd_viz.view.collapse import collapse_view, has_neurons
 from autograd_viz.view.frame_slots import PLACEHOLDER, slot_changes, slot_filler, state_of

@@ -29,10 +29,10 @@ from autograd_viz.core._equations import (
 )
 from autograd_viz.core.derive import derive
 from autograd_viz.core.errors import NetworkError, TraceError
+from autograd_viz.core.graph import Graph, Node
 from autograd_viz.core.naming import expression_names
 from autograd_viz.core.ops import Args, describe
 from autograd_viz.core.steps import Step, check_phase
-from autograd_viz.open.graph import Graph, Node
 from autograd_viz.view.collapse import collapse_view, has_neurons
 
 __all__ = [
@@ -90,7 +90,7 @@ def steps_for(
 def count_neuron_steps(graph: Graph, phase: str = "both") -> int:
     """How many frames `neuron_steps(graph, phase)` gives, counted without tracing.
 
-    >>> from autograd_viz.open.graph import snapshot
+    >>> from autograd_viz.open.snapshot import snapshot
     >>> from autograd_viz.nn import MLP
     >>> count_neuron_steps(snapshot((MLP(2, [4, 4, 1], seed=0)([1.0, -1.0]) - 1.0) ** 2))
     25
@@ -113,7 +113,7 @@ def neuron_steps(graph: Graph, phase: str = "both", *, digits: int = 4) -> list[
     its `active` is the neuron's output (a box of the `collapse="neuron"` drawing), its
     `values`/`grads` say what is known after it, its `text`/`latex` the neuron's equation.
 
-    >>> from autograd_viz.open.graph import snapshot
+    >>> from autograd_viz.open.snapshot import snapshot
     >>> from autograd_viz.nn import MLP
     >>> loss = (MLP(2, [4, 4, 1], seed=0)([1.0, -1.0]) - 1.0) ** 2
     >>> steps = neuron_steps(snapshot(loss))

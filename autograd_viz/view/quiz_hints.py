@@ -16,7 +16,7 @@ from autograd_viz.core.ops import describe
 from autograd_viz.course.grading import AnswerParseError, judge_answer
 
 if TYPE_CHECKING:  # annotations only
-    from autograd_viz.open.graph import Graph
+    from autograd_viz.core.graph import Graph
     from autograd_viz.view.quiz_sheet import Blank, Sheet
 
 __all__ = ["blame", "engine_says", "equation", "hint", "reads_as"]

@@ -17,9 +17,9 @@ from typing import Any
 from autograd_viz.core._equations import Eq, partial, vector
 from autograd_viz.core._numbers import format_number
 from autograd_viz.core.errors import QuizError
+from autograd_viz.core.graph import Graph, with_numbers
 from autograd_viz.core.naming import expression_names
 from autograd_viz.open.door import open_graph
-from autograd_viz.open.graph import Graph, with_numbers
 from autograd_viz.trace import node_names
 from autograd_viz.view.frames import Frames
 

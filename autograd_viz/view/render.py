@@ -17,9 +17,9 @@ from collections.abc import Callable, Mapping
 from autograd_viz.core._checks import is_number
 from autograd_viz.core._numbers import format_number
 from autograd_viz.core.errors import GraphTooLargeError
+from autograd_viz.core.graph import Graph
 from autograd_viz.core.naming import expression_names
 from autograd_viz.core.ops import describe
-from autograd_viz.open.graph import Graph
 from autograd_viz.view import dot as _dot
 from autograd_viz.view.collapse import Box, View, collapse_view, has_neurons, neuron_layer
 from autograd_viz.view.dot import (

@@ -17,7 +17,7 @@ import re
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
-from autograd_viz.view.ask import ask_table
+from autograd_viz.view.ask import ask_of
 from autograd_viz.view.svg import fitted_text_px, width_px
 
 if TYPE_CHECKING:  # annotations only
@@ -138,7 +138,7 @@ ASK_MAX_NODES = 100  # values whose chain-rule sums a player saves (clicking one
 
 def _ask(frames: Frames) -> dict[str, Any]:
     """{"ask": ...}: what clicking a value explains (view/ask.py); the frames' own trace is
-    handed on where it is the one ask_table reads (blog notation, one step per operation), so
+    handed on where it is the one ask_of reads (blog notation, one step per operation), so
     nothing is traced twice. Only for a graph drawn value by value with at most
     `ASK_MAX_NODES` values: every value's sum is saved, and on an MLP's thousands of values
     that table alone (3.3 MB) would outweigh the player."""
@@ -147,10 +147,9 @@ def _ask(frames: Frames) -> dict[str, Any]:
     if getattr(frames.graph, "shapes", ()):  # tensors: the steps say it element by element
         return {}
     same = frames.by == "operation" and frames.notation == "blog"
-    table = ask_table(
-        frames.graph, digits=frames.digits, max_nodes=len(frames.graph.nodes) + 1,
-        steps=list(frames.all_steps) if same else None,
-    )  # fmt: skip
+    table = ask_of(
+        frames.graph, digits=frames.digits, steps=list(frames.all_steps) if same else None
+    )
     return {"ask": table}
 
 

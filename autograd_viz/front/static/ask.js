@@ -4,7 +4,7 @@
  * A PLAIN script (no import/export): it is concatenated in front of the modules that use it
  * (the player, the explorer). `attachAsk(root, svg, ask)` wires one drawing: `root` is the
  * element that holds it (the panel and the live region go in there), `svg` the drawing's
- * <svg>, `ask` the table of `autograd_viz.view.ask.ask_table` (JSON). Returns
+ * <svg>, `ask` the table of `autograd_viz.api.ask_table` (JSON). Returns
  * `{update(ask), close(), detach()}`: `update` swaps in a new table (new numbers, the same
  * drawing), so an open panel shows the new sum at once.
  *

@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from autograd_viz.core.graph import Graph, Node, with_numbers
 from autograd_viz.core.naming import expression_names
 from autograd_viz.core.time_limits import DEFAULT_TIMEOUT, _check_timeout, _TimeUp, time_limit
 from autograd_viz.open.engines.check import check_graph
@@ -28,7 +29,6 @@ from autograd_viz.open.engines.ops import (
 )
 from autograd_viz.open.engines.read import ForeignGraph, read_graph
 from autograd_viz.open.engines.run import BackwardRun, Call, _grad, _timed_out, _where, run_backward
-from autograd_viz.open.graph import Graph, Node, with_numbers
 
 if TYPE_CHECKING:
     from autograd_viz.open.engines.check import EngineReport, Finding

@@ -27,11 +27,11 @@ from dataclasses import dataclass, field
 from autograd_viz.core._numbers import format_number
 from autograd_viz.core._text import clip
 from autograd_viz.core.errors import TorchGraphError
+from autograd_viz.core.graph import Graph, Node, with_numbers
 from autograd_viz.core.naming import expression_names
 from autograd_viz.open.engines.ops import canonical_op
 from autograd_viz.open.engines.torch_graph import TorchRead, read_torch
 from autograd_viz.open.engines.torch_tensors import _tolerance, edge_numbers, shown
-from autograd_viz.open.graph import Graph, Node, with_numbers
 
 __all__ = ["Fired", "TorchSnapshot", "torch_snapshot"]
 
