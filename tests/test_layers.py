@@ -124,9 +124,9 @@ def _module_names() -> dict[str, Path]:
     return found
 
 
-def _imports(path: Path, modules: dict[str, Path]) -> set[str]:
+def _imports(path: Path, modules: dict[str, Path], *, typing: bool = False) -> set[str]:
     """The package modules `path` imports anywhere — at the top, inside functions, on error
-    paths — except under `if TYPE_CHECKING:` (never run)."""
+    paths — except under `if TYPE_CHECKING:` (never run), unless `typing`."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     typing_only = {
         id(node)
@@ -137,7 +137,7 @@ def _imports(path: Path, modules: dict[str, Path]) -> set[str]:
     }
     out = set()
     for node in ast.walk(tree):
-        if id(node) in typing_only:
+        if id(node) in typing_only and not typing:
             continue
         if isinstance(node, ast.Import):
             out |= {a.name for a in node.names}
@@ -148,9 +148,9 @@ def _imports(path: Path, modules: dict[str, Path]) -> set[str]:
     return {m for m in out if m in modules}
 
 
-def _graph() -> dict[str, set[str]]:
+def _graph(*, typing: bool = False) -> dict[str, set[str]]:
     modules = _module_names()
-    return {name: _imports(path, modules) - {name} for name, path in modules.items()}
+    return {name: _imports(path, modules, typing=typing) - {name} for name, path in modules.items()}
 
 
 def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
@@ -360,3 +360,40 @@ def test_only_the_entry_modules_open_a_graph():
     opening = {name for name, path in _module_names().items() if _calls(path, OPENERS)}
     assert opening <= ENTRIES, sorted(opening - ENTRIES)
     assert "autograd_viz.view.render" not in opening and "autograd_viz.view.network" not in opening
+
+
+# ---- the folders follow the pipeline ---------------------------------------------------------
+
+# What each folder may never import, anywhere in its code (type-only imports too: a type is a
+# dependency on its module): the graph is opened (open/) into the Graph of plain numbers the core
+# reads (core/); the View (view/) is shown by a front end (front/) or saved by an export
+# (exports/); the course's graders and the playground sit on top of what they use.
+NEVER = {
+    "core": {"open", "view", "front", "exports", "course", "playground"},
+    "open": {"view", "front", "exports", "course", "playground"},
+    "view": {"front", "exports", "playground"},
+    "front": {"exports", "playground"},
+    "exports": {"playground"},
+    "course": {"exports", "playground"},
+}
+
+
+def _folder(module: str) -> str:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 2 else ""  # "" for the modules at the top
+
+
+def test_the_folders_import_only_down_the_pipeline():
+    """The folders are the design note's pipeline, so a newcomer can read the data's way from
+    the tree: nothing imports against it. (The core read the Graph type from the module that
+    opened our Value, and the View opened graphs for ask-the-graph, before each moved.)"""
+    against = sorted(
+        f"{module} imports {target}"
+        for module, targets in _graph(typing=True).items()
+        for target in targets
+        if _folder(target) in NEVER.get(_folder(module), set())
+    )
+    assert against == []
+    assert {"core", "open", "view", "front", "exports", "course", "playground"} <= {
+        _folder(m) for m in _module_names()
+    }
