@@ -5,6 +5,7 @@ widgets load on first use.
 
 import sys as _sys
 
+from autograd_viz import _moved
 from autograd_viz.engine import Value
 from autograd_viz.gradcheck import GradcheckError, GradReport, gradcheck
 
@@ -24,6 +25,9 @@ def __getattr__(name: str):
 def __dir__() -> list[str]:
     return sorted([*globals(), *_NN])
 
+
+if not any(isinstance(f, _moved.Finder) for f in _sys.meta_path):  # old module paths still import
+    _sys.meta_path.insert(0, _moved.Finder())
 
 if _sys.platform == "emscripten":  # in the browser (JupyterLite): see autograd_viz/_pyodide.py
     from autograd_viz import _pyodide

@@ -1,0 +1,86 @@
+"""The module paths from before the package's folders followed the pipeline
+(`autograd_viz.viz.player`, `autograd_viz.engines.read`, `autograd_viz.grading`, ...) still import,
+as the very module each became, with a DeprecationWarning that names the new path — so a
+teacher's script, a saved notebook or `python -m autograd_viz.viz.slides` from an older guide
+keeps working; `autograd_viz/__init__.py` puts `Finder` first on `sys.meta_path` (it answers
+only the old paths, so `autograd_viz.viz.render` is never found again on disk as a second copy).
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.abc
+import importlib.util
+import warnings
+from types import ModuleType
+
+_PACKAGE = "autograd_viz"
+# new folder: the modules that moved into it from the top of the package, unchanged in name
+_FROM_THE_TOP = {
+    "open": "door size",
+    "core": "ops errors _equations _numbers _text _checks _files time_limits _watch naming steps "
+    "chain_rule derive tensor_chain",
+    "course": "_card code_checks class_checks number_checks graph_answers number_answers _verdict "
+    "grading answer_reading method_parents teacher teacher_key answers class_table",
+    "playground": "expression expression_parser expression_tree",
+}
+# new folder: the modules that moved into it from `viz/`
+_FROM_VIZ = {
+    "view": "render dot collapse mark drawing layout svg wasm palette options entry frames "
+    "frame_svg frame_slots network steptable advice ask quiz_sheet quiz_hints explore_inputs",
+    "front": "player quiz explore inline side_by_side training page static",
+    "exports": "animation filmstrip compose notebook_html slides worksheet",
+    "core": "outpath",
+}
+_ENGINES = "check diagnose findings forward node ops probe read replay run torch_graph torch_run "
+_ENGINES += "torch_scalars torch_tensors"
+
+MOVED = {
+    "viz": "view",
+    "viz.api": "api",
+    "engines": "open.engines",
+    "graph": "open.snapshot",  # snapshot; the Graph itself is in core.graph (imported there)
+    **{m: f"{folder}.{m}" for folder, ms in _FROM_THE_TOP.items() for m in ms.split()},
+    **{f"viz.{m}": f"{folder}.{m}" for folder, ms in _FROM_VIZ.items() for m in ms.split()},
+    **{f"engines.{m}": f"open.engines.{m}" for m in _ENGINES.split()},
+}
+
+
+class Finder(importlib.abc.MetaPathFinder):
+    """Finds an old path of `MOVED` as the module it became."""
+
+    def find_spec(self, name, path=None, target=None):
+        if not name.startswith(_PACKAGE + "."):
+            return None
+        new = MOVED.get(name[len(_PACKAGE) + 1 :])
+        if new is None:
+            return None
+        found = importlib.util.find_spec(f"{_PACKAGE}.{new}")
+        return importlib.util.spec_from_loader(
+            name,
+            _Alias(found),
+            origin=found.origin,
+            is_package=found.submodule_search_locations is not None,
+        )
+
+
+class _Alias(importlib.abc.Loader):
+    """Loads an old path as the module it became: the same object, imported once."""
+
+    def __init__(self, spec) -> None:
+        self.spec = spec
+
+    def create_module(self, spec) -> ModuleType:
+        warnings.warn(
+            f'{spec.name} is now {self.spec.name} (docs/architecture.md, "The folders"); '
+            "the old path will stop working in a later release",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return importlib.import_module(self.spec.name)
+
+    def exec_module(self, module: ModuleType) -> None:
+        module.__spec__ = self.spec  # the import system set the old path's spec on it
+
+    def get_code(self, name: str):  # `python -m` an old path runs the new module's code
+        return self.spec.loader.get_code(self.spec.name)

@@ -1,0 +1,75 @@
+"""The module paths from before the pipeline folders still import, as the module each became.
+
+A teacher's script (`from autograd_viz.viz.slides import save_slides`), a saved notebook
+(`from autograd_viz.grading import AnswerKey`) or an older guide's command
+(`python -m autograd_viz.viz.slides`) must keep working for a release, saying where the module
+went. Each check runs in a fresh interpreter, so an old path is met before anything imported
+the new one.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from autograd_viz._moved import MOVED
+
+_IMPORT_ALL = """
+import importlib, json, warnings
+results = {}
+for old, new in MOVED.items():
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        module = importlib.import_module("autograd_viz." + old)
+    said = [str(w.message) for w in caught if issubclass(w.category, DeprecationWarning)]
+    results[old] = {
+        "same": module is importlib.import_module("autograd_viz." + new),
+        "spec": module.__spec__.name,
+        "said": said,
+    }
+print(json.dumps(results))
+"""
+
+
+def _python(code: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+
+
+def test_every_old_path_imports_as_the_module_it_became_and_says_where_it_went():
+    out = _python("from autograd_viz._moved import MOVED\n" + _IMPORT_ALL)
+    assert out.returncode == 0, out.stderr
+    results = json.loads(out.stdout)
+    assert len(results) == len(MOVED) >= 80
+    for old, new in MOVED.items():
+        got = results[old]
+        assert got["same"], f"autograd_viz.{old} is a second copy, not autograd_viz.{new}"
+        assert got["spec"] == f"autograd_viz.{new}"  # the module keeps its own spec
+        assert any(f"autograd_viz.{old} is now autograd_viz.{new}" in s for s in got["said"]), old
+
+
+def test_the_old_paths_a_guide_or_a_notebook_used_still_work():
+    out = _python(
+        "from autograd_viz.viz.slides import save_slides\n"
+        "from autograd_viz.viz.player import Player\n"
+        "from autograd_viz.grading import AnswerKey\n"
+        "from autograd_viz.answers import record_answers\n"
+        "from autograd_viz.engines.read import read_graph\n"
+        "from autograd_viz.graph import snapshot\n"
+        "from autograd_viz import Value\n"
+        "import autograd_viz.front.player as now\n"
+        "x = Value(2.0, label='x'); z = x * x\n"
+        "assert Player is now.Player and snapshot(z).nodes[1].local == (2.0, 2.0)\n"
+        "assert AnswerKey(8).judge('8')[0] and not AnswerKey(8).judge('5')[0]\n"
+    )
+    assert out.returncode == 0, out.stderr
+    command = [sys.executable, "-m", "autograd_viz.viz.slides", "--help"]
+    run = subprocess.run(command, capture_output=True, text=True)
+    assert run.returncode == 0 and "write the slides" in run.stdout, run.stderr
+
+
+def test_a_path_that_never_existed_is_still_not_found():
+    out = _python("import autograd_viz.viz.no_such_module")
+    assert "ModuleNotFoundError" in out.stderr
+    out = _python("import autograd_viz.no_such_module")
+    assert "ModuleNotFoundError" in out.stderr
