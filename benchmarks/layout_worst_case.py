@@ -1,7 +1,7 @@
 """The slowest layouts the size guards admit: how long `dot` works on each, natively.
 
 `draw()` refuses a graph of more than 500 values (`max_nodes`) and, at the renderer seam, one
-whose placement graph is larger than `autograd_viz.open.size.MAX_LAYOUT_WORK` (a value feeding
+whose placement graph is larger than `autograd_viz.view.layout.MAX_LAYOUT_WORK` (a value feeding
 operations far apart along a chain, as in `x*w*w*…*w`). Within both, the seam caps dot's
 iterations (`autograd_viz.view.layout.bounded`). This script builds the graphs that make dot
 work hardest — shared weights reused along a chain, random graphs with long and crossing
@@ -46,8 +46,7 @@ from pathlib import Path
 from autograd_viz import MLP, Value
 from autograd_viz.api import to_dot
 from autograd_viz.core.errors import GraphTooLargeError
-from autograd_viz.open.size import MAX_LAYOUT_WORK, layout_work
-from autograd_viz.view.layout import _EDGE, bounded
+from autograd_viz.view.layout import _EDGE, MAX_LAYOUT_WORK, bounded, layout_work
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))

@@ -1,5 +1,5 @@
 """dot's work is bounded at the renderer seam (autograd_viz.view.layout.bounded, with the
-count in autograd_viz.open.size.layout_work): a graph whose layout would run for minutes is
+count in autograd_viz.view.layout.layout_work): a graph whose layout would run for minutes is
 refused before dot starts, the rest are laid out with capped iterations in the native and
 the WASM renderer alike, and a native layout past its time limit ends with the kit's error.
 No test here times anything: each checks what dot is told, what it reports, or what runs."""
@@ -17,9 +17,9 @@ from examples import blog_z, power_chain, shared_tanh, sum_times_y
 from autograd_viz import MLP, Value
 from autograd_viz.api import draw, to_dot
 from autograd_viz.core.errors import GraphTooLargeError, GraphvizError, LayoutTimeoutError
-from autograd_viz.open.size import MAX_LAYOUT_WORK, layout_work
 from autograd_viz.playground.expression import ExpressionError, build
 from autograd_viz.view import layout
+from autograd_viz.view.layout import MAX_LAYOUT_WORK, layout_work
 
 
 def _edges(dot: str) -> list[tuple[str, str]]:

@@ -5,25 +5,18 @@ the snapshot, so a chain of a million operations is refused in milliseconds with
 engine's) are read once. `layout_work` counts, before `dot` runs, the graph its placement step would
 solve, which the number of values alone does not bound (`x*w*w*…*w` has 102 values and 20,302 nodes
 to place). `read_operands` and `read_node` are the one place that looks inside one of our Values:
-the count reads with them first, `graph.snapshot` after."""
+the count reads with them first, `snapshot` after."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable
 from typing import Any
 
 from autograd_viz.core._text import clean_label
 from autograd_viz.core.errors import GraphTooLargeError
 from autograd_viz.engine import Value
 
-__all__ = ["MAX_LAYOUT_WORK", "GraphTooLargeError", "LayoutWork", "check_size", "layout_work",
-           "read_node", "read_operands", "read_within"]  # fmt: skip
-
-# The most nodes dot's placement graph may have (see `layout_work`): 25,000 lays out in about
-# 2 s natively here (benchmarks/layout_worst_case.py measures the worst graphs within it).
-MAX_LAYOUT_WORK = 25_000
-
+__all__ = ["GraphTooLargeError", "check_size", "read_node", "read_operands", "read_within"]
 
 def check_size(root: object, max_nodes: int) -> dict[int, tuple[object, ...]]:
     """Raise GraphTooLargeError if more than `max_nodes` values would have to be drawn.
@@ -168,67 +161,3 @@ def read_node(v: Any) -> tuple[str, float, float, str, float | None, str | None,
     label = clean_label(str(v.label)) if v.label else ""  # one cleaning for every viewer
     return (label, v.data, v.grad, v.op, v.exponent, tag, trainable,
             v._rule)  # fmt: skip
-
-
-@dataclass(frozen=True)
-class LayoutWork:
-    """What `dot`'s work on a drawing grows with: `nodes` and `edges` drawn, and `work`, the
-    nodes of the graph its placement step solves (`nodes + edges + 2 * hidden`, where
-    `hidden` counts the ranks every edge crosses). `widest` is the node whose edges cross
-    the most ranks, and `crossed` how many: the value to blame when `work` is too large."""
-
-    nodes: int
-    edges: int
-    work: int
-    widest: object = None
-    crossed: int = 0
-
-
-def layout_work(edges: Sequence[tuple[object, object]]) -> LayoutWork:
-    """The size of the graph `dot` places (its x-coordinate step), from the drawing's edges.
-
-    `dot` gives every node a rank (a column, left to right) and each edge a hidden node on
-    every rank it crosses; placement then solves a network-simplex problem on all of them
-    plus one node per edge. The ranks are estimated as dot's own ranking would at best make
-    them: the fewer crossings of "as early" and "as late as possible" (dot minimises them,
-    so its graph is never larger). Counting is linear in the edges: no layout is run.
-
-    >>> layout_work([("x", "op"), ("w", "op"), ("op", "z")]).work
-    7
-    """
-    succ: dict[object, list] = {}
-    pred: dict[object, list] = {}
-    for a, b in edges:
-        succ.setdefault(a, []).append(b)
-        pred.setdefault(b, []).append(a)
-        succ.setdefault(b, [])
-        pred.setdefault(a, [])
-    indegree = {n: len(p) for n, p in pred.items()}
-    order = [n for n, d in indegree.items() if d == 0]
-    for n in order:  # Kahn's order; a node on a cycle (never ours) is simply left out
-        for m in succ[n]:
-            indegree[m] -= 1
-            if indegree[m] == 0:
-                order.append(m)
-    early: dict[object, int] = {}
-    for n in order:
-        early[n] = max((early[p] + 1 for p in pred[n] if p in early), default=0)
-    last = max(early.values(), default=0)
-    late: dict[object, int] = {}
-    for n in reversed(order):
-        late[n] = min((late[s] - 1 for s in succ[n] if s in late), default=last)
-    best: tuple[int, dict[object, int]] | None = None
-    for rank in (early, late):
-        crossed: dict[object, int] = {}
-        for a, b in edges:
-            if a in rank and b in rank:
-                crossed[a] = crossed.get(a, 0) + max(rank[b] - rank[a] - 1, 0)
-        total = sum(crossed.values())
-        if best is None or total < best[0]:
-            best = (total, crossed)
-    hidden, crossed = best if best is not None else (0, {})
-    widest = max(crossed, key=crossed.get, default=None)
-    return LayoutWork(
-        nodes=len(succ), edges=len(edges), work=len(succ) + len(edges) + 2 * hidden,
-        widest=widest, crossed=crossed.get(widest, 0),
-    )  # fmt: skip

@@ -19,7 +19,7 @@ import math
 from collections.abc import Mapping
 
 from autograd_viz.engine import Constant, Value
-from autograd_viz.open.size import MAX_LAYOUT_WORK, check_size, layout_work
+from autograd_viz.open.size import check_size
 from autograd_viz.playground.expression_parser import (
     FUNCTIONS,
     MAX_DEPTH,
@@ -40,6 +40,7 @@ from autograd_viz.playground.expression_tree import (
     Unary,
     _first,
 )
+from autograd_viz.view.layout import MAX_LAYOUT_WORK, layout_work
 
 __all__ = [
     "FUNCTIONS",

@@ -3,7 +3,8 @@ drawing time, so it happens once per picture and only here: `run_dot` runs graph
 a pipe under a time limit, or, in the browser edition, Graphviz-WASM (`autograd_viz.view.wasm`), and
 nothing above this module knows which one drew the picture; `svg_from_dot` finishes the SVG
 (`autograd_viz.view.svg`). dot's work is bounded here for both renderers (`bounded`): a graph whose
-placement step would be larger than `MAX_LAYOUT_WORK` (`autograd_viz.open.size.layout_work`) is
+placement step would be larger than `MAX_LAYOUT_WORK` (`layout_work`: `x*w*w*…*w` has 102 values
+and 20,302 nodes to place) is
 refused with `GraphTooLargeError`, and the rest are laid out with capped iterations, so every graph
 the size guard admits lays out in seconds, and every lesson's graph exactly as unbounded dot draws
 it."""
@@ -16,6 +17,7 @@ import re
 import subprocess
 import sys
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from autograd_viz.core.errors import (
     GraphTooLargeError,
@@ -23,16 +25,18 @@ from autograd_viz.core.errors import (
     GraphvizNotFoundError,
     LayoutTimeoutError,
 )
-from autograd_viz.open.size import MAX_LAYOUT_WORK, layout_work
 from autograd_viz.view import svg as _svg
 
 __all__ = [
     "INSTALL_HINT",
     "ITERATION_BUDGET",
+    "MAX_LAYOUT_WORK",
     "GraphvizError",
     "GraphvizNotFoundError",
     "LayoutTimeoutError",
+    "LayoutWork",
     "bounded",
+    "layout_work",
     "run_dot",
     "svg_from_dot",
 ]
@@ -145,3 +149,74 @@ def _name(dot: str, node: object) -> str:
     line = re.search(rf"^\s*{re.escape(str(node))} \[[^\n]*", dot, re.M)
     text = re.search(r"<FONT[^>]*>([^<]+)</FONT>", line[0]) if line else None
     return f"the value {html.unescape(text[1])!r}" if text else f"node {node}"
+
+
+# ---- how much dot would have to place ------------------------------------------------------
+
+# The most nodes dot's placement graph may have (see `layout_work`): 25,000 lays out in about
+# 2 s natively here (benchmarks/layout_worst_case.py measures the worst graphs within it).
+MAX_LAYOUT_WORK = 25_000
+
+
+@dataclass(frozen=True)
+class LayoutWork:
+    """What `dot`'s work on a drawing grows with: `nodes` and `edges` drawn, and `work`, the
+    nodes of the graph its placement step solves (`nodes + edges + 2 * hidden`, where
+    `hidden` counts the ranks every edge crosses). `widest` is the node whose edges cross
+    the most ranks, and `crossed` how many: the value to blame when `work` is too large."""
+
+    nodes: int
+    edges: int
+    work: int
+    widest: object = None
+    crossed: int = 0
+
+
+def layout_work(edges: Sequence[tuple[object, object]]) -> LayoutWork:
+    """The size of the graph `dot` places (its x-coordinate step), from the drawing's edges.
+
+    `dot` gives every node a rank (a column, left to right) and each edge a hidden node on
+    every rank it crosses; placement then solves a network-simplex problem on all of them
+    plus one node per edge. The ranks are estimated as dot's own ranking would at best make
+    them: the fewer crossings of "as early" and "as late as possible" (dot minimises them,
+    so its graph is never larger). Counting is linear in the edges: no layout is run.
+
+    >>> layout_work([("x", "op"), ("w", "op"), ("op", "z")]).work
+    7
+    """
+    succ: dict[object, list] = {}
+    pred: dict[object, list] = {}
+    for a, b in edges:
+        succ.setdefault(a, []).append(b)
+        pred.setdefault(b, []).append(a)
+        succ.setdefault(b, [])
+        pred.setdefault(a, [])
+    indegree = {n: len(p) for n, p in pred.items()}
+    order = [n for n, d in indegree.items() if d == 0]
+    for n in order:  # Kahn's order; a node on a cycle (never ours) is simply left out
+        for m in succ[n]:
+            indegree[m] -= 1
+            if indegree[m] == 0:
+                order.append(m)
+    early: dict[object, int] = {}
+    for n in order:
+        early[n] = max((early[p] + 1 for p in pred[n] if p in early), default=0)
+    last = max(early.values(), default=0)
+    late: dict[object, int] = {}
+    for n in reversed(order):
+        late[n] = min((late[s] - 1 for s in succ[n] if s in late), default=last)
+    best: tuple[int, dict[object, int]] | None = None
+    for rank in (early, late):
+        crossed: dict[object, int] = {}
+        for a, b in edges:
+            if a in rank and b in rank:
+                crossed[a] = crossed.get(a, 0) + max(rank[b] - rank[a] - 1, 0)
+        total = sum(crossed.values())
+        if best is None or total < best[0]:
+            best = (total, crossed)
+    hidden, crossed = best if best is not None else (0, {})
+    widest = max(crossed, key=crossed.get, default=None)
+    return LayoutWork(
+        nodes=len(succ), edges=len(edges), work=len(succ) + len(edges) + 2 * hidden,
+        widest=widest, crossed=crossed.get(widest, 0),
+    )  # fmt: skip
