@@ -56,19 +56,23 @@ class Finder(importlib.abc.MetaPathFinder):
         if new is None:
             return None
         found = importlib.util.find_spec(f"{_PACKAGE}.{new}")
+        split = name == f"{_PACKAGE}.viz"  # its modules went to view/, front/ and exports/
         return importlib.util.spec_from_loader(
             name,
-            _Alias(found),
+            _Alias(found, split),
             origin=found.origin,
             is_package=found.submodule_search_locations is not None,
         )
 
 
 class _Alias(importlib.abc.Loader):
-    """Loads an old path as the module it became: the same object, imported once."""
+    """Loads an old path as the module it became: the same object, imported once. The old
+    folder whose modules now sit in several folders (`split`: `autograd_viz.viz`) is a package
+    of its own, whose names are looked up in the new one, then as old paths."""
 
-    def __init__(self, spec) -> None:
+    def __init__(self, spec, split: bool = False) -> None:
         self.spec = spec
+        self.folder = split
 
     def create_module(self, spec) -> ModuleType:
         warnings.warn(
@@ -77,10 +81,28 @@ class _Alias(importlib.abc.Loader):
             DeprecationWarning,
             stacklevel=2,
         )
-        return importlib.import_module(self.spec.name)
+        new = importlib.import_module(self.spec.name)
+        if not self.folder:
+            return new
+        old = ModuleType(spec.name, new.__doc__)
+        old.__path__ = []  # its modules are found by their old paths (`Finder`)
+
+        def name_in_it(name: str) -> object:
+            try:
+                return getattr(new, name)
+            except AttributeError:
+                pass
+            try:
+                return importlib.import_module(f"{spec.name}.{name}")
+            except ModuleNotFoundError:
+                raise AttributeError(f"module {spec.name!r} has no attribute {name!r}") from None
+
+        old.__getattr__ = name_in_it
+        return old
 
     def exec_module(self, module: ModuleType) -> None:
-        module.__spec__ = self.spec  # the import system set the old path's spec on it
+        if not self.folder:
+            module.__spec__ = self.spec  # the import system set the old path's spec on it
 
     def get_code(self, name: str):  # `python -m` an old path runs the new module's code
         return self.spec.loader.get_code(self.spec.name)
