@@ -333,7 +333,7 @@ ENTRIES = {
     "autograd_viz.front.explore",
     "autograd_viz.view.frames",
     "autograd_viz.front.player",
-    "autograd_viz.view.quiz_sheet",
+    "autograd_viz.front.quiz",
     "autograd_viz.front.side_by_side",
     "autograd_viz.front.training",
     "autograd_viz.exports.worksheet",
@@ -371,11 +371,16 @@ def test_only_the_entry_modules_open_a_graph():
 NEVER = {
     "core": {"open", "view", "front", "exports", "course", "playground"},
     "open": {"view", "front", "exports", "course", "playground"},
-    "view": {"front", "exports", "playground"},
+    "view": {"open", "front", "exports", "playground"},
     "front": {"exports", "playground"},
     "exports": {"playground"},
     "course": {"exports", "playground"},
 }
+
+
+# The one import against it, on purpose: `Frames(root)` opens a Value it is handed (a snapshot
+# passes as is), as `autograd_viz.frames.Frames(z)` always has.
+ALLOWED = {("autograd_viz.view.frames", "autograd_viz.open.door")}
 
 
 def _folder(module: str) -> str:
@@ -386,12 +391,14 @@ def _folder(module: str) -> str:
 def test_the_folders_import_only_down_the_pipeline():
     """The folders are the design note's pipeline, so a newcomer can read the data's way from
     the tree: nothing imports against it. (The core read the Graph type from the module that
-    opened our Value, and the View opened graphs for ask-the-graph, before each moved.)"""
+    opened our Value, the View opened graphs for ask-the-graph and the quiz, and the quiz ran
+    a learner's methods for its right answers, before each moved.)"""
     against = sorted(
         f"{module} imports {target}"
         for module, targets in _graph(typing=True).items()
         for target in targets
         if _folder(target) in NEVER.get(_folder(module), set())
+        and (module, target) not in ALLOWED
     )
     assert against == []
     assert {"core", "open", "view", "front", "exports", "course", "playground"} <= {

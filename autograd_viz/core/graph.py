@@ -139,6 +139,13 @@ class Graph:
         return [(n.index, n.grad, once[n.index]) for n in self.nodes
                 if n.role in ("input", "param") and not _same(n.grad, once[n.index])]  # fmt: skip
 
+    def graded(self) -> tuple[Graph, set[int], tuple[float, ...] | None]:
+        """What a quiz grades against: this graph with the numbers the op table's rules give,
+        the operations whose right derivative is not known, and what the engine's own
+        backward() gave where its numbers are not the rules' (None here: our Value's numbers
+        and PyTorch's are the rules'; a learner's graph says otherwise)."""
+        return self, set(), None
+
     def with_grads(self, grads: Mapping[int, float]) -> Graph:
         """A copy whose node `i` has gradient `grads[i]` (others unchanged)."""
         nodes = tuple(

@@ -20,6 +20,7 @@ import traitlets
 
 from autograd_viz.core._checks import is_number
 from autograd_viz.core.errors import QuizError
+from autograd_viz.core.graph import Graph
 from autograd_viz.course import answers
 from autograd_viz.course.answers import graph_key
 from autograd_viz.course.grading import (
@@ -32,6 +33,7 @@ from autograd_viz.course.grading import (
 )
 from autograd_viz.course.teacher import answer_box, register
 from autograd_viz.front.static import module_text, static_text
+from autograd_viz.open.door import open_graph
 from autograd_viz.trace import Step
 from autograd_viz.view import quiz_hints as hints
 from autograd_viz.view.quiz_sheet import (
@@ -39,7 +41,6 @@ from autograd_viz.view.quiz_sheet import (
     Blank,
     Sheet,
     check_options,
-    opened,
 )
 
 __all__ = ["DEFAULT_MAX_NODES", "Quiz", "QuizError", "quiz"]
@@ -58,6 +59,33 @@ def quiz(root: object, **options: Any) -> Quiz:
     True
     """
     return Quiz(root, **options)
+
+
+def _too_many(count: str, max_nodes: int, when: str = "") -> QuizError:
+    return QuizError(
+        f"this graph has {count} values (max_nodes={max_nodes}): a quiz draws every "
+        f"value with a blank, too many to fill in by hand{when}. Quiz a sub-expression (an "
+        "intermediate Value, e.g. one neuron's output), or raise max_nodes."
+    )
+
+
+def opened(root: object, max_nodes: int) -> Graph:
+    """`root`'s graph opened at the door (a graph too big is refused before it is read), or
+    a QuizError for a leaf, which has nothing to fill in."""
+    graph = open_graph(
+        root, caller="quiz()", max_nodes=max_nodes, every_value=True,
+        too_large=lambda n: _too_many(f"more than {n}", n,
+                                      " (counting stopped there, before any work)"),
+        needs="a Value (an expression's output)",
+    )  # fmt: skip
+    if graph.root.is_leaf:
+        raise QuizError(
+            f"nothing to quiz: {root!r} is a leaf. Build an expression first, "
+            "e.g. z = (x + y) * y, then quiz(z)."
+        )
+    if len(graph) > max_nodes:
+        raise _too_many(str(len(graph)), max_nodes)
+    return graph
 
 
 class Quiz(anywidget.AnyWidget):

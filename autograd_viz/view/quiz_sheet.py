@@ -7,7 +7,6 @@ answer is unknown or cannot be typed is refused here, before anything is shown.
 
 from __future__ import annotations
 
-import dataclasses
 import difflib
 import math
 from collections.abc import Iterable
@@ -17,13 +16,12 @@ from typing import Any
 from autograd_viz.core._equations import Eq, partial, vector
 from autograd_viz.core._numbers import format_number
 from autograd_viz.core.errors import QuizError
-from autograd_viz.core.graph import Graph, with_numbers
+from autograd_viz.core.graph import Graph
 from autograd_viz.core.naming import expression_names
-from autograd_viz.open.door import open_graph
 from autograd_viz.trace import node_names
 from autograd_viz.view.frames import Frames
 
-__all__ = ["DEFAULT_MAX_NODES", "Blank", "Numbers", "Sheet", "check_options", "opened"]
+__all__ = ["DEFAULT_MAX_NODES", "Blank", "Numbers", "Sheet", "check_options"]
 
 DEFAULT_MAX_NODES = 60  # a quiz is a hand derivation: beyond this it is a chore, not a lesson
 
@@ -92,33 +90,6 @@ def check_options(draw_options: dict[str, Any]) -> None:
             )
 
 
-def _too_many(count: str, max_nodes: int, when: str = "") -> QuizError:
-    return QuizError(
-        f"this graph has {count} values (max_nodes={max_nodes}): a quiz draws every "
-        f"value with a blank, too many to fill in by hand{when}. Quiz a sub-expression (an "
-        "intermediate Value, e.g. one neuron's output), or raise max_nodes."
-    )
-
-
-def opened(root: object, max_nodes: int) -> Graph:
-    """`root`'s graph opened at the door (a graph too big is refused before it is read), or
-    a QuizError for a leaf, which has nothing to fill in."""
-    graph = open_graph(
-        root, caller="quiz()", max_nodes=max_nodes, every_value=True,
-        too_large=lambda n: _too_many(f"more than {n}", n,
-                                      " (counting stopped there, before any work)"),
-        needs="a Value (an expression's output)",
-    )  # fmt: skip
-    if graph.root.is_leaf:
-        raise QuizError(
-            f"nothing to quiz: {root!r} is a leaf. Build an expression first, "
-            "e.g. z = (x + y) * y, then quiz(z)."
-        )
-    if len(graph) > max_nodes:
-        raise _too_many(str(len(graph)), max_nodes)
-    return graph
-
-
 class Sheet:
     """What a quiz on `graph` grades against and shows: the graph with the right derivatives
     (`graded`; for a learner's own engine, `theirs` is what their backward() gives, to say so
@@ -135,7 +106,7 @@ class Sheet:
     ) -> None:
         self.digits = digits
         self.order = graph.nodes
-        self.graded, self.unknown_ops, self.theirs = _right_answers(graph)
+        self.graded, self.unknown_ops, self.theirs = graph.graded()
         self.frames = Frames(self.graded, "backward", digits=digits, **draw_options)
         self.backward = self.frames.steps
         # a graph of tensors: PyTorch's gradients, which its door checked against the op table
@@ -286,56 +257,6 @@ def _numbered(labels: list[str]) -> list[str]:
 
 
 # ---- the right answers, whoever's engine built the graph -------------------------------------
-
-
-def _right_answers(graph: Graph) -> tuple[Graph, set[int], tuple[float, ...] | None]:
-    """The graph to grade against, the operations with no known right derivative, and what
-    the learner's own backward() gives for every value (None for the kit's own engine).
-
-    The kit's `Value` has the op table's rules already. A learner's graph gets, at each
-    operation, the op table's derivative, or central differences on their own forward method
-    where the table has no row (`autograd_viz.open.engines.ops`), never their `_backward`'s: a quiz
-    that graded against their rule would call their bug right. Their backward() is run once
-    here (or its run is taken from the check that already ran it)."""
-    from autograd_viz.open.engines.replay import ForeignSnapshot  # only for their engine
-
-    if not isinstance(graph, ForeignSnapshot) or graph.source is None:
-        return graph, set(), None
-    source = graph.source
-    right: dict[int, tuple[float, ...]] = {}
-    unknown: set[int] = set()
-    for i, node in enumerate(graph.nodes):
-        partials = None if node.is_leaf else _right_partials(source, i)
-        if partials is None and not node.is_leaf:
-            unknown.add(i)  # its operands' gradients are neither shown nor asked
-            partials = [0.0] * len(node.operands)
-        if partials is not None:
-            right[i] = tuple(partials)
-    run = graph.run  # the one run of their backward(), which the check judged too
-    plain = dataclasses.replace(graph, report=None, flags={}, source=None, run=None)
-    # no flags: a caption saying "the product rule gives 3" would give the answer away
-    graded = with_numbers(plain, lambda i, g: tuple(d * g for d in right[i]))
-    return graded, unknown, run.grads
-
-
-def _right_partials(source: Any, i: int) -> list[float] | None:
-    """∂node_i/∂(each operand position): the op table's, else central differences."""
-    from autograd_viz.open.engines.ops import (
-        canonical_op,
-        method_name,
-        numeric_partials,
-        table_partials,
-    )
-
-    operands = source.operands[i]
-    args = [source.data[p] for p in operands]
-    canonical = canonical_op(source.ops[i], len(operands))
-    exponent, out = source.exponents[i], source.data[i]
-    partials = table_partials(canonical, args, exponent, out)
-    if partials is None:
-        method = method_name(source.nodes[i], canonical)
-        partials = numeric_partials(source.nodes[i], method, args, exponent, out)
-    return partials
 
 
 def _depends_on(graph: Graph, unknown: set[int]) -> set[int]:

@@ -25,6 +25,8 @@ from autograd_viz.open.engines.forward import ForwardProblem, forward_checks, fo
 from autograd_viz.open.engines.ops import (
     canonical_op,
     engine_op,
+    method_name,
+    numeric_partials,
     table_partials,
 )
 from autograd_viz.open.engines.read import ForeignGraph, read_graph
@@ -207,6 +209,27 @@ class ForeignSnapshot(Graph):
         note = snap.source.note  # the forward problems are findings now: no second line
         return dataclasses.replace(snap, report=report, flags=flags, note=note)
 
+    def graded(self) -> tuple[Graph, set[int], tuple[float, ...] | None]:
+        """What a quiz grades against (`Graph.graded`): at each operation the op table's
+        derivative, or central differences on their own forward method where the table has
+        no row, never their `_backward`'s (a quiz that graded against their rule would call
+        their bug right); with what their one run of backward() gave for every value."""
+        if self.source is None:
+            return self, set(), None
+        right: dict[int, tuple[float, ...]] = {}
+        unknown: set[int] = set()
+        for i, node in enumerate(self.nodes):
+            partials = None if node.is_leaf else _right_partials(self.source, i)
+            if partials is None and not node.is_leaf:
+                unknown.add(i)  # its operands' gradients are neither shown nor asked
+                partials = [0.0] * len(node.operands)
+            if partials is not None:
+                right[i] = tuple(partials)
+        plain = dataclasses.replace(self, report=None, flags={}, source=None, run=None)
+        # no flags: a caption saying "the product rule gives 3" would give the answer away
+        graded = with_numbers(plain, lambda i, g: tuple(d * g for d in right[i]))
+        return graded, unknown, self.run.grads  # the one run, which the check judged too
+
     @property
     def first_wrong(self) -> Finding | None:
         return None if self.report is None else self.report.first_wrong
@@ -311,3 +334,16 @@ def read_foreign(
             )
         snap = dataclasses.replace(snap, forward=forward, note="\n".join(lines))
     return snap
+
+
+def _right_partials(source: ForeignGraph, i: int) -> list[float] | None:
+    """∂node_i/∂(each operand position): the op table's, else central differences."""
+    operands = source.operands[i]
+    args = [source.data[p] for p in operands]
+    canonical = canonical_op(source.ops[i], len(operands))
+    exponent, out = source.exponents[i], source.data[i]
+    partials = table_partials(canonical, args, exponent, out)
+    if partials is None:
+        method = method_name(source.nodes[i], canonical)
+        partials = numeric_partials(source.nodes[i], method, args, exponent, out)
+    return partials
