@@ -72,7 +72,7 @@ class _Alias(importlib.abc.Loader):
 
     def __init__(self, spec, split: bool = False) -> None:
         self.spec = spec
-        self.folder = split
+        self.split = split
 
     def create_module(self, spec) -> ModuleType:
         warnings.warn(
@@ -82,7 +82,7 @@ class _Alias(importlib.abc.Loader):
             stacklevel=2,
         )
         new = importlib.import_module(self.spec.name)
-        if not self.folder:
+        if not self.split:
             return new
         old = ModuleType(spec.name, new.__doc__)
         old.__path__ = []  # its modules are found by their old paths (`Finder`)
@@ -101,7 +101,7 @@ class _Alias(importlib.abc.Loader):
         return old
 
     def exec_module(self, module: ModuleType) -> None:
-        if not self.folder:
+        if not self.split:
             module.__spec__ = self.spec  # the import system set the old path's spec on it
 
     def get_code(self, name: str):  # `python -m` an old path runs the new module's code

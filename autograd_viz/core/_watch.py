@@ -26,9 +26,11 @@ from collections.abc import Iterable, Iterator
 
 from autograd_viz.core._numbers import format_number
 
-__all__ = ["LEAVE_GRADS", "Watch", "touched_grads", "watching"]
+__all__ = ["LEAVE_GRADS", "PACKAGE_DIR", "Watch", "touched_grads", "watching"]
 
-_PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+# the kit's own files: code under it is the kit's, never the learner's (`_theirs`, the time
+# limit, the graders, a warning's stack level, the unknown-option check)
+PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 _LIBRARIES = tuple(
     os.path.abspath(p) + os.sep
     for key in ("stdlib", "platstdlib", "purelib", "platlib")
@@ -44,7 +46,7 @@ def _theirs(code: types.CodeType) -> bool:
     if name.startswith("<") and name.endswith(">"):  # exec'd text: a model answer, a cell
         return True
     path = os.path.abspath(name)
-    return not path.startswith(_PACKAGE) and not path.startswith(_LIBRARIES)
+    return not path.startswith(PACKAGE_DIR) and not path.startswith(_LIBRARIES)
 
 
 class Watch:

@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable, Iterator
 
 from autograd_viz.core._checks import is_number
-from autograd_viz.core._watch import _theirs
+from autograd_viz.core._watch import PACKAGE_DIR, _theirs
 from autograd_viz.core.errors import CodeTimeoutError
 
 __all__ = [
@@ -67,12 +67,10 @@ def _can_ring() -> bool:
     )
 
 
-_PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
-
 
 def _kits(code: object) -> bool:
     """Whether `code` is the kit's own (a file inside the package), not the learner's."""
-    return code.co_filename.startswith(_PACKAGE)
+    return code.co_filename.startswith(PACKAGE_DIR)
 
 
 @contextlib.contextmanager

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from autograd_viz.core._checks import is_number
 from autograd_viz.core._numbers import format_number
+from autograd_viz.core._watch import PACKAGE_DIR
 
 __all__ = [
     "CodeExerciseError",
@@ -27,7 +28,6 @@ __all__ = [
     "where",
 ]
 
-_PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 class CodeExerciseError(ValueError):
@@ -72,7 +72,7 @@ def raised(name: str, err: BaseException, at: str = "") -> Verdict:
     place = f" at {at}" if at else ""
     line = ""
     for frame in reversed(traceback.extract_tb(err.__traceback__)):
-        if not os.path.abspath(frame.filename).startswith(_PACKAGE + os.sep):
+        if not os.path.abspath(frame.filename).startswith(PACKAGE_DIR):
             text = (frame.line or "").strip()
             line = f" (line {frame.lineno}: `{text}`)" if text else f" (line {frame.lineno})"
             break

@@ -11,7 +11,7 @@ import numbers
 from collections.abc import Callable
 
 from autograd_viz.core._checks import is_number
-from autograd_viz.core._watch import _PACKAGE, Watch, watching
+from autograd_viz.core._watch import PACKAGE_DIR, Watch, watching
 from autograd_viz.course._verdict import Verdict, raised, show
 from autograd_viz.engine import Value
 
@@ -66,7 +66,7 @@ _BY_HAND_POINTS = ((2.0, -3.0, 10.0), (3.0, -1.0, 5.0), (0.5, 4.0, -1.0), (-1.5,
 def _used_an_engine(seen: Watch) -> bool:
     """Whether the code ran the kit's code or any `backward(self, ...)` method (a Value
     class's, micrograd's, PyTorch's): not a backward pass by hand."""
-    if any(code.co_filename.startswith(_PACKAGE) for code in seen.entered):
+    if any(code.co_filename.startswith(PACKAGE_DIR) for code in seen.entered):
         return True
     return any(c.co_argcount and c.co_varnames[0] == "self" for c in seen.named("backward"))
 

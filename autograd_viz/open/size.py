@@ -2,10 +2,9 @@
 (`autograd_viz.open.door.open_graph`) counts with `check_size` (or `read_within`) before it takes
 the snapshot, so a chain of a million operations is refused in milliseconds with memory for
 `max_nodes` values, and hands on what the count read, so each node's operands (ours or another
-engine's) are read once. `layout_work` counts, before `dot` runs, the graph its placement step would
-solve, which the number of values alone does not bound (`x*w*w*…*w` has 102 values and 20,302 nodes
-to place). `read_operands` and `read_node` are the one place that looks inside one of our Values:
-the count reads with them first, `snapshot` after."""
+engine's) are read once (the graph `dot` would place is counted by the layout itself:
+`autograd_viz.view.layout.layout_work`). `read_operands` and `read_node` are the one place that
+looks inside one of our Values: the count reads with them first, `snapshot` after."""
 
 from __future__ import annotations
 

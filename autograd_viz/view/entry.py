@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import difflib
 import inspect
-import os
 import sys
 from collections.abc import Sequence
 
+from autograd_viz.core._watch import PACKAGE_DIR
+
 __all__ = ["unknown_option"]
 
-_PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 _INTERNAL = {"before_layout"}  # keywords the package passes to itself, not for learners
 
 
@@ -25,7 +25,7 @@ def unknown_option(key: str, inner: Sequence[str]) -> TypeError:
     are the options of the check that found it (e.g. the drawing options)."""
     name, accepted = "this function", []
     frame = sys._getframe(1)
-    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE):
+    while frame is not None and frame.f_code.co_filename.startswith(PACKAGE_DIR):
         found = _function(frame)
         if found is not None:
             name = found[0]

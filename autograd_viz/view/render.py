@@ -9,13 +9,13 @@ a `GraphTooLargeError` that says how to draw less, counted before anything is la
 
 from __future__ import annotations
 
-import os
 import sys
 import warnings
 from collections.abc import Callable, Mapping
 
 from autograd_viz.core._checks import is_number
 from autograd_viz.core._numbers import format_number
+from autograd_viz.core._watch import PACKAGE_DIR
 from autograd_viz.core.errors import GraphTooLargeError
 from autograd_viz.core.graph import Graph
 from autograd_viz.core.naming import expression_names
@@ -194,9 +194,8 @@ def _too_large_collapsed(n: int, mode: str, drawn: int, max_nodes: int) -> Graph
 
 def _user_stacklevel() -> int:
     """The stacklevel that points a warning at the first caller outside this package."""
-    package = os.path.dirname(os.path.dirname(__file__)) + os.sep  # autograd_viz/
     frame, level = sys._getframe(1), 1
-    while frame is not None and frame.f_code.co_filename.startswith(package):
+    while frame is not None and frame.f_code.co_filename.startswith(PACKAGE_DIR):
         frame, level = frame.f_back, level + 1
     return level
 
