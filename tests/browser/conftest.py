@@ -129,6 +129,72 @@ class Lab:
     def notebook_url(self, name: str) -> str:
         return f"{self.url}/lab/tree/{name}?token={self.token}&reset"
 
+    def run_all(self, page: object, notebook: str, shown: str, count: int = 1) -> None:
+        """Run > Run All Cells, as a learner does, until `count` elements match `shown`.
+
+        JupyterLab's indicator says idle before the page's connection to the kernel is up; a
+        run in that moment is dropped, or its widgets say "model not found" until the page
+        reloads. So each of three tries waits until the server sees the page connected to the
+        notebook's idle kernel, then tells a dropped run (no prompt changes in 20 s) from a
+        slow one (it waits for every queued cell), and reloads only after a run that finished
+        without the widgets; the error says which of these the last try met.
+        """
+        from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+        state = "never tried"
+        for _attempt in range(3):
+            self._wait_connected(notebook)
+            page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']").first.wait_for(
+                timeout=120_000
+            )
+            before = page.evaluate(_PROMPTS_JS)
+            page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
+            page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
+            try:
+                page.wait_for_function(f"(b) => ({_PROMPTS_JS})().join() !== b.join()",
+                                       arg=before, timeout=20_000)  # fmt: skip
+            except PlaywrightTimeoutError:
+                state = f"Run All started no cell (prompts {before})"
+                continue
+            page.wait_for_function(f"() => !({_PROMPTS_JS})().some((p) => p.includes('*'))",
+                                   timeout=240_000)  # fmt: skip
+            done = "([s, n]) => document.querySelectorAll(s).length >= n"
+            lost = "/model not found/.test(document.body.innerText)"
+            with contextlib.suppress(PlaywrightTimeoutError):  # widgets still missing: below
+                page.wait_for_function(f"([s, n]) => ({done})([s, n]) || {lost}",
+                                       arg=[shown, count], timeout=30_000)  # fmt: skip
+            found = page.locator(shown).count()
+            if found >= count:
+                return
+            prompts, outputs = page.evaluate(_PROMPTS_JS), page.evaluate(_OUTPUTS_JS)
+            state = (f"the run finished (prompts {prompts}) with {found} of {count} {shown!r} "
+                     f"shown; the notebook's last text: {outputs!r}")  # fmt: skip
+            page.reload()
+            page.locator(".jp-Notebook .jp-Cell").first.wait_for(timeout=90_000)
+        raise AssertionError(f"Run All Cells, tried 3 times: {state}")
+
+    def _wait_connected(self, notebook: str, timeout: float = 120) -> None:
+        """Until the server reports the notebook's kernel idle with a page connected to it."""
+        deadline = time.monotonic() + timeout
+        seen: object = "no session"
+        while time.monotonic() < deadline:
+            for session in self.api("/api/sessions"):
+                if session["path"] == notebook:
+                    try:
+                        seen = self.api(f"/api/kernels/{session['kernel']['id']}")
+                    except urllib.error.HTTPError as err:  # 500 while the kernel is starting
+                        seen = f"HTTP {err.code}"
+                        continue
+                    if seen["connections"] > 0 and seen["execution_state"] == "idle":
+                        return
+            time.sleep(0.3)
+        raise AssertionError(f"{notebook}: no page connected to an idle kernel: {seen}")
+
+
+_PROMPTS_JS = """() => [...document.querySelectorAll('.jp-CodeCell .jp-InputPrompt')]
+  .map((p) => p.textContent.trim())"""
+_OUTPUTS_JS = """() => document.querySelector('.jp-Notebook').innerText.slice(-2000)"""
+
 
 @pytest.fixture(scope="session")
 def lab_root(tmp_path_factory: pytest.TempPathFactory) -> Path:

@@ -24,7 +24,6 @@ import nbformat
 import pytest
 from classroom_page import contrast, worst
 from player_page import demo_notebook
-from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 pytestmark = pytest.mark.browser
 
@@ -61,28 +60,6 @@ PLAYERS = ".jp-OutputArea-output .avz-player"
 THEMES = ["JupyterLab Light", "JupyterLab Dark", "JupyterLab Dark High Contrast"]
 
 
-def _run_all(page: object) -> None:
-    """Run > Run All Cells until all four players are on screen (a run right after the page
-    loads may be dropped, as tests/browser/test_player_browser.py explains)."""
-    page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']").first.wait_for(
-        timeout=120_000
-    )
-    for _attempt in range(3):
-        page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
-        page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
-        try:
-            page.wait_for_function(
-                "(s) => document.querySelectorAll(s).length === 4",
-                arg=f"{PLAYERS} .avz-graph svg",
-                timeout=30_000,
-            )
-            return
-        except PlaywrightTimeoutError:
-            page.reload()
-            page.locator(".jp-Notebook .jp-Cell").first.wait_for(timeout=90_000)
-    raise AssertionError("the four players never appeared in JupyterLab")
-
-
 @pytest.fixture(scope="module")
 def classroom(jupyterlab, browser, tmp_path_factory):
     """The notebook run in JupyterLab at 1280×720, file browser closed; (page, screenshot dir)."""
@@ -97,7 +74,7 @@ def classroom(jupyterlab, browser, tmp_path_factory):
     open_tab = page.locator(".jp-SideBar.jp-mod-left .lm-TabBar-tab.lm-mod-current")
     if open_tab.count():
         open_tab.first.click()  # close the file browser: the notebook takes the width
-    _run_all(page)
+    jupyterlab.run_all(page, NOTEBOOK, f"{PLAYERS} .avz-graph svg", count=4)
     try:
         yield page, shots
     finally:

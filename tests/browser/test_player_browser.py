@@ -10,43 +10,10 @@ import time
 import nbformat
 import pytest
 from player_page import BLUE, ORANGE, VERMILION, demo_notebook, read_player, wait_for_step
-from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 pytestmark = pytest.mark.browser
 
 PLAYER = ".jp-OutputArea .avz-player"
-
-
-def _run_all_cells(page: object) -> None:
-    """Run > Run All Cells, the way a learner does it, once the kernel is up."""
-    page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']").first.wait_for(
-        timeout=120_000
-    )
-    page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
-    page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
-
-
-def _run_until_the_player_shows(page: object) -> None:
-    """Run the notebook until the player is on screen.
-
-    Right after a page loads, JupyterLab may report the kernel idle before the widget
-    manager listens on its connection: a run in that moment is dropped, or its widget
-    shows "model not found" (and keeps doing so until the page reloads). A learner would
-    run the cell again or reload the page, and so does this (at most three tries).
-    """
-    shown = page.locator(f"{PLAYER}[data-step]")
-    done = "(s) => !!document.querySelector(s) || /model not found/.test(document.body.innerText)"
-    for _attempt in range(3):
-        _run_all_cells(page)
-        try:
-            page.wait_for_function(done, arg=f"{PLAYER}[data-step]", timeout=30_000)
-        except PlaywrightTimeoutError:  # the run was dropped: run again
-            continue
-        if shown.count():
-            return
-        page.reload()  # "model not found": this page's widget manager missed the kernel
-        page.locator(".jp-Notebook .jp-Cell").first.wait_for(timeout=90_000)
-    raise AssertionError("the player never appeared in JupyterLab")
 
 
 class Kernel:
@@ -95,7 +62,7 @@ def test_next_keys_phase_and_the_kernel_drive_the_player_in_jupyterlab(jupyterla
     p = page.page
     p.goto(jupyterlab.notebook_url("player_demo.ipynb"))
     p.locator(".jp-Notebook .jp-Cell").first.wait_for(timeout=90_000)
-    _run_until_the_player_shows(p)
+    jupyterlab.run_all(p, "player_demo.ipynb", f"{PLAYER}[data-step]")
     kernel = Kernel(p)
     first = wait_for_step(p, 1, PLAYER)
     assert first.frames == 1  # one drawing; a step only restyles it

@@ -15,7 +15,6 @@ from __future__ import annotations
 import nbformat
 import pytest
 from player_page import BLUE, demo_notebook
-from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from quiz_harness import show, stop
 
 from autograd_viz import Value, quiz
@@ -166,28 +165,6 @@ def test_two_misses_offer_the_equation_and_no_kernel_is_said_so(page):
     assert root.get_attribute("data-kernel") == "gone"
 
 
-def _run_until_the_quiz_shows(page: object) -> None:
-    """Run All until the quiz is on screen; a run dropped by a just-connected kernel (or a
-    "model not found" widget) is retried, at most three times, as a learner would."""
-    shown = f"{QUIZ} .avz-quiz-blank input"
-    done = "(s) => !!document.querySelector(s) || /model not found/.test(document.body.innerText)"
-    for _attempt in range(3):
-        page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']").first.wait_for(
-            timeout=120_000
-        )
-        page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
-        page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
-        try:
-            page.wait_for_function(done, arg=shown, timeout=30_000)
-        except PlaywrightTimeoutError:
-            continue
-        if page.locator(shown).count():
-            return
-        page.reload()
-        page.locator(".jp-Notebook .jp-Cell").first.wait_for(timeout=90_000)
-    raise AssertionError("the quiz never appeared in JupyterLab")
-
-
 def test_quiz_in_jupyterlab_judges_a_wrong_and_a_right_answer_in_the_kernel(
     jupyterlab, page, tmp_path
 ):
@@ -196,7 +173,7 @@ def test_quiz_in_jupyterlab_judges_a_wrong_and_a_right_answer_in_the_kernel(
     p = page.page
     p.goto(jupyterlab.notebook_url("quiz_demo.ipynb"))
     p.locator(".jp-Notebook .jp-Cell").first.wait_for(timeout=90_000)
-    _run_until_the_quiz_shows(p)
+    jupyterlab.run_all(p, "quiz_demo.ipynb", f"{QUIZ} .avz-quiz-blank input")
     quiz_el = p.locator(QUIZ).first
     progress = quiz_el.locator(".avz-quiz-progress")
     assert "4 of 4" in progress.inner_text()
