@@ -107,3 +107,46 @@ def test_a_learners_backward_with_a_bare_except_loop_is_stopped_too():
     z = oe.sum_times_y(Swallows)
     with pytest.raises(BackwardTimeoutError, match=r"within 0\.2 s .*in `_swallows_everything`"):
         run_backward(read_graph(z), timeout=0.2)
+
+
+# ---- whose code a frame runs: the time limit raises only in the learner's -----------------
+
+
+def _frames_of(call, filename: str) -> list:
+    """The frames `call()` entered whose code has this file name."""
+    frames: list = []
+
+    def profile(frame, event, arg):
+        if event == "call" and frame.f_code.co_filename == filename:
+            frames.append(frame)
+
+    sys.setprofile(profile)
+    try:
+        call()
+    finally:
+        sys.setprofile(None)
+    return frames
+
+
+def test_code_that_python_generates_for_a_library_or_the_kit_is_not_the_learners():
+    # a namedtuple's __new__ and a dataclass's __init__ are text run by exec, file "<string>";
+    # the time limit once raised inside pytest's own namedtuple, taking it for a learner's
+    from collections import namedtuple
+
+    from autograd_viz.core._watch import _theirs
+    from autograd_viz.core.graph import Graph
+
+    point = namedtuple("Point", "x y")
+    generated = _frames_of(lambda: point(1, 2), "<string>")
+    generated += _frames_of(lambda: Graph(nodes=()), "<string>")
+    assert len(generated) == 2
+    assert not any(_theirs(frame) for frame in generated)
+    # text a learner's answer runs through exec (no module of its own) stays theirs
+    namespace: dict = {}
+    exec(compile("def f():\n    return 1\n", "<your answer for f>", "exec"), namespace)
+    [answer] = _frames_of(namespace["f"], "<your answer for f>")
+    assert _theirs(answer)
+    cell: dict = {"__name__": "__main__"}
+    exec("def g():\n    return 2\n", cell)
+    [in_a_cell] = _frames_of(cell["g"], "<string>")
+    assert _theirs(in_a_cell)

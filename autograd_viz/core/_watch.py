@@ -38,13 +38,19 @@ _LIBRARIES = tuple(
 )
 
 
-def _theirs(code: types.CodeType) -> bool:
-    """Whether `code` is the learner's (a notebook cell, a test), not the kit's or a library's."""
+def _theirs(frame: types.FrameType) -> bool:
+    """Whether `frame` runs the learner's code (a notebook cell, a test), not the kit's or a
+    library's. Text run by `exec` has no file and is theirs (a model answer, a doctest), except
+    what Python writes for a class: a namedtuple's `__new__`, a dataclass's `__init__`."""
+    code = frame.f_code
     name = code.co_filename
     if name.startswith("<frozen "):  # the standard library's frozen modules (posixpath)
         return False
-    if name.startswith("<") and name.endswith(">"):  # exec'd text: a model answer, a cell
-        return True
+    if name.startswith("<") and name.endswith(">"):
+        generated = code.co_qualname.startswith("__create_fn__.") or str(
+            frame.f_globals.get("__name__")
+        ).startswith("namedtuple_")
+        return not generated
     path = os.path.abspath(name)
     return not path.startswith(PACKAGE_DIR) and not path.startswith(_LIBRARIES)
 
@@ -64,7 +70,7 @@ class Watch:
             if code.co_filename == __file__:  # `watching` itself, as its block ends
                 return
             self.entered.add(code)
-            if _theirs(code):
+            if _theirs(frame):
                 depth = self._depth.get(code, 0) + 1
                 self._depth[code] = depth
                 if depth > 1 and (self._deepest is None or depth > self._deepest[1]):

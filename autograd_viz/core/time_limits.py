@@ -94,7 +94,7 @@ def time_limit(seconds: float) -> Iterator[dict]:
         if not state["on"]:
             return None  # the block is over: stop tracing this frame
         # on a new line only (not as an exception unwinds) and only in their own code
-        if event == "line" and time.monotonic() > deadline and _theirs(frame.f_code):
+        if event == "line" and time.monotonic() > deadline and _theirs(frame):
             raise _TimeUp(state)
         return tick
 
@@ -104,7 +104,7 @@ def time_limit(seconds: float) -> Iterator[dict]:
         if not state["on"]:
             return
         # everything this handler calls comes before the trace is on: none of it is theirs
-        up, here = _TimeUp(state), "rang" not in state or _theirs(frame.f_code)
+        up, here = _TimeUp(state), "rang" not in state or _theirs(frame)
         state["rang"] = state.get("rang", 0) + 1
         if state["rang"] >= _RINGS:  # enough: ring no more, whatever became of the block
             signal.setitimer(signal.ITIMER_REAL, 0)

@@ -8,7 +8,6 @@ from __future__ import annotations
 import nbformat
 import pytest
 from player_page import demo_notebook, read_player, wait_for_step
-from test_player_browser import _run_until_the_player_shows
 
 pytest.importorskip("torch")
 
@@ -58,7 +57,7 @@ def test_the_player_steps_pytorchs_graph_in_its_own_order_in_jupyterlab(jupyterl
     p = page.page
     p.goto(jupyterlab.notebook_url("torch_player.ipynb"))
     p.locator(".jp-Notebook .jp-Cell").first.wait_for(timeout=90_000)
-    _run_until_the_player_shows(p)
+    jupyterlab.run_all(p, "torch_player.ipynb", f"{PLAYER}[data-step]")
     first = wait_for_step(p, 1, PLAYER)
     n = int(first.caption.split(" of ")[1].split()[0])
     labels = p.locator(f"{PLAYER} .avz-graph g.node text").all_text_contents()
