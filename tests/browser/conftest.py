@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
+import nbformat
 import pytest
 from static_server import serve
 
@@ -128,6 +129,15 @@ class Lab:
 
     def notebook_url(self, name: str) -> str:
         return f"{self.url}/lab/tree/{name}?token={self.token}&reset"
+
+    def open_notebook(self, page: object, notebook: str, nb: object = None) -> None:
+        """Write `nb` (if given) as `notebook`, start its kernel, and open it in `page` until
+        its first cell is on screen: the page joins a kernel that already exists."""
+        if nb is not None:
+            nbformat.write(nb, self.root / notebook)
+        self.start_kernel(notebook)
+        page.goto(self.notebook_url(notebook))
+        page.locator(".jp-Notebook .jp-Cell").first.wait_for(timeout=90_000)
 
     def run_all(self, page: object, notebook: str, shown: str, count: int = 1) -> None:
         """Run > Run All Cells, as a learner does, until `count` elements match `shown`.

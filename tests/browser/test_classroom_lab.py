@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import re
 
-import nbformat
 import pytest
 from classroom_page import contrast, worst
 from player_page import demo_notebook
@@ -63,14 +62,11 @@ THEMES = ["JupyterLab Light", "JupyterLab Dark", "JupyterLab Dark High Contrast"
 @pytest.fixture(scope="module")
 def classroom(jupyterlab, browser, tmp_path_factory):
     """The notebook run in JupyterLab at 1280×720, file browser closed; (page, screenshot dir)."""
-    nbformat.write(demo_notebook(*CELLS), jupyterlab.root / NOTEBOOK)
-    jupyterlab.start_kernel(NOTEBOOK)
     shots = tmp_path_factory.mktemp("classroom_screenshots")
     context = browser.new_context(viewport={"width": 1280, "height": 720})
     context.set_default_timeout(60_000)
     page = context.new_page()
-    page.goto(jupyterlab.notebook_url(NOTEBOOK))
-    page.locator(".jp-Notebook .jp-Cell").first.wait_for(timeout=90_000)
+    jupyterlab.open_notebook(page, NOTEBOOK, demo_notebook(*CELLS))
     open_tab = page.locator(".jp-SideBar.jp-mod-left .lm-TabBar-tab.lm-mod-current")
     if open_tab.count():
         open_tab.first.click()  # close the file browser: the notebook takes the width

@@ -64,10 +64,8 @@ def _on_the_teachers_machine(source: Path, target: Path) -> None:
 
 def test_exercise_checks_answers_gives_hints_and_the_teacher_switch_reveals(jupyterlab, page):
     _on_the_teachers_machine(START, jupyterlab.root / START.name)
-    jupyterlab.start_kernel(START.name)  # the page joins a running kernel: no dropped Run All
     p = page.page
-    p.goto(jupyterlab.notebook_url(START.name))
-    p.locator(".jp-Notebook .jp-Cell").first.wait_for(timeout=90_000)
+    jupyterlab.open_notebook(p, START.name)  # the page joins a running kernel
     _run_all_cells(p)
 
     box = p.locator(".jp-OutputArea-output .widget-vbox", has_text=QUESTION).first

@@ -197,20 +197,10 @@ def test_explore_in_jupyterlab_updates_then_says_when_the_kernel_is_stopped(jupy
         "display_name": "Python 3",
         "language": "python",
     }
-    nbformat.write(nb, jupyterlab.root / "explore_demo.ipynb")
-    jupyterlab.start_kernel("explore_demo.ipynb")
     p = page.page
-    p.goto(jupyterlab.notebook_url("explore_demo.ipynb"))
-    p.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']").first.wait_for(timeout=120_000)
+    jupyterlab.open_notebook(p, "explore_demo.ipynb", nb)
     grad = '.jp-OutputArea [id="v1-grad"]'
-    for _attempt in range(3):  # a run right after the page loads may be dropped: run again
-        p.locator(".jp-Cell .jp-InputArea-editor").first.click()
-        p.keyboard.press("Shift+Enter")
-        try:
-            p.wait_for_selector(grad, timeout=30_000)
-            break
-        except Exception:
-            continue
+    jupyterlab.run_all(p, "explore_demo.ipynb", grad)
     assert p.locator(grad).text_content() == "grad 8"
     p.locator(".jp-OutputArea").get_by_label("x, a number").fill("1")
     p.wait_for_function(

@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import time
 
-import nbformat
 import pytest
 from player_page import BLUE, ORANGE, VERMILION, demo_notebook, read_player, wait_for_step
 
@@ -57,11 +56,8 @@ class Kernel:
 
 
 def test_next_keys_phase_and_the_kernel_drive_the_player_in_jupyterlab(jupyterlab, page):
-    nbformat.write(demo_notebook(), jupyterlab.root / "player_demo.ipynb")
-    jupyterlab.start_kernel("player_demo.ipynb")
     p = page.page
-    p.goto(jupyterlab.notebook_url("player_demo.ipynb"))
-    p.locator(".jp-Notebook .jp-Cell").first.wait_for(timeout=90_000)
+    jupyterlab.open_notebook(p, "player_demo.ipynb", demo_notebook())
     jupyterlab.run_all(p, "player_demo.ipynb", f"{PLAYER}[data-step]")
     kernel = Kernel(p)
     first = wait_for_step(p, 1, PLAYER)

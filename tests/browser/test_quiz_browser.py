@@ -12,7 +12,6 @@ module and the real kernel side in this process (`quiz_harness`), then in real J
 
 from __future__ import annotations
 
-import nbformat
 import pytest
 from player_page import BLUE, demo_notebook
 from quiz_harness import show, stop
@@ -168,11 +167,8 @@ def test_two_misses_offer_the_equation_and_no_kernel_is_said_so(page):
 def test_quiz_in_jupyterlab_judges_a_wrong_and_a_right_answer_in_the_kernel(
     jupyterlab, page, tmp_path
 ):
-    nbformat.write(demo_notebook(SOURCE), jupyterlab.root / "quiz_demo.ipynb")
-    jupyterlab.start_kernel("quiz_demo.ipynb")
     p = page.page
-    p.goto(jupyterlab.notebook_url("quiz_demo.ipynb"))
-    p.locator(".jp-Notebook .jp-Cell").first.wait_for(timeout=90_000)
+    jupyterlab.open_notebook(p, "quiz_demo.ipynb", demo_notebook(SOURCE))
     jupyterlab.run_all(p, "quiz_demo.ipynb", f"{QUIZ} .avz-quiz-blank input")
     quiz_el = p.locator(QUIZ).first
     progress = quiz_el.locator(".avz-quiz-progress")

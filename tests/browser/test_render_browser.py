@@ -3,7 +3,6 @@ in real Chromium — with a label that tries to inject markup doing nothing."""
 
 from __future__ import annotations
 
-import nbformat
 import pytest
 from player_page import demo_notebook
 
@@ -47,21 +46,13 @@ _OVERFLOWS = """
 
 
 def test_drawings_show_inline_in_jupyterlab_and_labels_inject_nothing(jupyterlab, page):
-    nbformat.write(demo_notebook(*_CELLS), jupyterlab.root / "draw_demo.ipynb")
-    jupyterlab.start_kernel("draw_demo.ipynb")  # the page joins a running kernel: Run All runs
     p = page.page
     dialogs: list[str] = []
     p.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
-    p.goto(jupyterlab.notebook_url("draw_demo.ipynb"))
-    p.locator(".jp-Notebook .jp-Cell").first.wait_for(timeout=90_000)
+    jupyterlab.open_notebook(p, "draw_demo.ipynb", demo_notebook(*_CELLS))
     _accept_kernel_dialog(p)
-    p.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
-    p.get_by_role("menuitem", name="Run All Cells", exact=True).click()
     svgs = p.locator(".jp-OutputArea-output.jp-RenderedSVG")
-    p.wait_for_function(
-        "() => document.querySelectorAll('.jp-OutputArea-output.jp-RenderedSVG').length >= 3",
-        timeout=120_000,
-    )
+    jupyterlab.run_all(p, "draw_demo.ipynb", ".jp-OutputArea-output.jp-RenderedSVG", count=3)
     assert svgs.count() == 3
     sizes = p.evaluate(
         """() => [...document.querySelectorAll('.jp-OutputArea-output.jp-RenderedSVG')].map(

@@ -5,7 +5,6 @@ numbers PyTorch computed and the note where PyTorch works differently from our e
 
 from __future__ import annotations
 
-import nbformat
 import pytest
 from player_page import demo_notebook, read_player, wait_for_step
 
@@ -52,11 +51,8 @@ def _expected_backward() -> tuple[list[str], list[str]]:
 
 
 def test_the_player_steps_pytorchs_graph_in_its_own_order_in_jupyterlab(jupyterlab, page):
-    nbformat.write(demo_notebook(SOURCE), jupyterlab.root / "torch_player.ipynb")
-    jupyterlab.start_kernel("torch_player.ipynb")
     p = page.page
-    p.goto(jupyterlab.notebook_url("torch_player.ipynb"))
-    p.locator(".jp-Notebook .jp-Cell").first.wait_for(timeout=90_000)
+    jupyterlab.open_notebook(p, "torch_player.ipynb", demo_notebook(SOURCE))
     jupyterlab.run_all(p, "torch_player.ipynb", f"{PLAYER}[data-step]")
     first = wait_for_step(p, 1, PLAYER)
     n = int(first.caption.split(" of ")[1].split()[0])
