@@ -44,6 +44,13 @@ MOVED = {
     **{f"viz.{m}": f"{folder}.{m}" for folder, ms in _FROM_VIZ.items() for m in ms.split()},
     **{f"engines.{m}": f"open.engines.{m}" for m in _ENGINES.split()},
 }
+# old path: the names that left its module for another one (the new path, from the package)
+NAMES_MOVED = {
+    "graph": {"Edge": "core.graph", "CycleError": "core.errors"},
+    "size": dict.fromkeys(("LayoutWork", "MAX_LAYOUT_WORK", "layout_work"), "view.layout"),
+    "viz.ask": {"ask_table": "api"},
+    "viz.quiz_sheet": {"opened": "front.quiz"},
+}
 
 
 class Finder(importlib.abc.MetaPathFinder):
@@ -57,22 +64,25 @@ class Finder(importlib.abc.MetaPathFinder):
             return None
         found = importlib.util.find_spec(f"{_PACKAGE}.{new}")
         split = name == f"{_PACKAGE}.viz"  # its modules went to view/, front/ and exports/
+        moved = NAMES_MOVED.get(name[len(_PACKAGE) + 1 :], {})
         return importlib.util.spec_from_loader(
             name,
-            _Alias(found, split),
+            _Alias(found, split, moved),
             origin=found.origin,
             is_package=found.submodule_search_locations is not None,
         )
 
 
 class _Alias(importlib.abc.Loader):
-    """Loads an old path as the module it became: the same object, imported once. The old
-    folder whose modules now sit in several folders (`split`: `autograd_viz.viz`) is a package
-    of its own, whose names are looked up in the new one, then as old paths."""
+    """Loads an old path as the module it became: the same object, imported once. An old path
+    that no one module stands for is a module of its own, whose names are looked up in the new
+    one: the old folder whose modules now sit in several folders (`split`: `autograd_viz.viz`;
+    then also as old paths), or an old module some of whose names (`moved`) went elsewhere."""
 
-    def __init__(self, spec, split: bool = False) -> None:
+    def __init__(self, spec, split: bool = False, moved: dict[str, str] | None = None) -> None:
         self.spec = spec
         self.split = split
+        self.moved = moved or {}
 
     def create_module(self, spec) -> ModuleType:
         warnings.warn(
@@ -82,26 +92,33 @@ class _Alias(importlib.abc.Loader):
             stacklevel=2,
         )
         new = importlib.import_module(self.spec.name)
-        if not self.split:
+        if not (self.split or self.moved):
             return new
         old = ModuleType(spec.name, new.__doc__)
-        old.__path__ = []  # its modules are found by their old paths (`Finder`)
+        if self.split:
+            old.__path__ = []  # its modules are found by their old paths (`Finder`)
+        else:
+            old.__all__ = [*getattr(new, "__all__", ()), *self.moved]
 
         def name_in_it(name: str) -> object:
+            if name in self.moved:
+                return getattr(importlib.import_module(f"{_PACKAGE}.{self.moved[name]}"), name)
             try:
                 return getattr(new, name)
             except AttributeError:
                 pass
-            try:
-                return importlib.import_module(f"{spec.name}.{name}")
-            except ModuleNotFoundError:
-                raise AttributeError(f"module {spec.name!r} has no attribute {name!r}") from None
+            if self.split:
+                try:
+                    return importlib.import_module(f"{spec.name}.{name}")
+                except ModuleNotFoundError:
+                    pass
+            raise AttributeError(f"module {spec.name!r} has no attribute {name!r}") from None
 
         old.__getattr__ = name_in_it
         return old
 
     def exec_module(self, module: ModuleType) -> None:
-        if not self.split:
+        if module.__name__ == self.spec.name:  # the new module itself, not one of its own
             module.__spec__ = self.spec  # the import system set the old path's spec on it
 
     def get_code(self, name: str):  # `python -m` an old path runs the new module's code
