@@ -38,6 +38,7 @@ _ENGINES += "torch_scalars torch_tensors"
 MOVED = {
     "viz": "view",
     "viz.api": "api",
+    "viz.export": "export",  # the exports' public names, gathered at the top before the move
     "engines": "open.engines",
     "graph": "open.snapshot",  # snapshot; the Graph itself is in core.graph (imported there)
     **{m: f"{folder}.{m}" for folder, ms in _FROM_THE_TOP.items() for m in ms.split()},
@@ -50,6 +51,18 @@ NAMES_MOVED = {
     "size": dict.fromkeys(("LayoutWork", "MAX_LAYOUT_WORK", "layout_work"), "view.layout"),
     "viz.ask": {"ask_table": "api"},
     "viz.quiz_sheet": {"opened": "front.quiz"},
+    # ... and in the restructuring before it
+    "viz.render": dict.fromkeys(("draw", "roles", "to_dot"), "api"),
+    "viz.network": {"frame_advice": "view.advice"},
+    "viz.compose": {"frames_of": "view.frames"},
+    "engines.read": dict.fromkeys(
+        ("LABEL_NAMES", "LOCAL_NAMES", "LOOKS_FOR", "OPERAND_NAMES", "OP_NAMES"),
+        "open.engines.node",
+    ),
+    "engines.run": dict.fromkeys(
+        ("CodeTimeoutError", "call_with_time_limit", "code_time_limit", "shallow_stack"),
+        "core.time_limits",
+    ),
 }
 
 
