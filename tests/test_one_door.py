@@ -398,6 +398,35 @@ def test_every_public_entry_opens_the_graph_once(entry, tmp_path):
     assert _calls_back_up(follow) == []
 
 
+def _learner_entries(folder):
+    from autograd_viz import api
+
+    ours = {name: call for name, call in _entries(folder).items() if name != "Value.draw"}
+    return {
+        **ours,  # a learner's class has no draw() of the kit's
+        "ask_table": api.ask_table,
+        "to_dot": api.to_dot,
+        "roles": api.roles,
+        "node_names": autograd_viz.trace.node_names,
+    }
+
+
+@pytest.mark.parametrize("entry", list(_learner_entries(None)))
+def test_every_public_entry_reads_a_learners_graph_once_and_runs_each_rule_once(entry, tmp_path):
+    # the same once-each for a learner's own engine, through every entry, exports included
+    z = _blog(CountedValue)
+    nodes = _nodes(z)
+    READS.clear()
+    RUNS.clear()
+    follow = Follow(z)
+    follow.run(lambda: _learner_entries(tmp_path)[entry](z))
+    assert follow.work["graph read"] == 1
+    assert [READS[id(v)] for v in nodes] == [1] * len(nodes)
+    operations = [v for v in nodes if v._kept]
+    assert [RUNS[id(v)] for v in operations] == [1] * len(operations)
+    assert _calls_back_up(follow) == []
+
+
 def test_every_error_a_viewer_raises_is_defined_in_the_errors_module():
     # issue 17 item 1: "errors a viewer raises live in one module"; the old names stay
     import importlib
