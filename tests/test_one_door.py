@@ -257,6 +257,24 @@ def test_a_learners_graph_is_read_once_and_each_backward_runs_once(call):
     assert _calls_back_up(follow) == []
 
 
+@pytest.mark.parametrize("call", ["draw", "animate", "quiz", "check_engine"])
+def test_a_rule_that_ran_where_nothing_flowed_is_not_run_again(call):
+    # (x * y) * 0: their backward() calls x * y's rule with out.grad = 0, which sends 0
+    # whatever the rule; its local derivatives were found by calling that rule a second
+    # time, at gradient 1. They come from the op table now, as check_engine's verdict
+    # ("sends 0 whatever the rule") already did; what the rule sent stays theirs.
+    x, y = CountedValue(2.0, label="x"), CountedValue(3.0, label="y")
+    z = (x * y) * CountedValue(0.0, label="c")
+    z.backward()
+    nodes = _nodes(z)
+    RUNS.clear()
+    CALLS[call](z)
+    assert [RUNS[id(v)] for v in nodes if v._kept] == [1, 1]
+    graph = autograd_viz.open.door.open_graph(z, caller="test")
+    product = graph.nodes[2]
+    assert (product.op, product.local, product.sent) == ("*", (3.0, 2.0), (0.0, 0.0))
+
+
 @pytest.mark.parametrize("call", ["draw", "animate", "quiz"])
 def test_a_learners_graph_opened_once_is_checked_once(call):
     z = _blog(CountedValue)

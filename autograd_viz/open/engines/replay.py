@@ -109,12 +109,26 @@ class _Replay:
             scale = grad / last.out_grad  # their rule sent local · out.grad: the same local
             total = {p: amount * scale for p, amount in last.sent.items()}
         else:  # their rule ran at gradient 0 (or inf): no local derivative to scale from
-            total = self._replay(last, grad)
+            if grad == 1.0 and (local := self._table_local(i)) is not None:
+                return local  # as check_engine says, such a run tells nothing of the rule
+            total = self._replay(last, grad)  # an operation the op table does not know
         return self._per_position(i, total)
 
+    def _table_local(self, i: int) -> tuple[float, ...] | None:
+        """∂node/∂(each operand position) from the op table, where their rule only ran with
+        out.grad = 0 (it sent 0, whatever the rule): their closure is not called a second
+        time; None where the table has no row, or the node is not what the row computes."""
+        positions = self.graph.operands[i]
+        canonical = canonical_op(self.graph.ops[i], len(positions))
+        args = [self.graph.data[p] for p in positions]
+        partials = table_partials(canonical, args, self.graph.exponents[i], self.graph.data[i])
+        return None if partials is None else tuple(partials)
+
     def _replay(self, call: Call, grad: float) -> dict[int, float]:
-        """Their closure called again at `grad` (only where the recorded call ran at a
-        gradient of 0 or inf, which says nothing of its local derivative)."""
+        """Their closure called again at `grad`: only where the recorded call ran at a
+        gradient of 0 or inf, which says nothing of its local derivative, and the op table
+        cannot say it instead (an operation it does not know, or a gradient other than 1
+        asked of a run in an order that was not valid)."""
         _running = call.node
         nodes = self.graph.nodes
         node, touched = nodes[call.node], [call.node, *call.before]
