@@ -53,6 +53,7 @@ class _Replay:
         self._run = run
         self.timeout = timeout
         self._calls: dict[int, list[Call]] | None = None
+        self._order: tuple[tuple[int, ...] | None] | None = None  # worked out once
 
     def run(self) -> BackwardRun:
         """The one recorded run of their backward pass (running it now if none is yet)."""
@@ -69,6 +70,11 @@ class _Replay:
 
     def order(self) -> tuple[int, ...] | None:
         """The operations in the order their backward ran them, if that order is valid."""
+        if self._order is None:
+            self._order = (self._valid_order(),)
+        return self._order[0]
+
+    def _valid_order(self) -> tuple[int, ...] | None:
         self.calls(0)
         ran = [i for i, calls in self._calls.items() for _ in calls if self.graph.operands[i]]
         ops = [i for i, operands in enumerate(self.graph.operands) if operands]
@@ -109,8 +115,11 @@ class _Replay:
             scale = grad / last.out_grad  # their rule sent local · out.grad: the same local
             total = {p: amount * scale for p, amount in last.sent.items()}
         else:  # their rule ran at gradient 0 (or inf): no local derivative to scale from
-            if grad == 1.0 and (local := self._table_local(i)) is not None:
-                return local  # as check_engine says, such a run tells nothing of the rule
+            # in a valid order the pass asks this rule for 0 (above) and for its local
+            # derivative at 1, which, as check_engine says, such a run tells nothing of
+            valid = self.order() is not None
+            if valid and grad == 1.0 and (local := self._table_local(i)) is not None:
+                return local
             total = self._replay(last, grad)  # an operation the op table does not know
         return self._per_position(i, total)
 
