@@ -11,6 +11,7 @@ viewer shows the learner's own numbers; a value that does not follow from its op
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -53,7 +54,6 @@ class _Replay:
         self._run = run
         self.timeout = timeout
         self._calls: dict[int, list[Call]] | None = None
-        self._order: tuple[tuple[int, ...] | None] | None = None  # worked out once
 
     def run(self) -> BackwardRun:
         """The one recorded run of their backward pass (running it now if none is yet)."""
@@ -70,11 +70,10 @@ class _Replay:
 
     def order(self) -> tuple[int, ...] | None:
         """The operations in the order their backward ran them, if that order is valid."""
-        if self._order is None:
-            self._order = (self._valid_order(),)
-        return self._order[0]
+        return self._valid_order
 
-    def _valid_order(self) -> tuple[int, ...] | None:
+    @functools.cached_property
+    def _valid_order(self) -> tuple[int, ...] | None:  # worked out once per graph
         self.calls(0)
         ran = [i for i, calls in self._calls.items() for _ in calls if self.graph.operands[i]]
         ops = [i for i, operands in enumerate(self.graph.operands) if operands]
@@ -117,21 +116,12 @@ class _Replay:
         else:  # their rule ran at gradient 0 (or inf): no local derivative to scale from
             # in a valid order the pass asks this rule for 0 (above) and for its local
             # derivative at 1, which, as check_engine says, such a run tells nothing of
-            valid = self.order() is not None
-            if valid and grad == 1.0 and (local := self._table_local(i)) is not None:
-                return local
+            if grad == 1.0 and self.order() is not None:
+                local = _table_partials(self.graph, i)
+                if local is not None:
+                    return tuple(local)
             total = self._replay(last, grad)  # an operation the op table does not know
         return self._per_position(i, total)
-
-    def _table_local(self, i: int) -> tuple[float, ...] | None:
-        """∂node/∂(each operand position) from the op table, where their rule only ran with
-        out.grad = 0 (it sent 0, whatever the rule): their closure is not called a second
-        time; None where the table has no row, or the node is not what the row computes."""
-        positions = self.graph.operands[i]
-        canonical = canonical_op(self.graph.ops[i], len(positions))
-        args = [self.graph.data[p] for p in positions]
-        partials = table_partials(canonical, args, self.graph.exponents[i], self.graph.data[i])
-        return None if partials is None else tuple(partials)
 
     def _replay(self, call: Call, grad: float) -> dict[int, float]:
         """Their closure called again at `grad`: only where the recorded call ran at a
@@ -359,14 +349,21 @@ def read_foreign(
     return snap
 
 
-def _right_partials(source: ForeignGraph, i: int) -> list[float] | None:
-    """∂node_i/∂(each operand position): the op table's, else central differences."""
+def _table_partials(source: ForeignGraph, i: int) -> list[float] | None:
+    """∂node_i/∂(each operand position) from the op table, running nothing of theirs; None
+    where the table has no row, or the node is not what the row computes."""
     operands = source.operands[i]
     args = [source.data[p] for p in operands]
     canonical = canonical_op(source.ops[i], len(operands))
-    exponent, out = source.exponents[i], source.data[i]
-    partials = table_partials(canonical, args, exponent, out)
-    if partials is None:
-        method = method_name(source.nodes[i], canonical)
-        partials = numeric_partials(source.nodes[i], method, args, exponent, out)
+    return table_partials(canonical, args, source.exponents[i], source.data[i])
+
+
+def _right_partials(source: ForeignGraph, i: int) -> list[float] | None:
+    """∂node_i/∂(each operand position): the op table's, else central differences."""
+    partials = _table_partials(source, i)
+    if partials is None:  # their forward method, run on nearby numbers
+        node = source.nodes[i]
+        args = [source.data[p] for p in source.operands[i]]
+        method = method_name(node, canonical_op(source.ops[i], len(args)))
+        partials = numeric_partials(node, method, args, source.exponents[i], source.data[i])
     return partials
