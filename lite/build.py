@@ -62,8 +62,15 @@ NODE_MODULES = LITE / "node_modules"
 PYODIDE_NPM = NODE_MODULES / "pyodide"
 GRAPHVIZ_JS = NODE_MODULES / "@hpcc-js" / "wasm-graphviz" / "dist" / "index.js"
 GRAPHVIZ_LICENSE = NODE_MODULES / "@hpcc-js" / "wasm-graphviz" / "LICENSE"
-CACHE = LITE / ".cache" / "wheels"
-BYTECODE_CACHE = LITE / ".cache" / "bytecode"  # compile_start.mjs's zips, by what they compiled
+# What one build makes that the next can reuse, kept per user as pip and npm keep theirs, so a
+# new clone (CI's, a contributor's second) does not download the wheels or compile the kernel's
+# bytecode again; every entry is named by what it was made from. AUTOGRAD_VIZ_LITE_CACHE moves it.
+CACHE_ROOT = Path(
+    os.environ.get("AUTOGRAD_VIZ_LITE_CACHE")
+    or Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "autograd_viz" / "lite"
+)
+CACHE = CACHE_ROOT / "wheels"
+BYTECODE_CACHE = CACHE_ROOT / "bytecode"  # compile_start.mjs's zips, by what they compiled
 STAGE = LITE / ".build"
 
 PYODIDE_VERSION = "314.0.6"
@@ -146,7 +153,7 @@ def _closure(packages: dict, roots: list[str]) -> list[str]:
 
 
 def _download(specs: list[str]) -> dict[str, Path]:
-    """Download pure-Python wheels from PyPI (cached in lite/.cache/wheels); {name: wheel}."""
+    """Download pure-Python wheels from PyPI (cached in CACHE_ROOT/wheels); {name: wheel}."""
     CACHE.mkdir(parents=True, exist_ok=True)
     wanted = {canonicalize_name(s.split("==")[0]): s.split("==")[1] for s in specs}
 
@@ -297,7 +304,7 @@ def stage_pyodide() -> list[str]:
 def _add_bytecode(target: Path, packages: dict, start: list[str]) -> list[str]:
     """Pyodide's bytecode beside the sources in the site's wheels: every module the kernel
     imports as it starts (compile_start.mjs; the wheels it went into are cached, by what they
-    were made from, in lite/.cache/bytecode) and the kit's modules (compile_pyc.mjs). The
+    were made from, in CACHE_ROOT/bytecode) and the kit's modules (compile_pyc.mjs). The
     kernel then imports them without compiling them (benchmarks/lite_cold_start.py). Where
     Node cannot run Pyodide: a warning, and wheels without bytecode."""
     theirs = [name for name in start if name != "autograd-viz"]
@@ -306,7 +313,7 @@ def _add_bytecode(target: Path, packages: dict, start: list[str]) -> list[str]:
     key += (LITE / "compile_start.mjs").read_text()
     cached = BYTECODE_CACHE / hashlib.sha256(key.encode()).hexdigest()[:16]
     if not cached.is_dir():
-        partial = cached.with_suffix(".part")
+        partial = cached.with_suffix(f".part{os.getpid()}")  # another build may make it too
         shutil.rmtree(partial, ignore_errors=True)
         partial.mkdir(parents=True)
         compiled = partial / "bytecode.zip"
@@ -315,7 +322,8 @@ def _add_bytecode(target: Path, packages: dict, start: list[str]) -> list[str]:
                 shutil.copy2(target / packages[name]["file_name"], partial)
                 _add_pyc(partial / packages[name]["file_name"], compiled)
             compiled.unlink()
-            partial.rename(cached)
+            _into_place(partial, cached)
+        shutil.rmtree(partial, ignore_errors=True)
     for wheel in cached.glob("*.whl") if cached.is_dir() else []:
         shutil.copy2(wheel, target / wheel.name)
     if _compile_pyc(STAGE / PYC_ZIP):
@@ -324,6 +332,16 @@ def _add_bytecode(target: Path, packages: dict, start: list[str]) -> list[str]:
         packages[name]["sha256"] = _sha256(target / packages[name]["file_name"])
     listed = cached / "modules.json"  # what the kernel imports at start (compile_start.mjs)
     return json.loads(listed.read_text()) if listed.is_file() else []
+
+
+def _into_place(made: Path, cached: Path) -> None:
+    """Move a finished cache entry into place, in one step; another build that made the same
+    entry first keeps its own (the same bytes, by their name)."""
+    try:
+        made.rename(cached)
+    except OSError:
+        if not cached.is_dir():
+            raise
 
 
 def _add_pyc(wheel: Path, compiled: Path) -> None:
@@ -431,7 +449,7 @@ def build(output: Path, modules: list[str]) -> None:
         encoding="utf-8",
     )
     (output / ".nojekyll").write_text("")
-    kernel_snapshot.make(output, modules)
+    kernel_snapshot.make(output, modules, CACHE_ROOT / "kernel-snapshot")
 
 
 def _megabytes(paths: list[Path]) -> str:

@@ -6,9 +6,9 @@ unpacking the start packages' wheels and importing IPython, jedi, ... and the ki
 The snapshot is made here, from the built site served on 127.0.0.1, by the same Pyodide in a
 module worker of Chromium (make_kernel_snapshot.html), as the kernel's worker will restore it:
 a snapshot holds Python as it started in that engine, with WebAssembly stack switching (JSPI).
-The last one made is kept in lite/.cache/kernel-snapshot/, by what it was made from (the site's
-Pyodide folder, its wheels, kernel.mjs, what runs before it), so a rebuild of the same site
-does not start Chromium.
+The last one made is kept in the build's cache (build.py's CACHE_ROOT), by what it was made
+from (the site's Pyodide folder, its wheels, kernel.mjs, what runs before it), so a rebuild of
+the same site does not start Chromium.
 No Chromium (AUTOGRAD_VIZ_CHROMIUM or `chromium` on PATH), no module list from
 compile_start.mjs (no Node), or anything failing: a warning, and the kernel starts Python as
 before (its `pyodideUrl` stays Pyodide's own pyodide.mjs).
@@ -33,7 +33,6 @@ from typing import ClassVar
 from urllib.parse import quote
 
 LITE = Path(__file__).resolve().parent
-CACHE = LITE / ".cache" / "kernel-snapshot"  # the last one made, by what it was made from
 KERNEL_PLUGIN = "@jupyterlite/pyodide-kernel-extension:kernel"  # its settings in jupyter-lite.json
 FILES = ["kernel.mjs", "kernel.snapshot.gz", "kernel.files.gz"]  # into static/pyodide/
 # Run before the snapshot: every module the kernel's start imports (compile_start.mjs's list,
@@ -71,8 +70,9 @@ _pyodide.setup()
 """
 
 
-def make(output: Path, modules: list[str]) -> None:
-    """The snapshot into output/static/pyodide/, and the kernel's pyodideUrl set to it."""
+def make(output: Path, modules: list[str], cache: Path) -> None:
+    """The snapshot into output/static/pyodide/, and the kernel's pyodideUrl set to it; `cache`
+    keeps the last one made, by what it was made from."""
     chromium = shutil.which(os.environ.get("AUTOGRAD_VIZ_CHROMIUM", "chromium"))
     if not (chromium and modules):
         print("[lite] warning: no kernel snapshot (it needs Chromium, and Node for the modules)")
@@ -86,23 +86,30 @@ def make(output: Path, modules: list[str]) -> None:
     key = hashlib.sha256(json.dumps(job).encode())
     for path in sorted([*pyodide.iterdir(), LITE / "make_kernel_snapshot.html"]):
         key.update(path.name.encode() + path.read_bytes())
-    cached = CACHE / key.hexdigest()[:16]
-    if cached.is_dir():
-        answer = {"done": True}
+    cached = cache / key.hexdigest()[:16]
+    try:  # another build may be replacing it: then it is made here
         for name in FILES[1:]:
             shutil.copy2(cached / name, pyodide / name)
-    else:
-        answer = _in_chromium(chromium, output, job)
+        answer, made = {"done": True}, False
+    except OSError:
+        answer, made = _in_chromium(chromium, output, job), True
     if not answer or answer.get("error") or answer.get("failed"):
         print(f"[lite] warning: no kernel snapshot: {answer or 'Chromium gave no answer'}")
         for name in FILES:
             (pyodide / name).unlink(missing_ok=True)
         return
-    if not cached.is_dir():
-        shutil.rmtree(CACHE, ignore_errors=True)
-        cached.mkdir(parents=True)
+    if made:  # kept as the last one made, written beside it first and then moved into place
+        partial = cache / f"{cached.name}.part{os.getpid()}"
+        partial.mkdir(parents=True, exist_ok=True)
         for name in FILES[1:]:
-            shutil.copy2(pyodide / name, cached / name)
+            shutil.copy2(pyodide / name, partial / name)
+        for old in cache.iterdir():
+            if old != partial:
+                shutil.rmtree(old, ignore_errors=True)
+        try:
+            partial.rename(cached)
+        except OSError:  # another build put the same one there first
+            shutil.rmtree(partial, ignore_errors=True)
     settings["pyodideUrl"] = "./static/pyodide/kernel.mjs"
     (output / "jupyter-lite.json").write_text(json.dumps(config, indent=2))
     size = sum((pyodide / name).stat().st_size for name in FILES) / 1e6
