@@ -8,7 +8,9 @@
 # Everything comes from pinned packages: the build tools from PyPI (lite/requirements.txt, into
 # lite/.venv), Pyodide and Graphviz-WASM from npm (lite/package-lock.json), the kernel's
 # pure-Python wheels from PyPI at the versions Pyodide's lock names (lite/build.py says which).
-# Later runs reuse what is installed and take a few seconds.
+# Later runs reuse what is installed and take a few seconds. What a build makes once (the
+# wheels, the kernel's bytecode, its snapshot) is kept per user, in ~/.cache/autograd_viz/lite
+# (AUTOGRAD_VIZ_LITE_CACHE moves it), so a new clone reuses it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
