@@ -139,3 +139,32 @@ def test_the_bundle_holds_the_wheels_files_but_graphviz_and_their_bytecode(
         "autograd_viz-0.1.0.dist-info/RECORD": b"autograd_viz/engine.py,sha256=x,3\n",
         "autograd_viz/__pycache__/engine.cpython-314.pyc": b"\x00pyc",
     }
+
+
+def test_the_builds_caches_are_kept_per_user_so_a_new_clone_reuses_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The wheels, the kernel's bytecode and its snapshot are kept where pip keeps its own
+    (XDG's cache folder), not in the clone: a new clone of a new commit then remakes only the
+    snapshot (benchmarks/lite_cold_start.py's docstring has the build times)."""
+    monkeypatch.delenv("AUTOGRAD_VIZ_LITE_CACHE", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    build = _build_module()
+    kept = build.CACHE_ROOT
+    assert kept == tmp_path / "xdg" / "autograd_viz" / "lite"
+    assert not kept.is_relative_to(ROOT)
+    assert {build.CACHE.parent, build.BYTECODE_CACHE.parent} == {kept}
+    monkeypatch.setenv("AUTOGRAD_VIZ_LITE_CACHE", str(tmp_path / "mine"))
+    moved = _build_module().CACHE_ROOT
+    assert moved == tmp_path / "mine"
+
+
+def test_a_cache_entry_another_build_made_first_is_kept(tmp_path: Path) -> None:
+    build = _build_module()
+    first, second = tmp_path / "first.part1", tmp_path / "second.part2"
+    for made in (first, second):
+        made.mkdir()
+        (made / "bytecode.whl").write_bytes(made.name.encode())
+    build._into_place(first, tmp_path / "entry")
+    build._into_place(second, tmp_path / "entry")  # the same entry, made by a second build
+    assert (tmp_path / "entry" / "bytecode.whl").read_bytes() == b"first.part1"
