@@ -100,7 +100,7 @@ notebook open 5.12 -> 5.73 s, Python up 8.74 -> 5.15 s, the kernel ready 15.60 -
 opened now. The renderer's CPU 19.9 -> 8.2 s, the kernel's worker 9.8 -> 1.8 s. The kernel,
 once the critical path by 10 s, is now ready before the notebook is open; what is left is
 JupyterLab opening the notebook and the first cell running. The build (lite/build.py), same
-machine: a fresh clone's first build 42.6 -> 74.0 s with nothing cached (the kernel's bytecode
+machine: a fresh clone's first build 42.6 -> 66.7-74.0 s with nothing cached (the kernel's bytecode
 and snapshot are made once: ~24 s), 35.4 s for a second clone (the caches are kept per user);
 a rebuild 16.2 -> 12.2-15.2 s.
 
