@@ -65,10 +65,24 @@ GRAPHVIZ_LICENSE = NODE_MODULES / "@hpcc-js" / "wasm-graphviz" / "LICENSE"
 # What one build makes that the next can reuse, kept per user as pip and npm keep theirs, so a
 # new clone (CI's, a contributor's second) does not download the wheels or compile the kernel's
 # bytecode again; every entry is named by what it was made from. AUTOGRAD_VIZ_LITE_CACHE moves it.
-CACHE_ROOT = Path(
-    os.environ.get("AUTOGRAD_VIZ_LITE_CACHE")
-    or Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "autograd_viz" / "lite"
-)
+
+
+def _cache_root() -> Path:
+    """AUTOGRAD_VIZ_LITE_CACHE, else XDG's cache folder; where that cannot be written (no home
+    folder, a read-only one), the clone's own lite/.cache, as before."""
+    chosen = os.environ.get("AUTOGRAD_VIZ_LITE_CACHE") or os.environ.get("XDG_CACHE_HOME")
+    try:
+        root = Path(chosen or Path.home() / ".cache")
+        if not os.environ.get("AUTOGRAD_VIZ_LITE_CACHE"):
+            root = root / "autograd_viz" / "lite"
+        root.mkdir(parents=True, exist_ok=True)
+        return root
+    except (OSError, RuntimeError) as err:  # RuntimeError: Path.home() with no home
+        print(f"[lite] note: the build's cache stays in lite/.cache ({err})")
+        return LITE / ".cache"
+
+
+CACHE_ROOT = _cache_root()
 CACHE = CACHE_ROOT / "wheels"
 BYTECODE_CACHE = CACHE_ROOT / "bytecode"  # compile_start.mjs's zips, by what they compiled
 STAGE = LITE / ".build"

@@ -168,3 +168,15 @@ def test_a_cache_entry_another_build_made_first_is_kept(tmp_path: Path) -> None:
     build._into_place(first, tmp_path / "entry")
     build._into_place(second, tmp_path / "entry")  # the same entry, made by a second build
     assert (tmp_path / "entry" / "bytecode.whl").read_bytes() == b"first.part1"
+
+
+def test_a_build_with_no_writable_home_keeps_its_cache_in_the_clone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.delenv("AUTOGRAD_VIZ_LITE_CACHE", raising=False)
+    not_a_folder = tmp_path / "home"
+    not_a_folder.write_text("a file where the home folder should be")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(not_a_folder))
+    kept = _build_module().CACHE_ROOT
+    assert kept == ROOT / "lite" / ".cache"
+    assert "the build's cache stays in lite/.cache" in capsys.readouterr().out
