@@ -2,13 +2,14 @@
 
 static/pyodide/kernel.mjs (lite/kernel.mjs) becomes the kernel's `pyodideUrl`: it restores
 kernel.snapshot.gz and writes kernel.files.gz into site-packages instead of starting Python,
-unpacking the start packages' wheels and importing IPython, jedi, ... and the kit (see there).
+unpacking the start packages' wheels and importing IPython, jedi, ... (see there); it then
+loads the kit's wheel and imports the kit, which the snapshot leaves out.
 The snapshot is made here, from the built site served on 127.0.0.1, by the same Pyodide in a
 module worker of Chromium (make_kernel_snapshot.html), as the kernel's worker will restore it:
 a snapshot holds Python as it started in that engine, with WebAssembly stack switching (JSPI).
 The last one made is kept in the build's cache (build.py's CACHE_ROOT), by what it was made
-from (the site's Pyodide folder, its wheels, kernel.mjs, what runs before it), so a rebuild of
-the same site does not start Chromium.
+from (the site's Pyodide folder and wheels but the kit's, kernel.mjs, what runs before it), so
+a rebuild does not start Chromium, even after an edit of the kit.
 No Chromium (AUTOGRAD_VIZ_CHROMIUM or `chromium` on PATH), no module list from
 compile_start.mjs (no Node), or anything failing: a warning, and the kernel starts Python as
 before (its `pyodideUrl` stays Pyodide's own pyodide.mjs).
@@ -35,28 +36,21 @@ from urllib.parse import quote
 LITE = Path(__file__).resolve().parent
 KERNEL_PLUGIN = "@jupyterlite/pyodide-kernel-extension:kernel"  # its settings in jupyter-lite.json
 FILES = ["kernel.mjs", "kernel.snapshot.gz", "kernel.files.gz"]  # into static/pyodide/
+KIT = "autograd-viz"  # the kit's name in the lock
 # Run before the snapshot: every module the kernel's start imports (compile_start.mjs's list,
-# but the kernel's own) and the kit with all of its modules that import here (an engine that
-# needs PyTorch does not), so a notebook's `import autograd_viz` finds them in memory. The
-# kit's browser set-up (autograd_viz._pyodide.setup(): Graphviz-WASM starts loading, a JS
-# promise, which no snapshot can hold) is left for RESUME, which a restored kernel runs.
+# but the kernel's own) and the packages the kit needs (ipywidgets, anywidget), so a notebook
+# finds them in memory. The kit itself stays out: a restored kernel loads its wheel (bytecode
+# inside) and RESUME imports it, so an edit of the kit does not make the snapshot again
+# (`make`'s cache key leaves the kit out too). Its browser set-up (autograd_viz._pyodide.setup():
+# Graphviz-WASM starts loading, a JS promise, which no snapshot can hold) is RESUME's too.
 PREPARE = """
-import importlib, json, pkgutil, sys, types
+import importlib, json
 failed = []
 for name in json.loads(%r):
     try:
         importlib.import_module(name)
     except Exception as err:
         failed.append(f"{name}: {err!r}")
-sys.modules["autograd_viz._pyodide"] = types.SimpleNamespace(setup=lambda: None)
-import autograd_viz
-del sys.modules["autograd_viz._pyodide"], autograd_viz._pyodide
-for kit in pkgutil.walk_packages(autograd_viz.__path__, "autograd_viz."):
-    try:
-        if kit.name != "autograd_viz._pyodide":
-            importlib.import_module(kit.name)
-    except ImportError:
-        pass
 json.dumps(failed)
 """
 # RESUME also imports the kernel's own modules (what its worker imports next, once it has
@@ -67,6 +61,7 @@ RESUME = """\
 import piplite.piplite, pyodide_kernel
 from autograd_viz import _pyodide
 _pyodide.setup()
+import autograd_viz.api
 """
 
 
@@ -81,12 +76,8 @@ def make(output: Path, modules: list[str], cache: Path) -> None:
     settings = config["jupyter-config-data"]["litePluginSettings"][KERNEL_PLUGIN]
     pyodide = output / "static" / "pyodide"
     shutil.copy2(LITE / "kernel.mjs", pyodide / "kernel.mjs")
-    options = {"packages": settings["loadPyodideOptions"]["packages"]}
-    job = {"options": options, "prepare": PREPARE % json.dumps(modules), "resume": RESUME}
-    key = hashlib.sha256(json.dumps(job).encode())
-    for path in sorted([*pyodide.iterdir(), LITE / "make_kernel_snapshot.html"]):
-        key.update(path.name.encode() + path.read_bytes())
-    cached = cache / key.hexdigest()[:16]
+    job, key = snapshot_job(pyodide, settings["loadPyodideOptions"]["packages"], modules)
+    cached = cache / key
     try:  # another build may be replacing it: then it is made here
         for name in FILES[1:]:
             shutil.copy2(cached / name, pyodide / name)
@@ -113,7 +104,25 @@ def make(output: Path, modules: list[str], cache: Path) -> None:
     settings["pyodideUrl"] = "./static/pyodide/kernel.mjs"
     (output / "jupyter-lite.json").write_text(json.dumps(config, indent=2))
     size = sum((pyodide / name).stat().st_size for name in FILES) / 1e6
-    print(f"[lite] kernel snapshot: {len(modules)} modules and the kit imported, {size:.1f} MB")
+    print(f"[lite] kernel snapshot: {len(modules)} modules imported, {size:.1f} MB")
+
+
+def snapshot_job(pyodide: Path, start: list[str], modules: list[str]) -> tuple[dict, str]:
+    """What the snapshot is made with (Pyodide's options, PREPARE, RESUME) and its cache key:
+    the kernel's `start` packages and the kit's dependencies, not the kit, and a key of every
+    file in `pyodide` (the site's Pyodide folder) but the kit's wheel and its lock entry, so
+    that a kit edited and built again finds its snapshot in the cache."""
+    lock = json.loads((pyodide / "pyodide-lock.json").read_text())["packages"]
+    kit = lock.pop(KIT)
+    needs = [name for dep in kit["depends"] for name in lock[dep]["imports"]]
+    options = {"packages": [*(name for name in start if name != KIT), *kit["depends"]]}
+    job = {"options": options, "prepare": PREPARE % json.dumps([*modules, *needs]),
+           "resume": RESUME}  # fmt: skip
+    key = hashlib.sha256(json.dumps([job, lock], sort_keys=True).encode())
+    for path in sorted([*pyodide.iterdir(), LITE / "make_kernel_snapshot.html"]):
+        if path.name not in ("pyodide-lock.json", kit["file_name"]):
+            key.update(path.name.encode() + path.read_bytes())
+    return job, key.hexdigest()[:16]
 
 
 def _in_chromium(chromium: str, site: Path, job: dict, timeout: float = 300) -> dict:
