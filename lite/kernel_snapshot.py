@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import gzip
 import hashlib
 import http.server
 import json
@@ -29,6 +30,7 @@ import subprocess
 import tempfile
 import threading
 import time
+import zipfile
 from pathlib import Path
 from typing import ClassVar
 from urllib.parse import quote
@@ -37,20 +39,30 @@ LITE = Path(__file__).resolve().parent
 KERNEL_PLUGIN = "@jupyterlite/pyodide-kernel-extension:kernel"  # its settings in jupyter-lite.json
 FILES = ["kernel.mjs", "kernel.snapshot.gz", "kernel.files.gz"]  # into static/pyodide/
 KIT = "autograd-viz"  # the kit's name in the lock
+KIT_FILES = "kernel.kit.gz"  # the kit's files, written beside the snapshot's (kit_bundle)
 # Run before the snapshot: every module the kernel's start imports (compile_start.mjs's list,
 # but the kernel's own) and the packages the kit needs (ipywidgets, anywidget), so a notebook
 # finds them in memory. The kit itself stays out: a restored kernel loads its wheel (bytecode
-# inside) and RESUME imports it, so an edit of the kit does not make the snapshot again
+# inside, KIT_FILES) and RESUME imports it, so an edit of the kit does not make the snapshot again
 # (`make`'s cache key leaves the kit out too). Its browser set-up (autograd_viz._pyodide.setup():
 # Graphviz-WASM starts loading, a JS promise, which no snapshot can hold) is RESUME's too.
+# Last, no file may stay open in the snapshot: a restored Python would hold a descriptor of
+# this one's, and closing it would close whatever file the kernel then has under that number.
+# importlib.metadata keeps the standard library's zip open once a package has looked up its
+# metadata (a cached FastPath), and Pyodide clears that cache as it installs a package: sympy's
+# wheel, being unpacked then, failed to load. Any other file left open: no snapshot.
 PREPARE = """
-import importlib, json
+import gc, importlib, io, json
 failed = []
 for name in json.loads(%r):
     try:
         importlib.import_module(name)
     except Exception as err:
         failed.append(f"{name}: {err!r}")
+importlib.invalidate_caches()
+gc.collect()
+failed += [f"a file left open: {f!r}" for f in gc.get_objects() if isinstance(f, io.IOBase)
+           and not f.closed and getattr(f, "name", "") not in ("<stdin>", "<stdout>", "<stderr>")]
 json.dumps(failed)
 """
 # RESUME also imports the kernel's own modules (what its worker imports next, once it has
@@ -101,10 +113,32 @@ def make(output: Path, modules: list[str], cache: Path) -> None:
             partial.rename(cached)
         except OSError:  # another build put the same one there first
             shutil.rmtree(partial, ignore_errors=True)
+    (pyodide / KIT_FILES).write_bytes(kit_bundle(pyodide))
     settings["pyodideUrl"] = "./static/pyodide/kernel.mjs"
     (output / "jupyter-lite.json").write_text(json.dumps(config, indent=2))
-    size = sum((pyodide / name).stat().st_size for name in FILES) / 1e6
+    size = sum((pyodide / name).stat().st_size for name in [*FILES, KIT_FILES]) / 1e6
     print(f"[lite] kernel snapshot: {len(modules)} modules imported, {size:.1f} MB")
+
+
+def kit_bundle(pyodide: Path) -> bytes:
+    """The kit's wheel as kernel.mjs writes it into site-packages beside the snapshot's files
+    (the same gzipped bundle as kernel.files.gz: a 4-byte little-endian length, a JSON header
+    {files: [[path, size]...], packages: {name: channel}}, then the files' bytes), so the kit
+    arrives as the other packages do, not unpacked by Pyodide after Python is restored."""
+    lock = json.loads((pyodide / "pyodide-lock.json").read_text())["packages"]
+    snapshot_files = gzip.decompress((pyodide / "kernel.files.gz").read_bytes())
+    header = json.loads(snapshot_files[4 : 4 + int.from_bytes(snapshot_files[:4], "little")])
+    first = header["files"][0][0]  # e.g. /lib/python3.14/site-packages/micropip/__init__.py
+    site_packages = first[: first.index("/site-packages/") + len("/site-packages/")]
+    files: list[tuple[str, bytes]] = []
+    with zipfile.ZipFile(pyodide / lock[KIT]["file_name"]) as wheel:
+        for info in wheel.infolist():
+            if not info.is_dir() and not info.filename.split("/")[0].endswith(".data"):
+                files.append((site_packages + info.filename, wheel.read(info)))
+    head = json.dumps({"files": [[path, len(data)] for path, data in files],
+                       "packages": {KIT: "default channel"}, "resume": ""}).encode()  # fmt: skip
+    body = len(head).to_bytes(4, "little") + head + b"".join(data for _, data in files)
+    return gzip.compress(body, compresslevel=6, mtime=0)
 
 
 def snapshot_job(pyodide: Path, start: list[str], modules: list[str]) -> tuple[dict, str]:
@@ -120,7 +154,7 @@ def snapshot_job(pyodide: Path, start: list[str], modules: list[str]) -> tuple[d
            "resume": RESUME}  # fmt: skip
     key = hashlib.sha256(json.dumps([job, lock], sort_keys=True).encode())
     for path in sorted([*pyodide.iterdir(), LITE / "make_kernel_snapshot.html"]):
-        if path.name not in ("pyodide-lock.json", kit["file_name"]):
+        if path.name not in ("pyodide-lock.json", kit["file_name"], *FILES[1:], KIT_FILES):
             key.update(path.name.encode() + path.read_bytes())
     return job, key.hexdigest()[:16]
 

@@ -149,6 +149,14 @@ import sys
 from js import performance
 print("marks", ", ".join(m.name for m in performance.getEntriesByType("mark")))
 print("in memory", "IPython" in sys.modules, "autograd_viz.api" in sys.modules)
+import gc, os, zipfile
+def the_file_it_names(z):
+    try:
+        return os.fstat(z.fp.fileno()).st_ino == os.stat(z.filename).st_ino
+    except Exception:
+        return False
+held = [z for z in gc.get_objects() if isinstance(z, zipfile.ZipFile) and z.fp is not None]
+print("zips held open", [z.filename for z in held if not the_file_it_names(z)] or "all valid")
 """
 
 # The saved drawings a learner sees on opening a notebook, before running anything (the
@@ -522,9 +530,11 @@ def test_the_kernel_restores_its_python_from_the_sites_snapshot(built, fresh):
     assert "ipython" in header["packages"] and "autograd-viz" not in header["packages"]
     assert not [path for path, _ in header["files"] if "/autograd_viz/" in path]
     fresh.open(NOTEBOOKS[0])
-    marks, memory = fresh.page.evaluate(_EXECUTE_JS, _KERNEL_RESTORED)
+    marks, memory, stale = fresh.page.evaluate(_EXECUTE_JS, _KERNEL_RESTORED)
     assert "kernel.mjs: Python restored" in marks and "kernel.mjs: resumed" in marks, marks
     assert memory == "in memory True True", memory
+    # a file the snapshot held open would be a descriptor of the build's Python, not this one's
+    assert stale == "zips held open all valid", stale
 
 
 # Requests of the kernel's worker that probe the notebooks' folder (Python's import machinery
