@@ -19,8 +19,7 @@ Pyodide's compiled packages (numpy, matplotlib) that no registry here serves:
   bytecode for every module the kernel imports at start and for the kit (compile_start.mjs,
   playground/compile_pyc.mjs), so the browser does not compile them. In a browser with
   WebAssembly stack switching the kernel does not even start Python: it restores a snapshot
-  of it made here (kernel_snapshot.py, kernel.mjs), those modules imported; the kit, left
-  out so that editing it does not remake the snapshot, is loaded and imported as it resumes.
+  of it made here (kernel_snapshot.py, kernel.mjs), those modules and the kit imported.
 - Why by hand and not with the kernel's lock add-on (`jupyter lite build --pyodide-lock`): it
   solves with uv against PyPI with every entry of Pyodide's lock pinned to its URL on Pyodide's
   CDN, and leaves the lock's own packages there; the site serves them from PyPI's wheels, and

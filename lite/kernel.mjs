@@ -3,11 +3,9 @@
 // ... (~600 modules), the kernel's worker restores a copy of Python's memory made at build
 // time with all of them imported (kernel.snapshot.gz), and writes the files of the packages
 // the kernel starts with straight into site-packages (kernel.files.gz), instead of Pyodide
-// unpacking their wheels one by one. The kit is not in the snapshot (an edit of it would make
-// the build remake the snapshot): its files come the same way (kernel.kit.gz) and it is
-// imported as Python resumes. Everything else of the kernel's start is unchanged: it then
-// imports micropip, piplite and pyodide_kernel itself (their start-up talks to the page's
-// Pyodide, which a snapshot cannot carry) and runs as before.
+// unpacking their wheels one by one. Everything else of the kernel's start is unchanged: it
+// then imports micropip, piplite and pyodide_kernel itself (their start-up talks to the
+// page's Pyodide, which a snapshot cannot carry) and runs as before.
 // Pyodide's own (private, experimental) _makeSnapshot / _loadSnapshot options, as the
 // playground uses them. A snapshot holds the state of a Python started where the browser has
 // WebAssembly stack switching (JSPI; Chromium's `WebAssembly.Suspending`), so only such a
@@ -16,7 +14,6 @@ import { loadPyodide as start } from "./pyodide.mjs";
 
 const SNAPSHOT = new URL("kernel.snapshot.gz", import.meta.url).href;
 const FILES = new URL("kernel.files.gz", import.meta.url).href;
-const KIT = new URL("kernel.kit.gz", import.meta.url).href;
 
 export async function loadPyodide(options) {
   if ("Suspending" in WebAssembly) {
@@ -35,7 +32,6 @@ const mark = (name) => (value) => (performance.mark(`kernel.mjs: ${name}`), valu
 async function restore(options) {
   const snapshot = gunzip(SNAPSHOT).then(mark("snapshot unzipped"));
   const files = gunzip(FILES).then(unbundle).then(mark("files unzipped"));
-  const kit = gunzip(KIT).then(unbundle);
   const py = await start({
     ...options,
     packages: [], // their files come from kernel.files.gz
@@ -49,7 +45,7 @@ async function restore(options) {
     },
     fsInit: async (FS) => {
       const made = new Set();
-      for (const [path, data] of [...(await files).files, ...(await kit).files]) {
+      for (const [path, data] of (await files).files) {
         const dir = path.slice(0, path.lastIndexOf("/"));
         if (!made.has(dir)) FS.mkdirTree(dir), made.add(dir);
         FS.writeFile(path, data, { canOwn: true });
@@ -58,7 +54,7 @@ async function restore(options) {
     },
   });
   mark("Python restored")();
-  const packages = { ...(await files).packages, ...(await kit).packages };
+  const { packages } = await files;
   Object.assign(py.loadedPackages, packages); // installed, as if Pyodide had loaded them
   // what the kernel asks for and the bundle lacks (none, unless the site's settings changed)
   const missing = (options.packages || []).filter((name) => !(name in packages));

@@ -2,14 +2,13 @@
 
 static/pyodide/kernel.mjs (lite/kernel.mjs) becomes the kernel's `pyodideUrl`: it restores
 kernel.snapshot.gz and writes kernel.files.gz into site-packages instead of starting Python,
-unpacking the start packages' wheels and importing IPython, jedi, ... (see there); it then
-loads the kit's wheel and imports the kit, which the snapshot leaves out.
+unpacking the start packages' wheels and importing IPython, jedi, ... and the kit (see there).
 The snapshot is made here, from the built site served on 127.0.0.1, by the same Pyodide in a
 module worker of Chromium (make_kernel_snapshot.html), as the kernel's worker will restore it:
 a snapshot holds Python as it started in that engine, with WebAssembly stack switching (JSPI).
 The last one made is kept in the build's cache (build.py's CACHE_ROOT), by what it was made
-from (the site's Pyodide folder and wheels but the kit's, kernel.mjs, what runs before it), so
-a rebuild does not start Chromium, even after an edit of the kit.
+from (the site's Pyodide folder, its wheels, kernel.mjs, what runs before it), so a rebuild of
+the same site does not start Chromium.
 No Chromium (AUTOGRAD_VIZ_CHROMIUM or `chromium` on PATH), no module list from
 compile_start.mjs (no Node), or anything failing: a warning, and the kernel starts Python as
 before (its `pyodideUrl` stays Pyodide's own pyodide.mjs).
@@ -19,7 +18,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import gzip
 import hashlib
 import http.server
 import json
@@ -30,7 +28,6 @@ import subprocess
 import tempfile
 import threading
 import time
-import zipfile
 from pathlib import Path
 from typing import ClassVar
 from urllib.parse import quote
@@ -38,27 +35,34 @@ from urllib.parse import quote
 LITE = Path(__file__).resolve().parent
 KERNEL_PLUGIN = "@jupyterlite/pyodide-kernel-extension:kernel"  # its settings in jupyter-lite.json
 FILES = ["kernel.mjs", "kernel.snapshot.gz", "kernel.files.gz"]  # into static/pyodide/
-KIT = "autograd-viz"  # the kit's name in the lock
-KIT_FILES = "kernel.kit.gz"  # the kit's files, written beside the snapshot's (kit_bundle)
 # Run before the snapshot: every module the kernel's start imports (compile_start.mjs's list,
-# but the kernel's own) and the packages the kit needs (ipywidgets, anywidget), so a notebook
-# finds them in memory. The kit itself stays out: a restored kernel loads its wheel (bytecode
-# inside, KIT_FILES) and RESUME imports it, so an edit of the kit does not make the snapshot again
-# (`make`'s cache key leaves the kit out too). Its browser set-up (autograd_viz._pyodide.setup():
-# Graphviz-WASM starts loading, a JS promise, which no snapshot can hold) is RESUME's too.
+# but the kernel's own) and the kit with all of its modules that import here (an engine that
+# needs PyTorch does not), so a notebook's `import autograd_viz` finds them in memory. The
+# kit's browser set-up (autograd_viz._pyodide.setup(): Graphviz-WASM starts loading, a JS
+# promise, which no snapshot can hold) is left for RESUME, which a restored kernel runs.
 # Last, no file may stay open in the snapshot: a restored Python would hold a descriptor of
 # this one's, and closing it would close whatever file the kernel then has under that number.
 # importlib.metadata keeps the standard library's zip open once a package has looked up its
-# metadata (a cached FastPath), and Pyodide clears that cache as it installs a package: sympy's
-# wheel, being unpacked then, failed to load. Any other file left open: no snapshot.
+# metadata (a cached FastPath), and Pyodide clears that cache as it installs a package: in a
+# build that left the kit out of the snapshot, sympy's wheel, unpacked then, failed to load.
+# Any other file left open: no snapshot.
 PREPARE = """
-import gc, importlib, io, json
+import gc, importlib, io, json, pkgutil, sys, types
 failed = []
 for name in json.loads(%r):
     try:
         importlib.import_module(name)
     except Exception as err:
         failed.append(f"{name}: {err!r}")
+sys.modules["autograd_viz._pyodide"] = types.SimpleNamespace(setup=lambda: None)
+import autograd_viz
+del sys.modules["autograd_viz._pyodide"], autograd_viz._pyodide
+for kit in pkgutil.walk_packages(autograd_viz.__path__, "autograd_viz."):
+    try:
+        if kit.name != "autograd_viz._pyodide":
+            importlib.import_module(kit.name)
+    except ImportError:
+        pass
 importlib.invalidate_caches()
 gc.collect()
 failed += [f"a file left open: {f!r}" for f in gc.get_objects() if isinstance(f, io.IOBase)
@@ -73,7 +77,6 @@ RESUME = """\
 import piplite.piplite, pyodide_kernel
 from autograd_viz import _pyodide
 _pyodide.setup()
-import autograd_viz.api
 """
 
 
@@ -88,8 +91,12 @@ def make(output: Path, modules: list[str], cache: Path) -> None:
     settings = config["jupyter-config-data"]["litePluginSettings"][KERNEL_PLUGIN]
     pyodide = output / "static" / "pyodide"
     shutil.copy2(LITE / "kernel.mjs", pyodide / "kernel.mjs")
-    job, key = snapshot_job(pyodide, settings["loadPyodideOptions"]["packages"], modules)
-    cached = cache / key
+    options = {"packages": settings["loadPyodideOptions"]["packages"]}
+    job = {"options": options, "prepare": PREPARE % json.dumps(modules), "resume": RESUME}
+    key = hashlib.sha256(json.dumps(job).encode())
+    for path in sorted([*pyodide.iterdir(), LITE / "make_kernel_snapshot.html"]):
+        key.update(path.name.encode() + path.read_bytes())
+    cached = cache / key.hexdigest()[:16]
     try:  # another build may be replacing it: then it is made here
         for name in FILES[1:]:
             shutil.copy2(cached / name, pyodide / name)
@@ -113,50 +120,10 @@ def make(output: Path, modules: list[str], cache: Path) -> None:
             partial.rename(cached)
         except OSError:  # another build put the same one there first
             shutil.rmtree(partial, ignore_errors=True)
-    (pyodide / KIT_FILES).write_bytes(kit_bundle(pyodide))
     settings["pyodideUrl"] = "./static/pyodide/kernel.mjs"
     (output / "jupyter-lite.json").write_text(json.dumps(config, indent=2))
-    size = sum((pyodide / name).stat().st_size for name in [*FILES, KIT_FILES]) / 1e6
-    print(f"[lite] kernel snapshot: {len(modules)} modules imported, {size:.1f} MB")
-
-
-def kit_bundle(pyodide: Path) -> bytes:
-    """The kit's wheel as kernel.mjs writes it into site-packages beside the snapshot's files
-    (the same gzipped bundle as kernel.files.gz: a 4-byte little-endian length, a JSON header
-    {files: [[path, size]...], packages: {name: channel}}, then the files' bytes), so the kit
-    arrives as the other packages do, not unpacked by Pyodide after Python is restored."""
-    lock = json.loads((pyodide / "pyodide-lock.json").read_text())["packages"]
-    snapshot_files = gzip.decompress((pyodide / "kernel.files.gz").read_bytes())
-    header = json.loads(snapshot_files[4 : 4 + int.from_bytes(snapshot_files[:4], "little")])
-    first = header["files"][0][0]  # e.g. /lib/python3.14/site-packages/micropip/__init__.py
-    site_packages = first[: first.index("/site-packages/") + len("/site-packages/")]
-    files: list[tuple[str, bytes]] = []
-    with zipfile.ZipFile(pyodide / lock[KIT]["file_name"]) as wheel:
-        for info in wheel.infolist():
-            if not info.is_dir() and not info.filename.split("/")[0].endswith(".data"):
-                files.append((site_packages + info.filename, wheel.read(info)))
-    head = json.dumps({"files": [[path, len(data)] for path, data in files],
-                       "packages": {KIT: "default channel"}, "resume": ""}).encode()  # fmt: skip
-    body = len(head).to_bytes(4, "little") + head + b"".join(data for _, data in files)
-    return gzip.compress(body, compresslevel=6, mtime=0)
-
-
-def snapshot_job(pyodide: Path, start: list[str], modules: list[str]) -> tuple[dict, str]:
-    """What the snapshot is made with (Pyodide's options, PREPARE, RESUME) and its cache key:
-    the kernel's `start` packages and the kit's dependencies, not the kit, and a key of every
-    file in `pyodide` (the site's Pyodide folder) but the kit's wheel and its lock entry, so
-    that a kit edited and built again finds its snapshot in the cache."""
-    lock = json.loads((pyodide / "pyodide-lock.json").read_text())["packages"]
-    kit = lock.pop(KIT)
-    needs = [name for dep in kit["depends"] for name in lock[dep]["imports"]]
-    options = {"packages": [*(name for name in start if name != KIT), *kit["depends"]]}
-    job = {"options": options, "prepare": PREPARE % json.dumps([*modules, *needs]),
-           "resume": RESUME}  # fmt: skip
-    key = hashlib.sha256(json.dumps([job, lock], sort_keys=True).encode())
-    for path in sorted([*pyodide.iterdir(), LITE / "make_kernel_snapshot.html"]):
-        if path.name not in ("pyodide-lock.json", kit["file_name"], *FILES[1:], KIT_FILES):
-            key.update(path.name.encode() + path.read_bytes())
-    return job, key.hexdigest()[:16]
+    size = sum((pyodide / name).stat().st_size for name in FILES) / 1e6
+    print(f"[lite] kernel snapshot: {len(modules)} modules and the kit imported, {size:.1f} MB")
 
 
 def _in_chromium(chromium: str, site: Path, job: dict, timeout: float = 300) -> dict:

@@ -11,7 +11,6 @@ tests/lite/test_playground.py):
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import importlib.util
 import json
 import subprocess
@@ -181,41 +180,3 @@ def test_a_build_with_no_writable_home_keeps_its_cache_in_the_clone(
     kept = _build_module().CACHE_ROOT
     assert kept == ROOT / "lite" / ".cache"
     assert "the build's cache stays in lite/.cache" in capsys.readouterr().out
-
-
-def test_an_edit_of_the_kit_keeps_the_kernels_snapshot_and_any_other_change_remakes_it(
-    tmp_path: Path,
-) -> None:
-    """The kernel's snapshot leaves the kit out (a restored kernel loads the kit's wheel and
-    imports it), so its cache key does not see the kit's wheel or the kit's lock entry: an
-    edited kit, built again, reuses the snapshot instead of starting Chromium (~11 s). Any
-    other wheel, the lock's other entries or what runs before the snapshot make a new key."""
-    _build_module()  # puts lite/ on sys.path
-    import kernel_snapshot
-
-    pyodide = tmp_path / "pyodide"
-    pyodide.mkdir()
-
-    def site(kit: bytes = b"kit 1", ipython: bytes = b"ipython 9", version: str = "9.0") -> str:
-        (pyodide / "autograd_viz-0.1.0-py3-none-any.whl").write_bytes(kit)
-        (pyodide / "ipython-9.0-py3-none-any.whl").write_bytes(ipython)
-        lock = {"packages": {
-            "autograd-viz": {"file_name": "autograd_viz-0.1.0-py3-none-any.whl",
-                             "sha256": hashlib.sha256(kit).hexdigest(), "depends": ["anywidget"],
-                             "imports": ["autograd_viz"]},
-            "anywidget": {"file_name": "anywidget.whl", "sha256": "a", "depends": [],
-                          "imports": ["anywidget"]},
-            "ipython": {"file_name": "ipython-9.0-py3-none-any.whl", "version": version,
-                        "sha256": hashlib.sha256(ipython).hexdigest(), "depends": [],
-                        "imports": ["IPython"]},
-        }}  # fmt: skip
-        (pyodide / "pyodide-lock.json").write_text(json.dumps(lock))
-        job, key = kernel_snapshot.snapshot_job(pyodide, ["ipython", "autograd-viz"], ["IPython"])
-        assert job["options"]["packages"] == ["ipython", "anywidget"]  # the kit's needs, not it
-        assert '"IPython", "anywidget"' in job["prepare"] and "autograd_viz" not in job["prepare"]
-        return key
-
-    first = site()
-    assert site(kit=b"kit 2, edited") == first
-    assert site(ipython=b"ipython 9, patched") != first
-    assert site(version="9.1") != first
