@@ -99,10 +99,20 @@ notebook open 5.12 -> 5.73 s, Python up 8.74 -> 5.15 s, the kernel ready 15.60 -
 (medians); the drawing came 1.47 s after the kernel was ready before, 0.92 s after the notebook
 opened now. The renderer's CPU 19.9 -> 8.2 s, the kernel's worker 9.8 -> 1.8 s. The kernel,
 once the critical path by 10 s, is now ready before the notebook is open; what is left is
-JupyterLab opening the notebook and the first cell running. The build (lite/build.py), same
-machine: a fresh clone's first build 42.6 -> 66.7-74.0 s with nothing cached (the kernel's bytecode
-and snapshot are made once: ~24 s), 35.4 s for a second clone (the caches are kept per user);
-a rebuild 16.2 -> 12.2-15.2 s.
+JupyterLab opening the notebook and the first cell running. On 2026-12-04 (a28c0e6, 5 runs): 6.04
+(5.7-6.4) s at load 0.9-4.5. Later that day, the final tree, with the host 25-30 % slower (the
+old site's renderer CPU 24.8-25.6 s instead of 19.9 s), in two runs of 5: old 22.24 (16.4-26.1)
+-> new 8.78 (6.2-9.7) s at load 1.7-4.4, and 21.11 (20.0-21.2) -> 7.76 (6.7-8.9) s at load
+2.7-3.9; warm 21.42 -> 7.11 and 18.93 -> 6.89 s.
+Measured and not adopted: the kit left out of the kernel's snapshot (its files written beside
+it, imported as Python resumes), so that a rebuild after an edit of the kit would not remake the
+snapshot: in the same runs (load 3.2-5.7) cold 8.04 -> 8.89 s, renderer CPU 10.1 -> 11.5 s.
+The build (`bash scripts/lite.sh`, same machine, 2026-12-04): a fresh clone with nothing cached,
+tools installed too, 47.0 -> 80.7 s (compile_start.mjs in Node ~10.5 s and the snapshot in
+Chromium ~11 s are made once per machine and kept per user), a second clone 44.5 s; a rebuild
+13.4 -> 13.3 s, but after an edit of the kit 13.3-19.2 -> 24.0-32.9 s (the snapshot, which holds
+the kit, is made again). Running the build's Node and Chromium steps side by side saved nothing
+on 2 cores (45.0 -> 44.0 s).
 
 Run: `python benchmarks/lite_cold_start.py` (`--runs N`, default 5; `--site DIR`, default `_site`,
 built first with `bash scripts/lite.sh` if it holds no site; `--baseline-site DIR` a site to
