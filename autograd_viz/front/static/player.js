@@ -1019,9 +1019,38 @@ function loadKatex(model, api) {
   };
 }
 
+// ---- the kernel's messages, past anywidget's wait -------------------------------------------
+// anywidget (0.11) gives a model 2 s to load this module, and past that (a busy machine: the
+// browser edition's kernel starting beside it, a loaded classroom laptop) it drops every
+// message the kernel sends that model, for good ("[anywidget] Failed to initialize model."):
+// explore and the quiz would wait for answers that never come and say the kernel had gone.
+// Once a view renders, the module is here and that wait is over, so the model's messages go
+// straight to ipywidgets' own handler, the one anywidget calls after its wait. `key` names a
+// trait whose value is an object, which finds this view's model among the manager's. A host
+// without ipywidgets' comm or without anywidget's wait (marimo) is left as it is.
+function hearTheKernel(model, key) {
+  const models = model.widget_manager && model.widget_manager._models;
+  const mine = model.get(key);
+  if (!models || typeof models !== "object" || !mine || typeof mine !== "object") return;
+  for (const pending of Object.values(models)) {
+    Promise.resolve(pending).then((raw) => {
+      if (!raw || typeof raw.get !== "function" || raw.get(key) !== mine) return;
+      const own = Object.getPrototypeOf(raw), base = own && Object.getPrototypeOf(own);
+      const handle = base && base._handle_comm_msg;
+      const comm = raw.comm;
+      if (raw.avzHearsKernel || !comm || typeof comm.on_msg !== "function" ||
+          typeof handle !== "function" || handle === own._handle_comm_msg) return;
+      comm.on_msg((msg) => handle.call(raw, msg));
+      raw.avzHearsKernel = true;
+    }, () => {});
+  }
+}
+
 function render({model, el}) {
-  if (model.get("mode") === "explore") return exploreView(model, el);
-  if (model.get("mode") === "quiz") return quizView(model, el);
+  const mode = model.get("mode");
+  hearTheKernel(model, {explore: "spec", quiz: "asked"}[mode] || "data");
+  if (mode === "explore") return exploreView(model, el);
+  if (mode === "quiz") return quizView(model, el);
   liveSlideKeys();
   const api = mount(el, model.get("data"), {
     step: model.get("step"),
