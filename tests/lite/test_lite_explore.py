@@ -44,8 +44,10 @@ def lite(chromium: object, site: str, request: pytest.FixtureRequest) -> Iterato
         shot.parent.mkdir(parents=True, exist_ok=True)
         with contextlib.suppress(Exception):
             browser.page.screenshot(path=str(shot), full_page=True)
-            print(f"\nscreenshot of the failing page: {shot}; HTTP errors: {browser.failed}; "
-                  f"page errors: {browser.page_errors}")
+            print(
+                f"\nscreenshot of the failing page: {shot}; HTTP errors: {browser.failed}; "
+                f"page errors: {browser.page_errors}"
+            )
     browser.close()
 
 
