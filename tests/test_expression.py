@@ -26,6 +26,7 @@ from autograd_viz.playground.expression import (
     parse_expression,
     parse_inputs,
 )
+from autograd_viz.trace import format_number
 
 # What a link may carry: (expression, inputs, the character the message must name, column).
 HOSTILE = [
@@ -309,25 +310,73 @@ def test_playground_view_writes_the_link_back_canonically() -> None:
     assert refused["error"]["field"] == "x" and refused["error"]["column"] == 1
 
 
-def test_playground_quiz_is_the_kits_quiz() -> None:
-    q = playground.quiz_view({"e": "(x + y) * y", "x": "2", "y": "3"})
-    labels = [b["label"] for b in q["blanks"]]
+def test_playground_quiz_is_the_kits_quiz_answered_through_its_view() -> None:
+    """The page gets the Quiz's own View (its synced traits, no answer in them) and sends what
+    player.js's quiz mode sends; the verdicts are the Quiz's."""
+    q = playground.widget_view({"e": "(x + y) * y", "x": "2", "y": "3", "mode": "quiz"})
+    traits = q["traits"]
+    assert traits["mode"] == "quiz" and q["css"] and q["error"] is None
+    labels = [b["label"] for b in traits["asked"]]
     assert labels == ["∂z/∂z", "∂z/∂(x + y)", "∂z/∂x", "∂z/∂y"]
-    wrong = playground.answer("∂z/∂y", "5")
-    assert wrong["right"] is False and wrong["feedback"].startswith("✘")
-    assert playground.equation("∂z/∂y").endswith("= ?")
-    right = playground.answer("∂z/∂y", "5+3")
+    assert "grad 8" not in json.dumps(traits)  # the View holds no answer
+    k = labels.index("∂z/∂y")
+    wrong = playground.widget_update("send", {"req": 1, "answer": k, "text": "5"})["state"]
+    assert wrong["req"] == 1 and wrong["right"] is False and wrong["feedback"].startswith("✘")
+    playground.widget_update("send", {"req": 2, "answer": k, "text": "7"})
+    offered = playground.widget_update("send", {"req": 3, "equation": k})["state"]
+    assert offered["offered"] == k and offered["equation"].endswith("= ?")
+    right = playground.widget_update("send", {"req": 4, "answer": k, "text": "5+3"})["state"]
     assert right["right"] is True and right["feedback"] == "✔ Right: ∂z/∂y = 8."
-    assert [b["solved"] for b in right["blanks"]] == [False, False, False, True]
+    assert right["solved"] == [False, False, False, True]
     assert right["progress"] == "3 of 4 blanks left to fill in."
-    assert "<" not in right["feedback"] + right["progress"]  # text, never markup
+    # the same quiz while the expression and inputs stay; another input: a new quiz
+    again = playground.widget_view({"e": "(x + y) * y", "x": "2", "y": "3", "mode": "quiz"})
+    assert again["key"] == q["key"] and again["traits"]["state"]["solved"][k] is True
+    other = playground.widget_view({"e": "(x + y) * y", "x": "1", "y": "3", "mode": "quiz"})
+    assert other["key"] != q["key"] and not any(other["traits"]["state"]["solved"])
 
 
 def test_playground_quiz_refuses_a_graph_too_big_to_fill_in_by_hand() -> None:
     text = " + ".join(f"tanh(x{i})" for i in range(31))  # 31 inputs, 31 tanh, 30 sums: 92
-    shown = playground.quiz_view({"e": text})
+    shown = playground.widget_view({"e": text, "mode": "quiz"})
     assert "a quiz draws every value with a blank" in shown["error"]["message"]
     assert playground.view({"e": text, "mode": "draw"})["error"] is None  # drawing it is fine
+
+
+def test_playground_explore_is_explore_of_the_expression_recomputed_through_its_view() -> None:
+    """explore mode is `explore()` of a function that builds the expression on its inputs:
+    a slider's request (what player.js's explore mode sets) gives the numbers `build` gives,
+    and the page's input boxes set the explorer's inputs on the same layout."""
+    params = {"e": "tanh(w*x + b)", "w": "-3", "x": "2", "b": "6.8814", "mode": "explore"}
+    shown = playground.widget_view(params)
+    traits = shown["traits"]
+    assert traits["mode"] == "explore"
+    assert [s["name"] for s in traits["spec"]] == ["w", "x", "b"]
+    svg = traits["svg"]
+
+    def agrees(result: dict, values: dict[str, str]) -> None:
+        z = build("tanh(w*x + b)", values)
+        z.backward()
+        leaves = {v.label: v for v in z.leaves()}
+        assert result["summary"] == f"z = {format_number(z.data, 4)}"
+        for i, name in enumerate(["w", "x"]):  # the leaves come first, in the order they meet
+            assert result["cells"][f"v{i}-grad"] == f"grad {format_number(leaves[name].grad, 4)}"
+
+    agrees(traits["result"], params)
+    request = {"req": 1, "inputs": {"w": -3, "x": 1.5, "b": 6.8814}}  # as the view sends it
+    moved = playground.widget_update("set", {"request": request})
+    assert moved["result"]["error"] == ""
+    assert moved["result"]["req"] == 1 and moved["inputs"]["x"] == 1.5
+    agrees(moved["result"], {**params, "x": "1.5"})
+    typed = playground.widget_view({**params, "x": "0.5"})  # the page's own box
+    assert typed["key"] == shown["key"] and typed["traits"]["svg"] == svg  # laid out once
+    assert typed["traits"]["result"]["req"] == -1  # from Python: the view shows the inputs
+    agrees(typed["traits"]["result"], {**params, "x": "0.5"})
+    assert playground.summary({**params, "x": "0.5"}).startswith(
+        typed["traits"]["result"]["summary"] + ";")
+    widget = playground._widget["widget"]
+    playground.widget_update("set", {"layouts": 9, "_esm": ""})  # not traits of the View
+    assert widget.layouts == 1 and widget._esm
 
 
 def test_playground_notebook_json_is_the_notebook_for_the_link() -> None:

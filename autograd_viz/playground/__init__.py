@@ -3,7 +3,9 @@ the page runs this module in Pyodide and asks it for everything it shows, in pla
 strings and numbers, so the playground says exactly what the notebooks say — the expression
 read by `autograd_viz.playground.expression` (an allow-list, never `eval`), drawn by `Value.draw`,
 stepped through by the kernel-free inline player, derived by `autograd_viz.trace`, quizzed
-by `autograd_viz.front.quiz` — while its JavaScript only places what comes back and keeps the
+and explored by the notebooks' own widgets (`autograd_viz.front.quiz`, `.explore`), which the
+page renders with the one player module, its Python standing in for the kernel — while its
+JavaScript only places what comes back and keeps the
 state in the URL (`#e=(x%2By)*y&x=2&y=3&mode=steps&step=7`; `step` counts from 1, as the
 player's caption does).
 
@@ -20,25 +22,29 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from autograd_viz.core.errors import ExploreError, QuizError
 from autograd_viz.engine import Value
 from autograd_viz.playground.expression import (
     ExpressionError,
     build,
+    evaluate,
     notebook_for,
     parse_expression,
+    parse_inputs,
 )
 
 __all__ = [
     "LINK_KEYS",
     "MODES",
-    "answer",
-    "equation",
+    "front_end",
     "notebook_json",
-    "quiz_view",
+    "summary",
     "view",
+    "widget_update",
+    "widget_view",
 ]
 
-MODES = ("draw", "steps", "quiz", "derivation")
+MODES = ("draw", "steps", "quiz", "explore", "derivation")
 PHASES = ("forward", "backward", "both")
 NOTATIONS = ("blog", "adjoint")
 # The link's own keys; every other key is an input's value (`x=2`), so no input may take these.
@@ -46,7 +52,7 @@ LINK_KEYS = ("e", "mode", "phase", "notation", "step")
 NEW_INPUT = "1"  # the value a name gets when it first appears in the expression
 
 _built: dict[str, Any] = {}  # the last expression built: (text, values) -> its root and player
-_quiz: dict[str, Any] = {}
+_widget: dict[str, Any] = {}  # the quiz or explorer shown: its key and the widget
 
 
 def _settings(params: Mapping[str, str]) -> dict[str, str]:
@@ -135,6 +141,13 @@ def view(params: Mapping[str, str]) -> dict[str, Any]:
     return out
 
 
+def summary(params: Mapping[str, str]) -> str:
+    """The line under the graph for a link's parameters: z and each input's gradient."""
+    text = str(params.get("e", ""))
+    _, values = _canonical(text, params)
+    return _summary(_root(text, values))
+
+
 def _summary(root: Value) -> str:
     from autograd_viz.trace import format_number
 
@@ -151,60 +164,92 @@ def notebook_json(params: Mapping[str, str]) -> str:
     return json.dumps(notebook_for(text, values, phase=phase), indent=1, ensure_ascii=False)
 
 
-# ---- the quiz: autograd_viz.front.quiz's Quiz, its blanks laid out by the page --------------
+# ---- the quiz and explore: the notebooks' own widgets, rendered by the one player module -----
 
 
-def quiz_view(params: Mapping[str, str]) -> dict[str, Any]:
-    """The quiz on the link's expression: the graph's SVG, each blank's cell (the id of the
-    drawing's text the page lays its box over), the progress line and the last feedback, as
-    text.
+def widget_view(params: Mapping[str, str]) -> dict[str, Any]:
+    """The widget of the quiz or explore mode on the link's expression, as the page's player
+    module (`front_end()`) renders it: `traits` are the widget's synced traits (its View) and
+    `css` its stylesheet, as anywidget would hand them to a view; or `error`.
 
-    The Quiz is the notebooks' own (it loads anywidget, which the page fetches only when
-    the quiz is first opened); it is kept while the expression stays the same.
+    The widget is the notebooks' own (`Quiz`, `Explorer`: they load anywidget, which the page
+    fetches only when such a mode is first opened), kept while the expression, the mode and
+    (for the quiz) the inputs stay the same; explore starts at the link's inputs and the
+    page's input boxes then set its `inputs`, as `ex.inputs = {...}` does in a notebook.
     """
     text = str(params.get("e", ""))
+    mode = _settings(params)["mode"]
     try:
         _, values = _canonical(text, params)
         root = _root(text, values)
     except ExpressionError as err:
         return {"error": _error(err)}
-    key = _built["key"]
-    if _quiz.get("key") != key:
-        from autograd_viz.front.quiz import Quiz, QuizError
-
-        try:
-            made = Quiz(root)
-        except QuizError as err:
-            return {"error": {"message": str(err), "what": str(err), "field": "expression",
-                              "column": 1, "text": text}}  # fmt: skip
-        _quiz.clear()
-        _quiz.update(key=key, quiz=made, right=None)
-    return _quiz_state()
-
-
-def answer(label: str, typed: str) -> dict[str, Any]:
-    """Type `typed` into the blank `label` of the open quiz; its state after the verdict."""
-    q = _quiz["quiz"]
-    _quiz["right"] = q.submit(label, typed)
-    return _quiz_state()
+    key = _built["key"] if mode == "quiz" else json.dumps([text, mode])
+    try:
+        if _widget.get("key") != key:
+            made = _quiz_of(root) if mode == "quiz" else _explorer_of(text, values)
+            _widget.clear()
+            _widget.update(key=key, widget=made)
+        elif mode == "explore":
+            _widget["widget"].inputs = {n: float(v) for n, v in parse_inputs(
+                parse_expression(text).names, values).items()}  # fmt: skip
+    except (QuizError, ExploreError) as err:
+        return {"error": {"message": str(err), "what": str(err), "field": "expression",
+                          "column": 1, "text": text}}  # fmt: skip
+    widget = _widget["widget"]
+    return {"error": None, "key": key, "traits": _traits(widget), "css": widget._css}
 
 
-def equation(label: str) -> str:
-    """The step's equation for the blank `label`, its result left as `?`: what the quiz
-    offers after two wrong answers (`Quiz.step_equation`)."""
-    return _quiz["quiz"].step_equation(label)
+def _quiz_of(root: Value) -> Any:
+    from autograd_viz.front.quiz import Quiz
+
+    return Quiz(root)
 
 
-def _quiz_state() -> dict[str, Any]:
-    q = _quiz["quiz"]
-    blanks = [{"label": b.label, "what": b.what, "solved": b.solved, "misses": b.misses,
-               "cell": b.cell} for b in q.blanks]  # fmt: skip
-    return {
-        "error": None,
-        "svg": q.picture,
-        "blanks": blanks,
-        "progress": q.progress,
-        "feedback": q.feedback,
-        "right": _quiz["right"],
-        "left": q.left,
-    }
+def _explorer_of(text: str, values: dict[str, str]) -> Any:
+    from autograd_viz.front.explore import explore
+
+    expression = parse_expression(text)
+    start = parse_inputs(expression.names, values)
+
+    def f(**leaves: Value) -> Value:  # the expression built on explore's own leaves
+        out = evaluate(expression, leaves)
+        if isinstance(out, Value):
+            out.label = "z"
+        return out
+
+    f.__name__ = "z"
+    return explore(f, **start)
+
+
+def widget_update(kind: str, payload: Any) -> dict[str, Any]:
+    """What the page's view did to the open widget, done as a kernel would: `"send"` a
+    message (`model.send`: a quiz's answer), `"set"` traits (`model.save_changes`: explore's
+    request). Returns the widget's traits after it answered; the page tells the view which
+    changed."""
+    widget = _widget["widget"]
+    if kind == "send":
+        widget._handle_custom_msg(payload, [])
+    elif kind == "set" and isinstance(payload, dict):
+        names = _traits(widget)
+        for name, value in payload.items():
+            if name in names:
+                setattr(widget, name, value)
+    return _traits(widget)
+
+
+def _traits(widget: Any) -> dict[str, Any]:
+    """The widget's own synced traits (its View), not those every ipywidget has."""
+    from anywidget import AnyWidget
+
+    common = set(AnyWidget.class_trait_names())
+    return {name: getattr(widget, name) for name in widget.trait_names(sync=True)
+            if name not in common and not name.startswith("_")}  # fmt: skip
+
+
+def front_end() -> str:
+    """The one player module (`player.js` as every host ships it), which the page imports to
+    render the quiz and explore modes."""
+    from autograd_viz.front.static import module_text
+
+    return module_text()

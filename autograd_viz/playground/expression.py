@@ -51,6 +51,7 @@ __all__ = [
     "Expression",
     "ExpressionError",
     "build",
+    "evaluate",
     "notebook_for",
     "parse_expression",
     "parse_inputs",
@@ -77,7 +78,7 @@ def build(text: str, inputs: Mapping[str, object], *, label: str = "z") -> Value
         )  # fmt: skip
     values = parse_inputs(expression.names, inputs)
     leaves = {name: Value(v, label=name) for name, v in values.items()}
-    root = _evaluate(expression, leaves)
+    root = evaluate(expression, leaves)
     if not expression.names or not isinstance(root, Value):
         raise ExpressionError(
             "the expression has no inputs, so no gradient to find: use a name, e.g. x * 3",
@@ -126,7 +127,7 @@ def _check_layout(root: Value, expression: Expression, text: str) -> None:
     )  # fmt: skip
 
 
-def _evaluate(expression: Expression, leaves: dict[str, Value]) -> Value | float:
+def evaluate(expression: Expression, leaves: dict[str, Value]) -> Value | float:
     """The tree's value, computed bottom-up without recursion (numbers fold into numbers)."""
     return _results(expression, leaves)[id(expression.tree)]
 

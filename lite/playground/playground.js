@@ -1,9 +1,11 @@
 // The playground page (built into _site/playground/ by lite/build.py).
 //
 // Python does the work: autograd_viz.playground (run in Pyodide) reads the expression with the
-// kit's allow-list reader, draws it, builds the kit's kernel-free player, derivation and quiz.
-// This module only loads Pyodide and the kit (in parallel), places what Python returns (SVG
-// and the player made by the kit; every other text as text, never as markup), and keeps the
+// kit's allow-list reader, draws it, builds the kit's kernel-free player and derivation, and
+// the notebooks' quiz and explore widgets, which the kit's one player module renders here as in
+// a notebook. This module only loads Pyodide and the kit (in parallel), places what Python
+// returns (SVG, the player and the player module made by the kit; every other text as text,
+// never as markup), and keeps the
 // state in the URL: #e=(x%20%2B%20y)%20*%20y&x=2&y=3&mode=steps&step=7 (step counted from 1,
 // as the player's caption counts: "step 7 of 9").
 
@@ -206,11 +208,12 @@ function makeSnapshot() {
   worker.postMessage({ pyodide: PYODIDE, cacheName: SNAPSHOT_CACHE });
 }
 
-let quizLoaded = null;
-function loadQuiz() {
-  // the quiz is the notebooks' own (an anywidget): fetched from this site when first opened
-  quizLoaded ??= py.loadPackage("anywidget", { messageCallback: () => {} });
-  return quizLoaded;
+let widgetsLoaded = null;
+function loadWidgets() {
+  // the quiz and explore are the notebooks' own widgets (anywidget): fetched from this site
+  // when first opened
+  widgetsLoaded ??= py.loadPackage("anywidget", { messageCallback: () => {} });
+  return widgetsLoaded;
 }
 
 // ---------------------------------------------------------------- showing a state
@@ -218,6 +221,7 @@ function loadQuiz() {
 let state = null; // the canonical params last shown
 let shownKey = null; // what the view shows, but the step
 let playerFrame = null;
+let liveModel = null; // the quiz's or explorer's model, while its view is on the page
 
 function keyOf(params) {
   const { step, ...rest } = params;
@@ -303,6 +307,8 @@ function graphBox(svg) {
 async function showView(v) {
   const view = $("view");
   playerFrame = null;
+  liveModel?.close();
+  liveModel = null;
   if (v.mode === "draw") {
     view.replaceChildren(graphBox(v.svg));
   } else if (v.mode === "derivation") {
@@ -336,8 +342,8 @@ async function showView(v) {
     playerFrame = frame;
     goToStep(v.step - 1); // the link counts from 1, as the caption; the player from 0
     watchPlayer(frame);
-  } else if (v.mode === "quiz") {
-    await showQuiz(v);
+  } else if (v.mode === "quiz" || v.mode === "explore") {
+    await showWidget(v);
   }
   $("summary").textContent = v.summary ?? "";
 }
@@ -351,17 +357,20 @@ async function render(params, how) {
     $("view").replaceChildren(note("Nothing drawn yet: fix the expression above."));
   }
   if (!v.error) {
-    if (v.mode === "quiz") {
-      if (!quizLoaded) $("view").replaceChildren(note("Loading the quiz (anywidget)…"));
-      await loadQuiz();
-      const q = callPython("quiz_view", v.params);
-      if (q.error) {
-        showError(q.error);
-      } else {
-        v = { ...v, ...q, mode: "quiz" };
-      }
+    if (v.mode === "quiz" || v.mode === "explore") {
+      if (!widgetsLoaded) $("view").replaceChildren(note(`Loading the ${v.mode} (anywidget)…`));
+      await loadWidgets();
+      const w = callPython("widget_view", v.params);
+      if (w.error) showError(w.error);
+      else v = { ...v, ...w };
     }
-    if (!v.error) await showView(v);
+    if (v.error) {
+      // shown above
+    } else if (liveModel && v.key === liveModel.key) {
+      liveModel.update(v.traits); // the same widget, new inputs: its view follows, as a kernel's
+    } else {
+      await showView(v);
+    }
     shownKey = keyOf(v.params);
   }
   state = v.params;
@@ -466,105 +475,104 @@ function watchPlayer(frame) {
   }, 400);
 }
 
-// ---------------------------------------------------------------- the quiz
+// ---------------------------------------------------------------- the quiz and explore
 
-async function showQuiz(q) {
-  const wrap = document.createElement("div");
-  wrap.className = "quiz";
-  const intro = document.createElement("p");
-  intro.className = "help";
-  intro.textContent = "Fill in the boxes on the graph: type a number (a sum such as 5+3 is "
-    + "fine) and press Enter. Tab moves on in the order the backward pass fills them in.";
-  const scroll = document.createElement("div");
-  scroll.className = "graph-box";
-  const board = document.createElement("div");
-  board.className = "quiz-board";
-  scroll.append(board);
-  const progress = document.createElement("p");
-  progress.id = "quiz-progress";
-  const feedback = document.createElement("p");
-  feedback.id = "quiz-feedback";
-  feedback.setAttribute("role", "status");
-  const offer = document.createElement("button");
-  offer.type = "button";
-  offer.id = "quiz-equation-button";
-  offer.textContent = "Show the step's equation";
-  offer.hidden = true;
-  const shown = document.createElement("pre");
-  shown.id = "quiz-equation";
-  offer.addEventListener("click", () => {
-    shown.textContent = callPython("equation", offer.dataset.label);
-  });
-  wrap.append(intro, scroll, progress, feedback, offer, shown);
-  $("view").replaceChildren(wrap);
-  drawQuiz(q, null);
-}
-
-function drawQuiz(q, after) {
-  const board = document.querySelector(".quiz-board");
-  board.innerHTML = q.svg; // the kit's own drawing of the quiz
-  const at = board.querySelector("svg").getBoundingClientRect();
-  board.style.width = `${at.width}px`;
-  board.style.height = `${at.height}px`;
-  let focus = null;
-  let passed = after === null;
-  for (const blank of q.blanks) {
-    if (blank.label === after) passed = true;
-    if (blank.solved) continue;
-    const input = document.createElement("input");
-    input.type = "text";
-    input.className = "blank" + (blank.misses ? " wrong" : "");
-    input.placeholder = blank.what === "data" ? "data ?" : "grad ?";
-    input.setAttribute("aria-label", blank.label);
-    input.title = blank.label;
-    input.dataset.label = blank.label;
-    Object.assign(input.style, cellPlace(board, blank.cell, at));
-    input.addEventListener("keydown", (event) => {
-      if (event.key === "Enter") {
-        event.preventDefault();
-        submit(blank.label, input.value);
-      }
-    });
-    input.addEventListener("change", () => input.value.trim() && submit(blank.label, input.value));
-    board.append(input);
-    if (!focus && passed && blank.label !== after) focus = input;
-    if (blank.label === after && blank.misses) focus = input;
+// The quiz and explore are the notebooks' own widgets (autograd_viz.front.quiz,
+// autograd_viz.front.explore), rendered by the one player module as in every notebook host.
+// The page plays anywidget's part: the view gets a model whose kernel is this page's Python.
+let playerModule = null;
+async function thePlayerModule() {
+  if (!playerModule) {
+    const url = URL.createObjectURL(
+      new Blob([callPython("front_end")], { type: "text/javascript" }));
+    try {
+      playerModule = (await import(url)).default;
+    } finally {
+      URL.revokeObjectURL(url);
+    }
   }
-  document.getElementById("quiz-progress").textContent = q.progress;
-  const feedback = document.getElementById("quiz-feedback");
-  feedback.textContent = q.feedback;
-  feedback.className = q.right === true ? "right" : q.right === false ? "wrong" : "";
-  // after two misses on a blank, as in the notebooks' quiz, its step's equation is offered
-  const missed = q.blanks.find((b) => b.label === after && !b.solved && b.misses >= 2);
-  const offer = document.getElementById("quiz-equation-button");
-  offer.hidden = !missed;
-  if (missed) offer.dataset.label = missed.label;
-  if (!missed) document.getElementById("quiz-equation").textContent = "";
-  if (after !== null) (focus ?? board.querySelector("input"))?.focus();
+  return playerModule;
 }
 
-// Where a blank's box goes: over its cell of the drawing, from the cell's text to the next
-// cell's (or the node's right edge), the node's height (CSS px from the board's corner).
-function cellPlace(board, cell, at) {
-  const text = board.querySelector(`[id="${cell}"]`);
-  const node = text.closest("g.node");
-  const box = (node.querySelector(".avz-shape") ?? node).getBoundingClientRect();
-  const next = cell.endsWith("-data") ? node.querySelector(`[id$="-grad"]`) : null;
-  const left = text.getBoundingClientRect().left - 3;
-  const right = next ? next.getBoundingClientRect().left - 3 : box.right;
-  return { left: `${left - at.left}px`, top: `${box.top - at.top}px`,
-           width: `${Math.max(right - left, 40)}px`, height: `${box.height}px` };
+async function showWidget(v) {
+  const module = await thePlayerModule();
+  const holder = document.createElement("div");
+  holder.className = `widget ${v.mode}`;
+  const style = document.createElement("style");
+  style.textContent = v.css; // the widget's own stylesheet, as anywidget adds it
+  $("view").replaceChildren(style, holder);
+  const model = pageModel(v.key, v.traits);
+  model.cleanup = module.render({ model, el: holder });
+  liveModel = model;
 }
 
-let answering = false;
-function submit(label, text) {
-  if (answering) return;
-  answering = true;
-  try {
-    drawQuiz(callPython("answer", label, text), label);
-  } finally {
-    answering = false;
+// What anywidget's model gives a view (get, set, save_changes, send, on, off), answered by
+// autograd_viz.playground.widget_update: what the view sends or sets goes to the widget in
+// Python, after the view's own handler returns (as a kernel's answer would), and every trait
+// that changed then fires its "change:" event.
+function pageModel(key, traits) {
+  const listeners = new Map();
+  let unsaved = {};
+  let open = true;
+  function fire(changed) {
+    changed.sort((a, b) => (b === "svg") - (a === "svg")); // a new layout before its numbers
+    for (const name of changed) {
+      for (const listener of [...(listeners.get(`change:${name}`) ?? [])]) listener();
+    }
   }
+  function update(now) {
+    const changed = Object.keys(now).filter(
+      (name) => JSON.stringify(now[name]) !== JSON.stringify(traits[name]));
+    Object.assign(traits, now);
+    fire(changed);
+    if (changed.includes("inputs")) followInputs(traits.inputs);
+  }
+  function ask(kind, payload) {
+    setTimeout(() => {
+      if (open) update(callPython("widget_update", kind, payload));
+    }, 0);
+  }
+  return {
+    key,
+    update,
+    get: (name) => traits[name],
+    set(name, value) {
+      traits[name] = value;
+      unsaved[name] = value;
+    },
+    save_changes() {
+      const payload = unsaved;
+      unsaved = {};
+      ask("set", payload);
+    },
+    send: (msg) => ask("send", msg),
+    on(event, listener) {
+      if (!listeners.has(event)) listeners.set(event, new Set());
+      listeners.get(event).add(listener);
+    },
+    off(event, listener) {
+      listeners.get(event)?.delete(listener);
+    },
+    close() {
+      open = false;
+      if (typeof this.cleanup === "function") this.cleanup();
+    },
+  };
+}
+
+// explore's sliders moved the inputs: the page's input boxes and the link follow
+function followInputs(inputs) {
+  if (!state || state.mode !== "explore") return;
+  const params = { ...state };
+  for (const [name, value] of Object.entries(inputs ?? {})) {
+    if (name in params) params[name] = String(value);
+  }
+  fillUi(params, null);
+  $("summary").textContent = callPython("summary", params);
+  state = params;
+  shownKey = keyOf(params);
+  window.avzPlayground.state = state;
+  remember(params, "replace");
 }
 
 // ---------------------------------------------------------------- buttons, start

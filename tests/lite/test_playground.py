@@ -1,7 +1,7 @@
 """The playground page (`_site/playground/`) in real Chromium, with every host but 127.0.0.1
-blocked: it types expressions, steps, answers a quiz blank, restores a shared link, walks Back,
-downloads its notebook (run under nbval), refuses every hostile link, fits a phone and a
-projector, works by keyboard, and opens again offline once loaded.
+blocked: it types expressions, steps, answers a quiz blank, moves an input in explore, restores
+a shared link, walks Back, downloads its notebook (run under nbval), refuses every hostile link,
+fits a phone and a projector, works by keyboard, and opens again offline once loaded.
 
 The site is built by `bash scripts/lite.sh --playground-only` (the page and the Pyodide it
 loads, in seconds) into a temporary folder, or is the whole site's build when the session
@@ -194,36 +194,79 @@ def test_each_mode_shows_what_the_kit_makes(page: Page) -> None:
 
 
 def test_a_quiz_blank_is_answered_with_the_kits_feedback(page: Page) -> None:
+    """The quiz is the notebooks' own widget drawn by the one player module (quiz mode), its
+    kernel the page's Python: the same boxes, verdicts and offered equation as in JupyterLab."""
     page.go("#e=(x%2By)*y&x=2&y=3&mode=quiz")
-    page.page.wait_for_selector(".quiz-board input.blank", timeout=120_000)
-    blank = page.page.locator(".quiz-board input[aria-label='∂z/∂y']")
+    quiz = page.page.locator(".widget.quiz .avz-quiz")
+    quiz.locator("input.avz-quiz-input").first.wait_for(timeout=120_000)
+    assert quiz.locator("svg foreignObject.avz-quiz-blank").count() == 4  # on the drawing
+    blank = quiz.locator("input[aria-label='∂z/∂y']")
+    feedback = quiz.locator(".avz-quiz-feedback")
     blank.fill("5")
     blank.press("Enter")
-    feedback = page.page.locator("#quiz-feedback")
-    page.page.wait_for_function("document.querySelector('#quiz-feedback').textContent !== ''")
+    page.page.wait_for_function(
+        "document.querySelector('.avz-quiz-feedback').textContent !== ''")
     assert feedback.text_content().startswith("✘ Not quite.")
-    assert "wrong" in feedback.get_attribute("class")
-    assert page.page.is_hidden("#quiz-equation-button")
-    blank = page.page.locator(".quiz-board input[aria-label='∂z/∂y']")
+    assert "avz-quiz-wrong" in feedback.get_attribute("class")
+    assert quiz.locator(".avz-quiz-offer").is_hidden()
     blank.fill("7")
     blank.press("Enter")
-    page.page.wait_for_selector("#quiz-equation-button", state="visible")  # two misses
-    page.page.click("#quiz-equation-button")
+    quiz.locator(".avz-quiz-offer").wait_for(state="visible")  # two misses
+    quiz.locator(".avz-quiz-offer").click()
     from autograd_viz.front.quiz import Quiz
     from autograd_viz.playground.expression import build
 
     kit = Quiz(build("(x+y)*y", {"x": "2", "y": "3"})).step_equation("∂z/∂y")
-    assert page.page.text_content("#quiz-equation") == kit  # ends "∂z/∂y = 5 + 3 = ?"
-    blank = page.page.locator(".quiz-board input[aria-label='∂z/∂y']")
+    page.page.wait_for_function(
+        "(t) => document.querySelector('.avz-quiz-equation').textContent === t", arg=kit)
     blank.fill("5+3")
     blank.press("Enter")
     page.page.wait_for_function(
-        "document.querySelector('#quiz-feedback').textContent.startsWith('✔')"
+        "document.querySelector('.avz-quiz-feedback').textContent.startsWith('✔')"
     )
     assert feedback.text_content() == "✔ Right: ∂z/∂y = 8."
-    assert page.page.locator(".quiz-board input[aria-label='∂z/∂y']").count() == 0
-    assert page.page.text_content("#quiz-progress") == "3 of 4 blanks left to fill in."
-    assert page.page.locator(".quiz-board svg").count() == 1
+    assert blank.is_hidden()  # filled in: the cell shows the number
+    assert quiz.locator("text[id$='-grad']", has_text="grad 8").count() == 1
+    assert quiz.locator(".avz-quiz-progress").text_content() == "3 of 4 blanks left to fill in."
+    assert quiz.get_attribute("data-kernel") is None  # the page's Python answered every time
+    page.go("#e=(x%2By)*y&x=2&y=3&mode=draw")  # another mode and back: the quiz as it was
+    page.go("#e=(x%2By)*y&x=2&y=3&mode=quiz")
+    quiz.locator(".avz-quiz-progress").wait_for()
+    assert quiz.locator(".avz-quiz-progress").text_content() == "3 of 4 blanks left to fill in."
+
+
+def test_explore_moves_an_input_and_the_graph_its_link_and_summary_follow(page: Page) -> None:
+    """Explore is the notebooks' `explore()` drawn by the one player module (explore mode):
+    a slider move is recomputed by the page's Python on the same layout, and the page's own
+    input box, link and summary follow; typing in the page's box moves the explorer."""
+    page.go("#e=(x%2By)*y&x=2&y=3&mode=explore")
+    explore = page.page.locator(".widget.explore .avz-explore")
+    explore.locator("svg").wait_for(timeout=120_000)
+
+    def cell(node: int, what: str) -> str:
+        return explore.locator(f"[id='v{node}-{what}']").text_content()
+
+    assert (cell(1, "grad"), cell(3, "data")) == ("grad 8", "data 15")
+    box = explore.locator(".avz-explore-input input[type=number]").first
+    box.fill("1")
+    box.press("Enter")
+    page.page.wait_for_function(
+        "document.querySelector(\"[id='v1-grad']\").textContent === 'grad 7'")
+    assert cell(3, "data") == "data 12" and cell(0, "grad") == "grad 3"
+    assert explore.get_attribute("data-kernel") is None
+    page.page.wait_for_function("window.avzPlayground.state.x === '1'")
+    assert page.page.input_value("#inputs input[name=x]") == "1"
+    assert page.hash_params()["x"] == "1"
+    assert page.page.text_content("#summary") == "z = 12; ∂z/∂x = 3, ∂z/∂y = 7"
+    svgs = page.page.evaluate("document.querySelectorAll('.widget svg').length")
+    renders = page.renders()
+    page.page.fill("#inputs input[name=y]", "4")  # the page's own box: the explorer follows
+    page.wait_rendered(renders)
+    page.page.wait_for_function(
+        "document.querySelector(\"[id='v1-grad']\").textContent === 'grad 9'")
+    assert cell(3, "data") == "data 20"
+    assert explore.locator(".avz-explore-input input[type=number]").nth(1).input_value() == "4"
+    assert page.page.evaluate("document.querySelectorAll('.widget svg').length") == svgs
 
 
 def test_back_walks_through_what_was_typed(page: Page) -> None:
@@ -406,10 +449,11 @@ def test_fits_a_phone_and_a_projector_and_works_by_keyboard(
         wide = "+".join(f"tanh(a{i}*x)" for i in range(8))  # wider than either screen
         if not own:
             p.open("#e=" + quote(wide) + "&x=0.5&mode=draw")
-        for mode in ("draw", "steps", "quiz", "derivation"):
+        widget = {"quiz": ".avz-quiz input.avz-quiz-input", "explore": ".avz-explore svg"}
+        for mode in ("draw", "steps", "quiz", "explore", "derivation"):
             p.go("#e=" + quote(wide) + f"&x=0.5&mode={mode}")
-            if mode == "quiz":
-                p.page.wait_for_selector(".quiz-board input.blank", timeout=120_000)
+            if mode in widget:
+                p.page.wait_for_selector(widget[mode], timeout=120_000)
             page_width = p.page.evaluate("document.documentElement.scrollWidth")
             assert page_width <= width, f"{mode}: the page scrolls sideways ({page_width} px)"
         p.go("#e=" + quote(wide) + "&x=0.5&mode=draw")
