@@ -475,8 +475,9 @@ def build_playground(output: Path) -> None:
 
     It needs only the staged Pyodide runtime and the kit: the page preloads what the first
     drawing needs, all at once, and, once it has drawn, registers a service worker that keeps
-    those files, so it loads from there next time and works offline; the quiz's and explore's ipywidgets
-    (and what it needs) load from the site's lock when the quiz first opens. Why each file
+    those files, so it loads from there next time and works offline; anywidget and ipywidgets
+    (and what they need) load from the site's lock when the quiz or explore first opens. Why
+    each file
     (benchmarks/playground.py, cold first drawing before: 5.5 s at load 4, 9.8 s at load 10):
 
     - `python.snapshot`: Python's memory just after start-up, made here (make_snapshot.mjs).
