@@ -358,7 +358,8 @@ async function render(params, how) {
   }
   if (!v.error) {
     if (v.mode === "quiz" || v.mode === "explore") {
-      if (!widgetsLoaded) $("view").replaceChildren(note(`Loading the ${v.mode} (anywidget)…`));
+      const what = v.mode === "quiz" ? "the quiz" : "explore";
+      if (!widgetsLoaded) $("view").replaceChildren(note(`Loading ${what} (anywidget)…`));
       await loadWidgets();
       const w = callPython("widget_view", v.params);
       if (w.error) showError(w.error);
