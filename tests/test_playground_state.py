@@ -93,3 +93,31 @@ def test_the_notebook_writes_short_numbers_where_they_are_exact():
     assert "import math" not in nb["cells"][1]["source"]
     inf = notebook_for("x * (1e300*1e300)", {"x": "1"})["cells"][1]["source"]
     assert "z = x * math.inf" in inf and "import math" in inf
+
+
+@pytest.mark.parametrize("mode", ["quiz", "explore"])
+def test_the_notebook_of_a_quiz_or_explore_link_opens_the_same_widget_on_the_same_numbers(mode):
+    """A learner who downloads the notebook from the quiz or explore mode gets that widget as
+    the notebook's last cell, on the numbers the page showed (folded constants included)."""
+    params = {"e": "tanh(w*x + b)*2 + (1+1)*x", "w": "-3", "x": "2", "b": "0.5", "mode": mode}
+    nb = json.loads(playground.notebook_json(params))
+    scope: dict = {}
+    for cell in nb["cells"][1:3]:
+        exec(cell["source"], scope)
+    assert nb["cells"][0]["source"].endswith(
+        ", and the last is the quiz." if mode == "quiz" else ", and the last moves its inputs.")
+    widget = eval(nb["cells"][-1]["source"].split("\n")[-1], {**scope, **_imports(nb)})
+    page = playground.widget_view(params)["traits"]
+    if mode == "quiz":
+        assert [b.label for b in widget.blanks] == [b["label"] for b in page["asked"]]
+    else:
+        assert widget.result["cells"] == page["result"]["cells"]
+        assert widget.inputs == {"w": -3.0, "x": 2.0, "b": 0.5}
+        assert widget.result["cells"]["v0-grad"] == f"grad {scope['w'].grad:.4g}"
+    assert mode not in json.dumps(playground.notebook_for("x*2", {"x": "1"})["cells"][-1])
+
+
+def _imports(nb: dict) -> dict:
+    scope: dict = {}
+    exec(nb["cells"][-1]["source"].split("\n")[0], scope)
+    return scope

@@ -160,8 +160,9 @@ def notebook_json(params: Mapping[str, str]) -> str:
     """The "Download notebook" file: a notebook that builds the same expression with the kit."""
     text = str(params.get("e", ""))
     _, values = _canonical(text, params)
-    phase = _settings(params)["phase"]
-    return json.dumps(notebook_for(text, values, phase=phase), indent=1, ensure_ascii=False)
+    settings = _settings(params)
+    made = notebook_for(text, values, phase=settings["phase"], mode=settings["mode"])
+    return json.dumps(made, indent=1, ensure_ascii=False)
 
 
 # ---- the quiz and explore: the notebooks' own widgets, rendered by the one player module -----

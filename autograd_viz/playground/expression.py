@@ -204,9 +204,12 @@ def _apply(node: Node, results: dict[int, Value | float], text: str) -> Value | 
 
 
 # ---- the same expression as Python, for a notebook -----------------------------------------
-def notebook_for(text: str, inputs: Mapping[str, object], *, phase: str = "both") -> dict:
+def notebook_for(
+    text: str, inputs: Mapping[str, object], *, phase: str = "both", mode: str = "steps"
+) -> dict:
     """A notebook (nbformat 4.5, as a dict: `json.dump` it) that builds the expression with the
-    kit, draws it and steps through it: what the playground's "Download notebook" button saves.
+    kit, draws it and steps through it, then (`mode` "quiz" or "explore") opens the page's quiz
+    or explorer on it: what the playground's "Download notebook" button saves.
 
     Written by hand rather than with nbformat, which the browser page does not load.
 
@@ -238,12 +241,21 @@ def notebook_for(text: str, inputs: Mapping[str, object], *, phase: str = "both"
         f"# Backpropagation through `{code}`\n\n"
         f"Made by the autograd_viz playground from `{text.strip()}` with {shown}. Run the "
         "cells in order: the first builds the expression with the kit's engine, the next "
-        "find the gradients, draw the graph and step through its forward and backward pass.",
+        "find the gradients, draw the graph and step through its forward and backward pass"
+        + {"quiz": ", and the last is the quiz", "explore": ", and the last moves its inputs"}
+        .get(mode, "") + ".",
         f'from autograd_viz import Value{constant}\n\n{assign}\nz = {code}\nz.label = "z"',
         "z.backward()\n[(v.label, v.grad) for v in z.leaves()]",
         "z.draw()",
         f'z.animate(phase="{phase}")',
     ]
+    names = ", ".join(expression.names)
+    starts = ", ".join(f"{n}={values[n]!r}" for n in expression.names)
+    if mode == "quiz":  # the page's quiz, where the learner left it: fill it in here too
+        sources.append("from autograd_viz import quiz\n\nquiz(z)")
+    elif mode == "explore":  # the page's sliders: f builds the expression on explore's inputs
+        sources.append(f"from autograd_viz import explore\n\nexplore(lambda {names}: {code}, "
+                       f"{starts})")  # fmt: skip
     cells: list[dict] = []
     for k, source in enumerate(sources):
         cell = {"cell_type": "markdown" if k == 0 else "code", "id": f"cell-{k}",

@@ -292,7 +292,8 @@ def test_back_walks_through_what_was_typed(page: Page) -> None:
 def test_the_notebook_download_builds_the_same_expression_and_runs_under_nbval(
     page: Page, tmp_path: Path
 ) -> None:
-    page.go("#e=tanh(w*x%2Bb)&w=-3&x=2&b=0.5&mode=steps&phase=backward")
+    page.go("#e=tanh(w*x%2Bb)&w=-3&x=2&b=0.5&mode=explore&phase=backward")
+    page.page.locator(".avz-explore svg").wait_for(timeout=120_000)
     with page.page.expect_download() as info:
         page.page.click("#download")
     path = tmp_path / info.value.suggested_filename
@@ -301,6 +302,7 @@ def test_the_notebook_download_builds_the_same_expression_and_runs_under_nbval(
     notebook = json.loads(path.read_text(encoding="utf-8"))
     code = "\n".join(c["source"] for c in notebook["cells"] if c["cell_type"] == "code")
     assert "z = (w * x + b).tanh()" in code and 'z.animate(phase="backward")' in code
+    assert "explore(lambda w, x, b: (w * x + b).tanh(), w=-3.0, x=2.0, b=0.5)" in code
     assert page.page.text_content("#status").startswith("Notebook downloaded")
     run = subprocess.run(
         [sys.executable, "-m", "pytest", str(path), "--nbval-lax", "--nbval-current-env",
@@ -308,7 +310,7 @@ def test_the_notebook_download_builds_the_same_expression_and_runs_under_nbval(
         cwd=tmp_path, capture_output=True, text=True, timeout=600,
     )  # fmt: skip
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
-    assert "4 passed" in run.stdout  # the four code cells
+    assert "5 passed" in run.stdout  # the five code cells: the last is the page's explorer
 
 
 def test_copy_link_copies_the_state(page: Page) -> None:
