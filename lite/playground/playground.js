@@ -369,6 +369,7 @@ async function render(params, how) {
       // shown above
     } else if (liveModel && v.key === liveModel.key) {
       liveModel.update(v.traits); // the same widget, new inputs: its view follows, as a kernel's
+      $("summary").textContent = v.summary ?? "";
     } else {
       await showView(v);
     }
@@ -526,11 +527,16 @@ function pageModel(key, traits) {
       (name) => JSON.stringify(now[name]) !== JSON.stringify(traits[name]));
     Object.assign(traits, now);
     fire(changed);
-    if (changed.includes("inputs")) followInputs(traits.inputs);
+    return changed;
   }
   function ask(kind, payload) {
     setTimeout(() => {
-      if (open) update(callPython("widget_update", kind, payload));
+      if (!open) return;
+      // the view moved the inputs (explore's slider or box): the page's boxes follow; never
+      // after the page's own box set them, which would rewrite what the learner is typing
+      if (update(callPython("widget_update", kind, payload)).includes("inputs")) {
+        followInputs(traits.inputs);
+      }
     }, 0);
   }
   return {
@@ -561,7 +567,7 @@ function pageModel(key, traits) {
   };
 }
 
-// explore's sliders moved the inputs: the page's input boxes and the link follow
+// explore's sliders moved the inputs: the page's input boxes, the link and the summary follow
 function followInputs(inputs) {
   if (!state || state.mode !== "explore") return;
   const params = { ...state };

@@ -267,6 +267,20 @@ def test_explore_moves_an_input_and_the_graph_its_link_and_summary_follow(page: 
     assert cell(3, "data") == "data 20"
     assert explore.locator(".avz-explore-input input[type=number]").nth(1).input_value() == "4"
     assert page.page.evaluate("document.querySelectorAll('.widget svg').length") == svgs
+    assert page.page.text_content("#summary") == "z = 20; ∂z/∂x = 4, ∂z/∂y = 9"
+    # typing on in the page's box: what is typed stays as typed ("-0" is not rewritten "0")
+    x = page.page.locator("#inputs input[name=x]")
+    x.click()
+    x.press("Control+a")  # typed over (an emptied box would be given 1)
+    for key in "-0.5":
+        renders = page.renders()
+        x.press(key)
+        if key != "-":  # "-" alone is no number: refused, nothing to draw
+            page.wait_rendered(renders)
+    assert x.input_value() == "-0.5"
+    page.page.wait_for_function(
+        "document.querySelector(\"[id='v1-grad']\").textContent === 'grad 7.5'")
+    assert page.hash_params()["x"] == "-0.5"
 
 
 def test_back_walks_through_what_was_typed(page: Page) -> None:
