@@ -16,7 +16,8 @@ const PUSH_AFTER_MS = 700; // changes closer together than this replace one hist
 
 const $ = (id) => document.getElementById(id);
 const times = { start: performance.now() };
-window.avzPlayground = { times, renders: 0, last: null, state: null };
+// pushAfter: from this moment (performance.now()) a change makes a new history entry
+window.avzPlayground = { times, renders: 0, last: null, state: null, pushAfter: 0 };
 // where the cold start goes (benchmarks/playground.py reports these): ms since navigation
 const mark = (name) => {
   times[name] ??= performance.now();
@@ -64,7 +65,10 @@ function remember(params, how) {
   } else {
     history.replaceState(null, "", hash);
   }
-  if (how === "push") lastPush = now;
+  if (how === "push") {
+    lastPush = now;
+    window.avzPlayground.pushAfter = now + PUSH_AFTER_MS;
+  }
   $("link").value = location.href;
 }
 

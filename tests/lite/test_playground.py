@@ -104,6 +104,12 @@ class Page:
         )
         self.wait_rendered(renders)
 
+    def wait_new_entry(self) -> None:
+        """Until the page's next change makes a new history entry, not replaces the last
+        one (changes closer together than its PUSH_AFTER_MS are one entry)."""
+        self.page.wait_for_function(
+            "performance.now() > window.avzPlayground.pushAfter", polling=50)
+
     def state(self) -> dict:
         return self.page.evaluate("window.avzPlayground.state")
 
@@ -285,8 +291,9 @@ def test_explore_moves_an_input_and_the_graph_its_link_and_summary_follow(page: 
 
 def test_back_walks_through_what_was_typed(page: Page) -> None:
     page.go("#e=x*2&x=3&mode=draw")
+    page.wait_new_entry()  # typing paused (also after the tests before): a new history entry
     page.type_expression("x*3")
-    page.page.wait_for_timeout(800)  # typing paused: the next change is a new history entry
+    page.wait_new_entry()
     page.type_expression("x*4")
     renders = page.renders()
     page.page.go_back()
