@@ -181,7 +181,7 @@ def widget_view(params: Mapping[str, str]) -> dict[str, Any]:
     text = str(params.get("e", ""))
     mode = _settings(params)["mode"]
     try:
-        _, values = _canonical(text, params)
+        names, values = _canonical(text, params)
         root = _root(text, values)
     except ExpressionError as err:
         return {"error": _error(err)}
@@ -191,9 +191,8 @@ def widget_view(params: Mapping[str, str]) -> dict[str, Any]:
             made = _quiz_of(root) if mode == "quiz" else _explorer_of(text, values)
             _widget.clear()
             _widget.update(key=key, widget=made)
-        elif mode == "explore":
-            _widget["widget"].inputs = {n: float(v) for n, v in parse_inputs(
-                parse_expression(text).names, values).items()}  # fmt: skip
+        elif mode == "explore":  # the page's input boxes, as `ex.inputs = {...}` in a notebook
+            _widget["widget"].inputs = parse_inputs(names, values)
     except (QuizError, ExploreError) as err:
         return {"error": {"message": str(err), "what": str(err), "field": "expression",
                           "column": 1, "text": text}}  # fmt: skip
@@ -232,20 +231,24 @@ def widget_update(kind: str, payload: Any) -> dict[str, Any]:
     if kind == "send":
         widget._handle_custom_msg(payload, [])
     elif kind == "set" and isinstance(payload, dict):
-        names = _traits(widget)
+        own = _view_names(widget)
         for name, value in payload.items():
-            if name in names:
+            if name in own:
                 setattr(widget, name, value)
     return _traits(widget)
 
 
-def _traits(widget: Any) -> dict[str, Any]:
+def _view_names(widget: Any) -> list[str]:
     """The widget's own synced traits (its View), not those every ipywidget has."""
     from anywidget import AnyWidget
 
     common = set(AnyWidget.class_trait_names())
-    return {name: getattr(widget, name) for name in widget.trait_names(sync=True)
-            if name not in common and not name.startswith("_")}  # fmt: skip
+    return [name for name in widget.trait_names(sync=True)
+            if name not in common and not name.startswith("_")]  # fmt: skip
+
+
+def _traits(widget: Any) -> dict[str, Any]:
+    return {name: getattr(widget, name) for name in _view_names(widget)}
 
 
 def front_end() -> str:

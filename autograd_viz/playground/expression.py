@@ -249,11 +249,11 @@ def notebook_for(
         "z.draw()",
         f'z.animate(phase="{phase}")',
     ]
-    names = ", ".join(expression.names)
-    starts = ", ".join(f"{n}={values[n]!r}" for n in expression.names)
     if mode == "quiz":  # the page's quiz, where the learner left it: fill it in here too
         sources.append("from autograd_viz import quiz\n\nquiz(z)")
     elif mode == "explore":  # the page's sliders: f builds the expression on explore's inputs
+        names = ", ".join(expression.names)
+        starts = ", ".join(f"{n}={values[n]!r}" for n in expression.names)
         sources.append(f"from autograd_viz import explore\n\nexplore(lambda {names}: {code}, "
                        f"{starts})")  # fmt: skip
     cells: list[dict] = []
