@@ -69,9 +69,9 @@ def side_by_side(value_root: Value, tensor_root: object = None, **options):
     >>> side_by_side((x + y) * y)  # doctest: +SKIP
     <SideBySide of 4 pairs: every number agrees>
     """
-    from autograd_viz.front.side_by_side import side_by_side as _side_by_side  # lazily: torch
+    from autograd_viz import api  # lazily: graphviz, and torch when the graph needs it
 
-    return _side_by_side(value_root, tensor_root, **options)
+    return api.side_by_side(value_root, tensor_root, **options)
 
 
 def check_engine(root: object, *, timeout: float = 5.0):
@@ -87,11 +87,11 @@ def check_engine(root: object, *, timeout: float = 5.0):
 
 def explore(f, /, **inputs):
     """Draw `f(**inputs)` with a number box and a slider per input, recomputed as you change
-    them (see `autograd_viz.front.explore.explore`):
+    them (see `autograd_viz.api.explore`):
     `explore(lambda x, y: (x + y) * y, x=2, y=3)`."""
-    from autograd_viz.front.explore import explore as _explore  # lazily: anywidget
+    from autograd_viz import api  # lazily: anywidget loads on first use
 
-    return _explore(f, **inputs)
+    return api.explore(f, **inputs)
 
 
 def quiz(root: Value, **options):

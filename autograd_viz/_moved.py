@@ -50,7 +50,6 @@ NAMES_MOVED = {
     "graph": {"Edge": "core.graph", "CycleError": "core.errors"},
     "size": dict.fromkeys(("LayoutWork", "MAX_LAYOUT_WORK", "layout_work"), "view.layout"),
     "viz.ask": {"ask_table": "api"},
-    "viz.quiz_sheet": {"opened": "front.quiz"},
     # ... and in the restructuring before it
     "viz.render": dict.fromkeys(("draw", "roles", "to_dot"), "api"),
     "viz.network": {"frame_advice": "view.advice"},

@@ -8,7 +8,7 @@ run of their backward()."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from autograd_viz.core.derive import MAX_NODES
@@ -22,7 +22,10 @@ from autograd_viz.view.ask import ask_of, too_large_to_ask
 from autograd_viz.view.options import DrawOptions, check_speed
 from autograd_viz.view.render import Drawing, dot_source, drawing
 
-__all__ = ["animate", "ask_table", "draw", "player_for", "quiz", "roles", "to_dot"]
+__all__ = [
+    "animate", "ask_table", "draw", "explore", "player_for", "quiz", "roles", "side_by_side",
+    "to_dot",
+]
 
 
 def _backward_timeout(options: DrawOptions, changes: dict[str, Any]) -> float:
@@ -143,7 +146,7 @@ def animate(
     if names is not None:  # a tensor's graph, labelled: opened here (the door refuses others)
         root = open_graph(root, caller="animate()", max_nodes=_limit(options), names=names)
     if isinstance(root, (Value, Graph)):
-        return player_for(root, **options)  # ours: the player opens it, once
+        return player_for(root, **options)  # ours: opened there, once
     most = options.get("max_nodes", DrawOptions.max_nodes)
     if type(most) is not int or most < 1:
         DrawOptions.of(max_nodes=most)  # says what is wrong, before any reading
@@ -156,13 +159,107 @@ def animate(
 
 
 def quiz(root: object, *, names: Mapping[str, object] | None = None, **options: Any) -> Any:
-    """A fill-in quiz on `root`'s graph: blanks on its nodes (see `autograd_viz.front.quiz.Quiz`,
-    which opens the graph, once; a PyTorch tensor's with `names`, here)."""
-    from autograd_viz.front.quiz import Quiz  # lazily: ipywidgets loads on first use
+    """A fill-in quiz on `root`'s graph (of any engine; a PyTorch tensor's with `names`),
+    opened here once — a graph of more values than `max_nodes` is refused before it is read —
+    with blanks on its nodes (see `autograd_viz.front.quiz.Quiz` for the options).
 
-    if names is not None:
-        root = open_graph(root, caller="quiz()", max_nodes=_limit(options), names=names)
-    return Quiz(root, **options)
+    >>> from autograd_viz import Value
+    >>> x, y = Value(2.0, label="x"), Value(3.0, label="y")
+    >>> z = (x + y) * y; z.label = "z"
+    >>> quiz(z).submit("∂z/∂y", "5+3")
+    True
+    """
+    from autograd_viz.front.quiz import DEFAULT_MAX_NODES, Quiz, too_many  # lazily: ipywidgets
+
+    most = options.get("max_nodes", DEFAULT_MAX_NODES)
+    most = most if type(most) is int and most > 0 else None  # else the Quiz says what is wrong
+    graph = open_graph(
+        root, caller="quiz()", max_nodes=most, every_value=True, names=names,
+        too_large=lambda n: too_many(f"more than {n}", n,
+                                     " (counting stopped there, before any work)"),
+        needs="a Value (an expression's output)",
+    )  # fmt: skip
+    return Quiz(graph, **options)
+
+
+def explore(
+    f: Callable[..., Value],
+    /,
+    *,
+    max_nodes: int | None = None,
+    digits: int = 4,
+    timeout: float = DEFAULT_TIMEOUT,
+    **inputs: float,
+) -> Any:
+    """Draw `f(**inputs)` with a number box and a slider per input; changing one reruns the
+    forward and backward pass and updates every value and gradient on the same layout.
+    Click a value to ask why its gradient is what it is. `f` may run `timeout` seconds
+    (5 by default) each time; past that, `CodeTimeoutError` says where it was (on a slider
+    move, in the view's error line). So that a longer number later still fits, `dot` sizes
+    every data and grad cell for one of `digits` significant digits and a sign. Each graph f
+    builds (200 values at most by default, `max_nodes`) is opened here, its size counted first.
+
+    >>> ex = explore(lambda x, y: (x + y) * y, x=2, y=3)
+    >>> ex.result["cells"]["v1-grad"]
+    'grad 8'
+    >>> ex.recompute({"x": 1, "y": 3})["cells"]["v1-grad"]
+    'grad 7'
+    """
+    from autograd_viz.core._checks import is_number
+    from autograd_viz.core.errors import ExploreError, GraphTooLargeError
+    from autograd_viz.front.explore import MAX_EXPLORE_NODES, Explorer  # lazily: anywidget
+    from autograd_viz.view.explore_inputs import check_f, number_input, short
+
+    check_f(f, inputs)
+    start = {name: number_input(name, value) for name, value in inputs.items()}
+    most = MAX_EXPLORE_NODES if max_nodes is None else max_nodes
+    if not is_number(most, int) or most < 1:
+        raise ExploreError(f"explore(): max_nodes must be a positive int, got {most!r}")
+    if not is_number(timeout) or not 0 < timeout <= 3600:
+        raise ExploreError(
+            f"explore(): timeout is the seconds f may run on each change, a number > 0 and at "
+            f"most 3600, got {short(timeout)}; e.g. timeout=5"
+        )
+
+    def too_large(n: int) -> GraphTooLargeError:
+        return GraphTooLargeError(
+            f"explore(): f builds a graph of more than {n} values (max_nodes={n}); every "
+            "change re-runs it, so explore a smaller function, or raise max_nodes (each "
+            "change gets slower)"
+        )
+
+    def opened(out: Value) -> Graph:  # on every change: a graph too big is refused unread
+        return open_graph(out, caller="explore()", max_nodes=most, every_value=True,
+                          too_large=too_large)  # fmt: skip
+
+    return Explorer(f, start, opened=opened, digits=digits, timeout=float(timeout))
+
+
+def side_by_side(value_root: object, tensor_root: object = None, **options: Any) -> Any:
+    """Our graph of `value_root` and PyTorch's of `tensor_root` (None: the same expression,
+    built in PyTorch from `value_root`'s graph), each opened here once, drawn side by side
+    and paired node for node (`autograd_viz.front.side_by_side`). Drawing options
+    (`rankdir`, `font_size`, ...) apply to both pictures.
+
+    >>> from autograd_viz import Value
+    >>> x, y = Value(2.0, label="x"), Value(3.0, label="y")
+    >>> side_by_side((x + y) * y).ok  # doctest: +SKIP
+    True
+    """
+    from autograd_viz.front import side_by_side as sbs
+    from autograd_viz.open.engines.torch_graph import is_tensor
+
+    if is_tensor(value_root):
+        raise TypeError(
+            "side_by_side(value_root, tensor_root): pass the kit's Value first, then the "
+            "PyTorch tensor (or nothing: PyTorch then builds the same expression)"
+        )
+    draw_options = DrawOptions.of(**options)
+    ours = open_graph(value_root, caller="side_by_side()", max_nodes=draw_options.max_nodes)
+    tensor_root, names = sbs.tensor_for(ours, tensor_root)
+    theirs = open_graph(tensor_root, caller="side_by_side()", names=names,
+                        max_nodes=draw_options.max_nodes)  # fmt: skip
+    return sbs.side_by_side(ours, theirs, draw_options)
 
 
 def _limit(options: Mapping[str, Any]) -> int | None:
@@ -172,7 +269,8 @@ def _limit(options: Mapping[str, Any]) -> int | None:
 
 
 def player_for(root: object, *, widgets: bool | None = None, **options: Any) -> Any:
-    """The player for `root`: the widget where widgets render, else the inline page.
+    """The player for `root` (a Value of ours or a graph opened already), opened here once:
+    the widget where widgets render, else the inline page.
 
     `widgets=None` decides with `widgets_render()`; True or False asks for one.
     """
@@ -180,14 +278,15 @@ def player_for(root: object, *, widgets: bool | None = None, **options: Any) -> 
 
     if widgets is not None and not isinstance(widgets, bool):
         raise FrontendError(f"widgets must be True, False or None (choose), got {widgets!r}")
+    graph = open_graph(root, caller="animate()", max_nodes=_limit(options))  # the one door
     if widgets if widgets is not None else widgets_render():
-        from autograd_viz.front.player import Player  # only here: anywidget and ipywidgets
+        from autograd_viz.player import Player  # only here: anywidget and ipywidgets
 
-        return Player(root, **options)
+        return Player(graph, **options)
     options.pop("history", None)  # the page lists the whole derivation already
     options.pop("max_frames", None)
     speed = options.pop("speed", None)
     if speed is not None:
         speed = check_speed(speed)
         options["interval"] = min(60.0, max(0.05, 1 / speed))
-    return InlinePlayer(root, **options)
+    return InlinePlayer(graph, **options)

@@ -27,8 +27,8 @@ from collections.abc import Callable
 
 from autograd_viz import MLP, Neuron, Value
 from autograd_viz.api import draw
-from autograd_viz.front.player import Player
-from autograd_viz.view.frames import Frames
+from autograd_viz.frames import Frames
+from autograd_viz.player import Player
 
 BUDGET = 1.5
 

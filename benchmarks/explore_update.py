@@ -43,8 +43,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "tests" / "browser"))
 sys.path.insert(0, str(HERE.parent / "tests"))
 
-from autograd_viz import Value  # noqa: E402
-from autograd_viz.front.explore import explore  # noqa: E402
+from autograd_viz import Value, explore  # noqa: E402
 from autograd_viz.open.snapshot import snapshot  # noqa: E402
 
 BUDGET_MS = 100.0

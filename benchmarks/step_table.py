@@ -28,7 +28,7 @@ import time
 import warnings
 
 from autograd_viz import MLP
-from autograd_viz.view.frames import Frames
+from autograd_viz.frames import Frames
 from autograd_viz.view.steptable import PHASES, step_table
 
 

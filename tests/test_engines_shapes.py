@@ -41,7 +41,7 @@ def test_microgpt_derivation_and_player_show_the_engines_own_numbers():
     assert [grads[i] for i in range(len(graph))] == [15.0, 6.0, 2.0, 2.0, 1.0]
     assert graph.ops == ("", "", "*", "+", "*")  # identified from data and local grads
     assert "no `_op`" in graph.note
-    from autograd_viz.view.frames import Frames  # what the player steps through
+    from autograd_viz.frames import Frames  # what the player steps through
 
     assert Frames(out, "backward").steps[-1].grads == {4: 1.0, 3: 2.0, 2: 2.0, 0: 15.0, 1: 6.0}
 

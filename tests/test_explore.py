@@ -8,9 +8,9 @@ import json
 import pytest
 
 import autograd_viz
-from autograd_viz import Value
+from autograd_viz import Value, explore
 from autograd_viz.front import explore as explore_module
-from autograd_viz.front.explore import KERNEL_GONE, ExploreError, Explorer, explore
+from autograd_viz.front.explore import KERNEL_GONE, ExploreError, Explorer
 from autograd_viz.view.render import GraphTooLargeError
 
 

@@ -22,7 +22,7 @@ from autograd_viz.export import (
     standalone_html,
     svg_animation,
 )
-from autograd_viz.view.frames import Frames
+from autograd_viz.frames import Frames
 
 SVG_NS = "{http://www.w3.org/2000/svg}"
 

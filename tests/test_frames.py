@@ -13,9 +13,9 @@ from hypothesis import given, settings
 from op_cases import expressions
 
 from autograd_viz import Value, api
+from autograd_viz.frames import PLACEHOLDER, Frames, FramesError
 from autograd_viz.trace import TraceError
 from autograd_viz.view import layout
-from autograd_viz.view.frames import PLACEHOLDER, Frames, FramesError
 
 
 @pytest.fixture

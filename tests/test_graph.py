@@ -136,9 +136,9 @@ def _twenty_steps() -> Value:
 def test_a_drawing_a_trace_and_a_20_step_animation_each_walk_the_graph_once(reads, tmp_path):
     from autograd_viz.api import draw
     from autograd_viz.export import save_html, svg_animation
-    from autograd_viz.front.player import Player
+    from autograd_viz.frames import Frames
+    from autograd_viz.player import Player
     from autograd_viz.trace import trace
-    from autograd_viz.view.frames import Frames
 
     root = _twenty_steps()
     n = 8
@@ -166,8 +166,8 @@ BIDI = [chr(c) for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A))]
 
 @pytest.mark.parametrize("control", BIDI, ids=[f"U+{ord(c):04X}" for c in BIDI])
 def test_bidi_controls_in_a_label_cannot_reorder_the_page(control):
+    from autograd_viz import quiz
     from autograd_viz.api import to_dot
-    from autograd_viz.front.quiz import quiz
     from autograd_viz.trace import derivation
 
     x, y = Value(2.0, label=f"x{control}1"), Value(3.0, label="y")

@@ -11,7 +11,7 @@ import types
 
 import pytest
 
-from autograd_viz import Value
+from autograd_viz import Value, quiz
 from autograd_viz.api import player_for as animate
 from autograd_viz.exercises import Exercise, teacher_mode
 from autograd_viz.front.inline import (
@@ -20,9 +20,8 @@ from autograd_viz.front.inline import (
     InlinePlayer,
     widgets_render,
 )
-from autograd_viz.front.player import Player
-from autograd_viz.front.quiz import Quiz
 from autograd_viz.front.static import module_text
+from autograd_viz.player import Player
 
 
 def _blog_z() -> Value:
@@ -83,7 +82,7 @@ def test_inline_player_is_the_standalone_page_in_a_frame_of_its_own():
     assert module_text() in page  # the one player module, with the presenter's keys
     assert not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", page)  # nothing to fetch
     assert "katex.min" not in page and "KaTeX_Main" not in page  # KaTeX of the page around
-    with_maths = html.unescape(InlinePlayer(_blog_z(), katex=True)._repr_html_())
+    with_maths = html.unescape(animate(_blog_z(), widgets=False, katex=True)._repr_html_())
     assert "KaTeX_Main" in with_maths.split('id="avz-data"', 1)[0]  # its own KaTeX
     assert repr(player) == "<InlinePlayer of 'z': 9 frames (widget-free)>"
 
@@ -91,7 +90,7 @@ def test_inline_player_is_the_standalone_page_in_a_frame_of_its_own():
 @pytest.mark.parametrize("height", [50, 1.5, True, "400"])
 def test_inline_player_rejects_a_height_that_is_not_css_pixels(height):
     with pytest.raises(ValueError, match="CSS pixels"):
-        InlinePlayer(_blog_z(), height=height)
+        animate(_blog_z(), widgets=False, height=height)
 
 
 def test_without_widgets_an_exercise_shows_its_question_and_an_answer_to_open(
@@ -133,7 +132,7 @@ def test_teacher_switch_label_says_what_a_click_will_do(monkeypatch):
 
 def test_without_widgets_a_quiz_is_a_graph_to_fill_in_on_paper(no_widgets, monkeypatch):
     monkeypatch.setenv("AUTOGRAD_VIZ_TEACHER", "1")  # the answers are on the page for the teacher
-    page = Quiz(_blog_z())._repr_mimebundle_()["text/html"]
+    page = quiz(_blog_z())._repr_mimebundle_()["text/html"]
     assert "<svg" in page and "Show the answers" in page
     assert "<li>∂z/∂y = 8</li>" in page and "<li>∂z/∂x = 3</li>" in page
 

@@ -7,9 +7,9 @@ import re
 from autograd_viz import MLP, Value, quiz
 from autograd_viz.api import to_dot
 from autograd_viz.core.naming import MAX_LENGTH, expression_names
+from autograd_viz.frames import Frames
 from autograd_viz.open.snapshot import snapshot
 from autograd_viz.trace import derivation, node_names, trace
-from autograd_viz.view.frames import Frames
 
 
 def _issue_example() -> Value:

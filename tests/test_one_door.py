@@ -330,8 +330,8 @@ def test_what_a_learners_picture_shows_is_their_recorded_run():
 
 def test_the_dot_builder_marks_a_learners_first_wrong_node_only_when_the_caller_asks():
     """render's DOT builder no longer reaches back up for the mark: the caller passes it."""
+    from autograd_viz.frames import Frames
     from autograd_viz.view import render
-    from autograd_viz.view.frames import Frames
     from autograd_viz.view.options import DrawOptions
 
     z = oe.square_of_ab_plus_c(oe.SwappedMul)
@@ -356,8 +356,8 @@ def test_the_errors_of_opening_and_drawing_live_in_one_module_under_their_old_na
         GraphError,
         StaleGraphError,
     )
+    from autograd_viz.frames import FramesError
     from autograd_viz.open.engines.read import NotAGraphError, NumberOutOfRangeError
-    from autograd_viz.view.frames import FramesError
     from autograd_viz.view.layout import GraphvizError, GraphvizNotFoundError
     from autograd_viz.view.render import GraphTooLargeError
 
@@ -384,9 +384,9 @@ def _chain(n: int) -> Value:
 
 def _entries(folder):
     from autograd_viz import export
-    from autograd_viz.front.player import Player
+    from autograd_viz.frames import Frames
+    from autograd_viz.player import Player
     from autograd_viz.trace import trace
-    from autograd_viz.view.frames import Frames
 
     return {
         "Value.draw": lambda z: z.draw(),

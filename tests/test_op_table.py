@@ -18,7 +18,7 @@ import own_engines as oe
 import pytest
 
 import autograd_viz
-from autograd_viz import MLP, Neuron, Value
+from autograd_viz import MLP, Neuron, Value, quiz
 from autograd_viz.core._equations import call
 from autograd_viz.core.ops import (
     DERIVED,
@@ -32,7 +32,6 @@ from autograd_viz.core.ops import (
     row,
     rows,
 )
-from autograd_viz.front.quiz import quiz
 from autograd_viz.open.engines.check import RIGHT, WRONG
 from autograd_viz.open.engines.ops import (
     canonical_op,

@@ -14,8 +14,8 @@ from autograd_viz import Value
 from autograd_viz.api import to_dot
 from autograd_viz.core._equations import Eq
 from autograd_viz.core.ops import OPS, Op, describe, register
+from autograd_viz.frames import Frames
 from autograd_viz.trace import derivation, trace
-from autograd_viz.view.frames import Frames
 
 
 def _softsign(self: Value) -> Value:

@@ -11,8 +11,7 @@ from examples import sum_times_y
 
 from autograd_viz.core import _files
 from autograd_viz.core.outpath import output_path
-from autograd_viz.export import filmstrip, save_gif, save_html, save_svg_animation
-from autograd_viz.exports.worksheet import save_worksheet
+from autograd_viz.export import filmstrip, save_gif, save_html, save_svg_animation, save_worksheet
 
 OLD = b"the good old file\n"
 

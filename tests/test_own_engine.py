@@ -419,8 +419,8 @@ def test_the_top_level_draw_of_our_value_is_value_draw():
 
 def test_trace_frames_and_every_export_take_a_micrograd_graph(tmp_path):
     from autograd_viz.export import filmstrip, save_gif, save_html, save_svg_animation
+    from autograd_viz.frames import Frames
     from autograd_viz.trace import derivation
-    from autograd_viz.view.frames import Frames
 
     root = oe.sum_times_y(mg.Value)
     root.backward()
@@ -436,7 +436,7 @@ def test_trace_frames_and_every_export_take_a_micrograd_graph(tmp_path):
 
 
 def test_a_player_made_directly_from_their_graph_shows_their_numbers():
-    from autograd_viz.front.player import Player
+    from autograd_viz.player import Player
 
     root = oe.b_used_twice(mg.Value)
     player = Player(root, phase="backward")
@@ -449,7 +449,7 @@ def test_a_player_made_directly_from_their_graph_shows_their_numbers():
 
 
 def test_every_frame_of_a_checked_graph_marks_the_first_wrong_node():
-    from autograd_viz.view.frames import Frames
+    from autograd_viz.frames import Frames
 
     root = oe.square_of_ab_plus_c(oe.SwappedMul)
     root.backward()
@@ -461,24 +461,24 @@ def test_every_frame_of_a_checked_graph_marks_the_first_wrong_node():
 
 
 def _viewers():
+    from autograd_viz import quiz
     from autograd_viz.api import to_dot
     from autograd_viz.export import save_html
-    from autograd_viz.front.player import Player
-    from autograd_viz.front.quiz import Quiz
+    from autograd_viz.frames import Frames
+    from autograd_viz.player import Player
     from autograd_viz.trace import trace
-    from autograd_viz.view.frames import Frames
 
     return {
         "trace": trace,
         "to_dot": to_dot,
         "Frames": Frames,
         "Player": Player,
-        "Quiz": Quiz,
+        "quiz": quiz,
         "save_html": lambda root: save_html(root, "never-written.html"),
     }
 
 
-@pytest.mark.parametrize("viewer", ["trace", "to_dot", "Frames", "Player", "Quiz", "save_html"])
+@pytest.mark.parametrize("viewer", ["trace", "to_dot", "Frames", "Player", "quiz", "save_html"])
 @pytest.mark.parametrize("thing", [2.5, {"data": 1.0, "grad": 0.0}], ids=["float", "dict"])
 def test_every_viewer_says_what_it_looks_for_in_a_non_graph(viewer, thing):
     with pytest.raises((TypeError, ValueError)) as err:
@@ -487,7 +487,7 @@ def test_every_viewer_says_what_it_looks_for_in_a_non_graph(viewer, thing):
 
 
 def test_the_steps_caption_says_where_their_rule_goes_wrong():
-    from autograd_viz.view.frames import Frames
+    from autograd_viz.frames import Frames
 
     root = oe.square_of_ab_plus_c(oe.SwappedMul)
     root.backward()
@@ -502,7 +502,7 @@ def test_the_steps_caption_says_where_their_rule_goes_wrong():
 
 
 def test_a_learners_label_cannot_inject_markup_into_the_players_caption():
-    from autograd_viz.front.player import Player
+    from autograd_viz.player import Player
 
     root = oe.square_of_ab_plus_c(oe.SwappedMul)
     oe.by_label(root)["a"].label = "<b>a</b>"

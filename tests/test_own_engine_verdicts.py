@@ -405,9 +405,9 @@ def test_a_right_method_with_the_wrong_op_mark_is_reported_not_drawn_as_that_op(
     ],
 )  # fmt: skip
 def test_no_viewer_shows_the_false_equation_and_the_player_flags_the_step(cls, op, forward, said):
+    from autograd_viz.frames import Frames
     from autograd_viz.open.door import open_graph
     from autograd_viz.trace import trace
-    from autograd_viz.view.frames import Frames
 
     z = _xyz(cls, op)
     texts = [s.text for s in trace(open_graph(z, caller="test", check=False))]

@@ -95,7 +95,7 @@ def test_every_widget_declares_the_palette_its_scripts_colour_by():
     """ask.js (in the player and the explorer) and player.js's explore mode copy no colour:
     the widget's stylesheet declares the properties they use."""
     from autograd_viz.front.explore import Explorer
-    from autograd_viz.front.player import Player
+    from autograd_viz.player import Player
 
     for widget in (Player, Explorer):
         assert widget._css.startswith(css_variables(":where(:root)")), widget.__name__

@@ -21,10 +21,10 @@ from autograd_viz.front.player import (
     DEFAULT_MAX_BYTES,
     DEFAULT_MAX_FRAMES,
     AnimationTooLargeError,
-    Player,
     PlayerError,
 )
 from autograd_viz.front.static import module_text, static_text
+from autograd_viz.player import Player
 from autograd_viz.trace import TraceError, trace
 from autograd_viz.view.render import GraphTooLargeError
 from autograd_viz.view.steptable import payload

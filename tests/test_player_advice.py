@@ -8,9 +8,10 @@ import re
 import pytest
 
 from autograd_viz import Value
-from autograd_viz.front.player import DEFAULT_MAX_FRAMES, AnimationTooLargeError, Player
+from autograd_viz.frames import Frames
+from autograd_viz.front.player import DEFAULT_MAX_FRAMES, AnimationTooLargeError
 from autograd_viz.nn import MLP
-from autograd_viz.view.frames import Frames
+from autograd_viz.player import Player
 
 
 def _loss(sizes):

@@ -9,7 +9,8 @@ import pytest
 
 from autograd_viz import Value
 from autograd_viz.front.inline import _NO, _YES, WIDGETS_ENV, FrontendError, widgets_render
-from autograd_viz.front.player import Player, PlayerError
+from autograd_viz.front.player import PlayerError
+from autograd_viz.player import Player
 from autograd_viz.view.options import check_speed
 
 

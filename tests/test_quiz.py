@@ -408,8 +408,8 @@ def test_a_misspelt_option_the_quiz_sets_itself_is_not_suggested():
 
 def test_quiz_graph_is_the_snapshot_as_player_graph_is_and_picture_is_the_drawing():
     from autograd_viz.core.graph import Graph
-    from autograd_viz.front.player import Player
     from autograd_viz.open.engines.replay import ForeignSnapshot
+    from autograd_viz.player import Player
 
     z = sum_times_y()
     q, player = quiz(z), Player(z)

@@ -10,9 +10,9 @@ import own_engines as oe
 import pytest
 from examples import blog_z
 
+from autograd_viz.frames import Frames
 from autograd_viz.front.static import static_text
 from autograd_viz.nn import MLP
-from autograd_viz.view.frames import Frames
 from autograd_viz.view.steptable import PHASES, step_table
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from autograd_viz import Value, classroom
+from autograd_viz import Value, classroom, quiz
 from autograd_viz.classroom import (
     MIN_KEY_LENGTH,
     TeacherKeyError,
@@ -22,7 +22,6 @@ from autograd_viz.course import teacher, teacher_key
 from autograd_viz.course.teacher import TeacherLockedError, unlocked_env
 from autograd_viz.exercises import TEACHER_ENV, Exercise, reveal_all, teacher_mode
 from autograd_viz.front.inline import WIDGETS_ENV
-from autograd_viz.front.quiz import Quiz
 
 KEY = "seven owls read backprop"
 
@@ -86,7 +85,7 @@ def test_without_widgets_the_teachers_exercise_page_has_the_answer_to_open(monke
 
 def test_without_widgets_a_students_quiz_page_holds_no_answer(monkeypatch):
     monkeypatch.setenv(WIDGETS_ENV, "0")
-    page = Quiz(_z())._repr_mimebundle_()["text/html"]
+    page = quiz(_z())._repr_mimebundle_()["text/html"]
     assert "<svg" in page and "The answer is locked" in page
     assert "Show the answers" not in page and "∂z/∂y = 8" not in page
 

@@ -462,7 +462,7 @@ def test_a_pytorch_graph_too_large_is_refused_before_any_backward_runs():
 
 
 def test_the_player_widget_opens_a_tensor_at_the_door():
-    from autograd_viz.front.player import Player
+    from autograd_viz.player import Player
 
     player = Player(_z()[2])
     assert [n.grad for n in player.graph.nodes] == [3.0, 8.0, 3.0, 1.0]

@@ -97,8 +97,9 @@ def svg_animation(
 
     >>> from autograd_viz import Value
 
+    >>> from autograd_viz.open.snapshot import snapshot
     >>> x = Value(3.0, label="x")
-    >>> svg_animation(x * x).count(" of 6 — ")  # a caption for each of the 6 steps
+    >>> svg_animation(snapshot(x * x)).count(" of 6 — ")  # a caption for each of the 6 steps
     6
     """
     _check_seconds(seconds_per_step)  # before the work
@@ -170,8 +171,9 @@ def save_gif(
 
     >>> import tempfile, os
     >>> from autograd_viz import Value
+    >>> from autograd_viz.open.snapshot import snapshot
     >>> x = Value(3.0, label="x")
-    >>> save_gif(x * x, os.path.join(tempfile.mkdtemp(), "square.gif")).suffix
+    >>> save_gif(snapshot(x * x), os.path.join(tempfile.mkdtemp(), "square.gif")).suffix
     '.gif'
     """
     path = output_path(path, "save_gif", (".gif",))  # before the work

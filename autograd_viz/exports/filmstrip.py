@@ -112,8 +112,9 @@ def filmstrip(
 
     >>> from autograd_viz import Value
 
+    >>> from autograd_viz.open.snapshot import snapshot
     >>> x, y = Value(2.0, label="x"), Value(3.0, label="y")
-    >>> strip = filmstrip((x + y) * y, steps=[0, 2, -1])
+    >>> strip = filmstrip(snapshot((x + y) * y), steps=[0, 2, -1])
     >>> strip.indices
     [0, 2, 8]
     """

@@ -1,5 +1,6 @@
 """A printable worksheet for any expression, and its answer key: the hand derivation on paper.
-`save_worksheet(z, "z.pdf")` writes one A4 or Letter page, the graph with a blank for every value
+`save_worksheet(graph, "z.pdf")` (a Value is opened by `autograd_viz.export.save_worksheet`) writes
+one A4 or Letter page, the graph with a blank for every value
 and gradient and the derivation's lines (the player's, from `autograd_viz.trace`) with each result
 left blank ("∂z/∂x = ∂z/∂s · ∂s/∂x = ______"); `key=True` fills every number in, and a `.html` path
 gives a print-ready page. It is black-and-white safe (no colour carries meaning) and one sheet: a
@@ -17,9 +18,9 @@ from typing import Any
 
 from autograd_viz.core.derive import derive
 from autograd_viz.core.errors import WorksheetError
+from autograd_viz.core.graph import Graph
 from autograd_viz.core.outpath import output_path, write_output
 from autograd_viz.core.steps import Step, check_phase
-from autograd_viz.open.door import open_graph
 from autograd_viz.view import render
 from autograd_viz.view.options import DrawOptions
 from autograd_viz.view.palette import COLORS, resolve
@@ -164,28 +165,35 @@ class Worksheet:
 
 
 def worksheet(
-    root: object,
+    graph: Graph,
     *,
     key: bool = False,
     phase: str = "both",
     paper: str = "a4",
     title: str | None = None,
     digits: int = 4,
-    max_nodes: int = DEFAULT_MAX_NODES,
     **draw_options: Any,
 ) -> Worksheet:
-    """The worksheet (or, with `key=True`, its answer key) for the graph that ends at `root`.
+    """The worksheet (or, with `key=True`, its answer key) for a graph opened already
+    (`autograd_viz.export.worksheet(root)` opens a Value, refusing more than `max_nodes`
+    values before it is read).
 
     >>> from autograd_viz import Value
+    >>> from autograd_viz.open.snapshot import snapshot
     >>> x, y = Value(2.0, label="x"), Value(3.0, label="y")
     >>> z = (x + y) * y
     >>> z.label = "z"
-    >>> sheet = worksheet(z)
+    >>> sheet = worksheet(snapshot(z))
     >>> sheet.lines[0]
     'x + y = __________'
-    >>> worksheet(z, key=True).lines[0]
+    >>> worksheet(snapshot(z), key=True).lines[0]
     'x + y = 2 + 3 = 5'
     """
+    if not isinstance(graph, Graph):  # a Value is opened at the edge, never here
+        raise TypeError(
+            f"this worksheet shows a graph opened already, got {type(graph).__name__}; for a "
+            "Value use autograd_viz.export.worksheet(root), which opens it"
+        )
     if not isinstance(key, bool):
         raise TypeError(f"key must be True (the answer key) or False, got {key!r}")
     if paper not in PAPERS:
@@ -197,7 +205,6 @@ def worksheet(
         if option in draw_options:
             raise TypeError(f"save_worksheet sets {option!r} itself; leave it out")
     draw_options.setdefault("rankdir", "TB")  # a portrait page: the graph grows downwards
-    graph = open_graph(root, caller="save_worksheet", max_nodes=max_nodes)  # counted first
     if len(graph) == 1:
         raise WorksheetError(
             "this is a single value with no operation behind it: nothing to work out. Make "
@@ -227,17 +234,17 @@ def worksheet(
     )
 
 
-def save_worksheet(root: object, path: str | Path, **options: Any) -> Path:
-    """Write the worksheet (`key=True`: the answer key) for `root` to `path` (.pdf or .html).
+def save_worksheet(graph: Graph, path: str | Path, **options: Any) -> Path:
+    """Write the worksheet (`key=True`: the answer key) of `graph` to `path` (.pdf or .html).
 
-    Options as in `worksheet`: key, phase, paper ("a4" or "letter"), title, digits, max_nodes
-    and drawing options (rankdir, font_size).
+    Options as in `worksheet`: key, phase, paper ("a4" or "letter"), title, digits and
+    drawing options (rankdir, font_size).
 
     >>> save_worksheet(z, "z_worksheet.pdf")             # doctest: +SKIP
     >>> save_worksheet(z, "z_key.pdf", key=True)         # doctest: +SKIP
     """
     out = output_path(path, "save_worksheet", (".pdf", ".html"))  # before the work
-    return worksheet(root, **options).save(out)
+    return worksheet(graph, **options).save(out)
 
 
 # ---- helpers --------------------------------------------------------------------------

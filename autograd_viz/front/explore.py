@@ -1,4 +1,5 @@
-"""Change the graph: `explore(f, x=2, y=3)` shows `f`'s graph with a number box and a slider per
+"""Change the graph: `autograd_viz.explore(f, x=2, y=3)` (the entry, which checks f and the
+inputs) shows `f`'s graph with a number box and a slider per
 input, as an anywidget laid out ONCE (the one player module, `front/static/player.js`, in explore
 mode). When an input changes, the kernel calls `f` again, traces it on a snapshot (so no `.grad`
 of the learner's is written) and sends back only the data and grad texts that change, by the ids
@@ -22,29 +23,30 @@ import traitlets
 
 from autograd_viz.core._checks import is_number
 from autograd_viz.core.derive import derive
-from autograd_viz.core.errors import ExploreError, GraphTooLargeError
+from autograd_viz.core.errors import ExploreError
 from autograd_viz.core.graph import Graph
 from autograd_viz.core.time_limits import DEFAULT_TIMEOUT, call_with_time_limit
 from autograd_viz.engine import Value
 from autograd_viz.front.static import module_text
-from autograd_viz.open.door import open_graph
 from autograd_viz.view import layout, render
 from autograd_viz.view.ask import ask_of
 from autograd_viz.view.dot import html_text, number_formatter
-from autograd_viz.view.explore_inputs import arguments, check_f, number_input, short, slider_spec
+from autograd_viz.view.explore_inputs import arguments, number_input, slider_spec
 from autograd_viz.view.options import DrawOptions
 from autograd_viz.view.palette import with_palette
 
-__all__ = ["MAX_EXPLORE_NODES", "ExploreError", "Explorer", "explore"]
+__all__ = ["MAX_EXPLORE_NODES", "ExploreError", "Explorer"]
 
 MAX_EXPLORE_NODES = 200  # every change re-runs f and the trace: keep it a classroom graph
 KERNEL_GONE = "the kernel is not running: values cannot be recomputed; re-run the cell"
 
 
 class Explorer(anywidget.AnyWidget):
-    """The live drawing `explore()` returns: `inputs` are the current inputs (set them from
-    Python too: `ex.inputs = {"x": 1, "y": 3}`), `svg` the layout, `result` the latest texts.
+    """The live drawing `autograd_viz.explore()` returns: `inputs` are the current inputs (set
+    them from Python too: `ex.inputs = {"x": 1, "y": 3}`), `svg` the layout, `result` the
+    latest texts.
 
+    >>> from autograd_viz import explore
     >>> ex = explore(lambda x, y: (x + y) * y, x=2, y=3)
     >>> ex.inputs = {"x": 1, "y": 3}  # as if the learner typed it
     >>> ex.result["cells"]["v3-data"], ex.result["summary"]
@@ -68,10 +70,10 @@ class Explorer(anywidget.AnyWidget):
     timeout_ms = traitlets.Int(4000).tag(sync=True)  # no answer this long: the kernel is gone
 
     def __init__(
-        self, f: Callable[..., Value], start: Mapping[str, float], *, max_nodes: int, digits: int,
-        timeout: float = DEFAULT_TIMEOUT,
+        self, f: Callable[..., Value], start: Mapping[str, float], *,
+        opened: Callable[[Value], Graph], digits: int, timeout: float = DEFAULT_TIMEOUT,
     ) -> None:  # fmt: skip
-        self._f, self._max_nodes, self._digits = f, max_nodes, digits
+        self._f, self._opened, self._digits = f, opened, digits
         self._timeout = timeout
         self._answering = False  # while a browser request is answered: inputs set from there
         self._number = number_formatter(None)
@@ -92,7 +94,8 @@ class Explorer(anywidget.AnyWidget):
     # ---- one recomputation ------------------------------------------------------------
 
     def _run(self, values: dict[str, float]) -> tuple[Graph, list]:
-        """Call f on fresh Values (the forward pass), check the size, snapshot, and trace the
+        """Call f on fresh Values (the forward pass), open its graph (`opened`: the size counted
+        first, then a snapshot), and trace the
         backward pass by the engine's own rules (on the snapshot: no `.grad` is written)."""
         leaves = {name: Value(float(v), label=name) for name, v in values.items()}
         args, kwargs = arguments(self._f, leaves)
@@ -103,14 +106,7 @@ class Explorer(anywidget.AnyWidget):
                 f"{type(out).__name__} {out!r}; write f with the Value operations "
                 "(+, *, **, tanh(), ...), e.g. lambda x, y: (x + y) * y"
             )
-        graph = open_graph(  # the one door: a graph too big is refused before it is read
-            out, caller="explore()", max_nodes=self._max_nodes, every_value=True,
-            too_large=lambda n: GraphTooLargeError(
-                f"explore(): f builds a graph of more than {n} values (max_nodes={n}); every "
-                "change re-runs it, so explore a smaller function, or raise max_nodes (each "
-                "change gets slower)"
-            ),
-        )  # fmt: skip
+        graph = self._opened(out)  # as the entry (`autograd_viz.explore`) opens it: size first
         steps = derive(graph, "backward", digits=self._digits)
         return graph, steps
 
@@ -266,37 +262,3 @@ def _layout(graph: Graph, steps: list) -> str:
         texts[f"v{i}-data"] = f"data {number(node.data)}"
         texts[f"v{i}-grad"] = f"grad {number(finished.nodes[i].grad)}"
     return _CELL.sub(lambda m: m[1] + html.escape(texts.get(m[2], ""), quote=False) + m[3], wide)
-
-
-def explore(
-    f: Callable[..., Value],
-    /,
-    *,
-    max_nodes: int = MAX_EXPLORE_NODES,
-    digits: int = 4,
-    timeout: float = DEFAULT_TIMEOUT,
-    **inputs: float,
-) -> Explorer:
-    """Draw `f(**inputs)` with a number box and a slider per input; changing one reruns the
-    forward and backward pass and updates every value and gradient on the same layout.
-    Click a value to ask why its gradient is what it is. `f` may run `timeout` seconds
-    (5 by default) each time; past that, `CodeTimeoutError` says where it was (on a slider
-    move, in the view's error line). So that a longer number later still fits, `dot` sizes
-    every data and grad cell for one of `digits` significant digits and a sign.
-
-    >>> ex = explore(lambda x, y: (x + y) * y, x=2, y=3)
-    >>> ex.result["cells"]["v1-grad"]
-    'grad 8'
-    >>> ex.recompute({"x": 1, "y": 3})["cells"]["v1-grad"]
-    'grad 7'
-    """
-    check_f(f, inputs)
-    start = {name: number_input(name, value) for name, value in inputs.items()}
-    if not is_number(max_nodes, int) or max_nodes < 1:
-        raise ExploreError(f"explore(): max_nodes must be a positive int, got {max_nodes!r}")
-    if not is_number(timeout) or not 0 < timeout <= 3600:
-        raise ExploreError(
-            f"explore(): timeout is the seconds f may run on each change, a number > 0 and at "
-            f"most 3600, got {short(timeout)}; e.g. timeout=5"
-        )
-    return Explorer(f, start, max_nodes=max_nodes, digits=digits, timeout=float(timeout))

@@ -23,7 +23,7 @@ from typing import Any
 
 from autograd_viz.core._checks import is_number
 from autograd_viz.core.errors import FrontendError
-from autograd_viz.engine import Value
+from autograd_viz.core.graph import Graph
 
 __all__ = ["WIDGETS_ENV", "InlinePlayer", "inline_html", "widgets_render"]
 
@@ -67,7 +67,8 @@ class InlinePlayer:
     Home / End first / last (a presenter's remote sends PageUp/PageDown).
 
     Args:
-        root: the output Value whose graph to animate (or a graph snapshot of any engine).
+        graph: the graph to animate, opened already (`animate()` opens a Value of any
+            engine, once, and hands it here).
         phase: "forward", "backward" or "both".
         projector: larger type for a classroom projector.
         height: the frame's height in CSS pixels (default: enough for the page).
@@ -79,7 +80,7 @@ class InlinePlayer:
 
     def __init__(
         self,
-        root: Value,
+        graph: Graph,
         phase: str = "both",
         *,
         projector: bool = False,
@@ -99,8 +100,8 @@ class InlinePlayer:
         interval = options.pop("interval", 1.2)
         if not (isinstance(interval, (int, float)) and 0.05 <= interval <= 60):
             raise ValueError(f"interval must be seconds between 0.05 and 60, got {interval!r}")
-        self.root = root
-        self.frames = Frames(root, phase=phase, **options)
+        self.graph = graph
+        self.frames = Frames(graph, phase=phase, **options)
         self.projector = projector
         self.katex = bool(katex)
         self.table = step_table(
@@ -118,8 +119,7 @@ class InlinePlayer:
         return inline_html(self.table, katex=self.katex, height=self.height)
 
     def __repr__(self) -> str:
-        node = getattr(self.root, "root", self.root)  # a Value, or a graph snapshot's root
-        name = getattr(node, "label", None) or "root"
+        name = self.graph.root.label or "root"
         return f"<InlinePlayer of {name!r}: {self.n_frames} frames (widget-free)>"
 
 

@@ -44,8 +44,9 @@ def standalone_html(
     page uses the KaTeX of the page around it (a deck's frame) or shows them as text.
 
     >>> from autograd_viz import Value
+    >>> from autograd_viz.open.snapshot import snapshot
     >>> x = Value(3.0, label="x")
-    >>> page = standalone_html(x * x)
+    >>> page = standalone_html(snapshot(x * x))
     >>> import re
     >>> "<script" in page and not re.search(r"(src|href)=.?(https?:)?//", page)
     True
@@ -114,8 +115,9 @@ def save_html(source: Source, path: str | Path, **options: Any) -> Path:
 
     >>> import tempfile, os
     >>> from autograd_viz import Value
+    >>> from autograd_viz.open.snapshot import snapshot
     >>> x = Value(3.0, label="x")
-    >>> out = save_html(x * x, os.path.join(tempfile.mkdtemp(), "square.html"))
+    >>> out = save_html(snapshot(x * x), os.path.join(tempfile.mkdtemp(), "square.html"))
     >>> out.suffix
     '.html'
     """

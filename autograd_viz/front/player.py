@@ -21,12 +21,12 @@ from autograd_viz.core.errors import (
     AnimationTooLargeError,
     PlayerError,
 )
+from autograd_viz.core.graph import Graph
 from autograd_viz.core.steps import Step, check_phase
 from autograd_viz.front.static import katex_css, katex_js, module_text, static_text
-from autograd_viz.open.door import open_graph
 from autograd_viz.view.advice import bytes_advice, frame_advice
 from autograd_viz.view.frames import Frames
-from autograd_viz.view.options import DrawOptions, check_speed
+from autograd_viz.view.options import check_speed
 from autograd_viz.view.steptable import payload, step_table
 
 __all__ = ["AnimationTooLargeError", "Player", "PlayerError"]
@@ -40,14 +40,15 @@ _LAYOUT_PER_DOT_BYTE, _STEP_OVERHEAD = 3, 40
 
 
 class Player(anywidget.AnyWidget):
-    """Step through backpropagation on the graph that ends at `root`.
+    """Step through backpropagation on a graph opened already (`autograd_viz.player.Player`,
+    the public class, and `animate()` open a Value of any engine, once, and hand it here).
 
     Forward steps light their node orange and show its value; backward steps light it
     blue and show its gradient; values and gradients appear only once computed. All
     steps share one layout, so nodes never move.
 
     Args:
-        root: the output Value (e.g. a loss) whose graph to animate.
+        graph: the graph to animate (a snapshot of a loss, say).
         phase: "forward", "backward" or "both" (forward, then backward); the player's
             phase buttons switch between them in the browser.
         speed: playback speed in steps per second (the speed menu changes it later).
@@ -63,9 +64,10 @@ class Player(anywidget.AnyWidget):
             `autograd_viz.view.options`).
 
     >>> from autograd_viz import Value
+    >>> from autograd_viz.open.snapshot import snapshot
     >>> x, y = Value(2.0, label="x"), Value(3.0, label="y")
     >>> z = (x + y) * y; z.label = "z"
-    >>> player = Player(z)              # or: z.animate()
+    >>> player = Player(snapshot(z))    # or: z.animate()
     >>> player.n_frames, player.step    # steps count from 1, as in the caption
     (9, 1)
     >>> player.step = 3                 # jump there from Python (or use the controls)
@@ -79,7 +81,7 @@ class Player(anywidget.AnyWidget):
 
     def __init__(
         self,
-        root: object,
+        graph: Graph,
         phase: str = "both",
         *,
         speed: float = 1.0,
@@ -88,12 +90,15 @@ class Player(anywidget.AnyWidget):
         history: int = 3,
         **draw_options: object,
     ) -> None:
-        most = draw_options.get("max_nodes", DrawOptions.max_nodes)
-        graph = open_graph(root, caller="Player", max_nodes=most)  # the one door: size, read
+        if not isinstance(graph, Graph):  # a Value is opened at the edge, never here
+            raise TypeError(
+                f"this Player plays a graph opened already, got {type(graph).__name__}; for "
+                "a Value use autograd_viz.player.Player(root) or z.animate(), which open it"
+            )
         if graph.root.is_leaf:
             raise PlayerError(
-                f"nothing to animate: {root!r} is a leaf with no operations behind it. Build "
-                "an expression first, e.g. z = (x + y) * y, then call z.animate()."
+                f"nothing to animate: {_leaf(graph)} is a leaf with no operations behind it. "
+                "Build an expression first, e.g. z = (x + y) * y, then call z.animate()."
             )
         check_phase(phase)
         speed = check_speed(speed, PlayerError)
@@ -104,7 +109,6 @@ class Player(anywidget.AnyWidget):
         if not isinstance(projector, bool):  # "no" would be true: projector mode, unasked
             raise PlayerError(f"projector must be True or False, got {projector!r}")
         self.history = history
-        self.root = root
         self.graph = graph  # the one read of the user's graph; every step comes from it
         self.max_frames = max_frames
         self.draw_options = dict(draw_options)
@@ -298,3 +302,9 @@ def _frame_page(frames: Frames, index: int, earlier: Sequence[Step], history: in
         f'<div class="avz-frame-body" data-step="{k}">'
         f"{caption_html}{graph}{past}{equation}{pad}</div>"
     )
+
+
+def _leaf(graph: Graph) -> str:
+    """How a one-value graph is named in the message that refuses it: `x (= 2)`."""
+    node = graph.root
+    return f"{node.label or 'this value'} (= {node.data:g})"

@@ -33,7 +33,6 @@ from autograd_viz.course.grading import (
 )
 from autograd_viz.course.teacher import answer_box, register
 from autograd_viz.front.static import module_text, static_text
-from autograd_viz.open.door import open_graph
 from autograd_viz.trace import Step
 from autograd_viz.view import quiz_hints as hints
 from autograd_viz.view.quiz_sheet import (
@@ -43,25 +42,12 @@ from autograd_viz.view.quiz_sheet import (
     check_options,
 )
 
-__all__ = ["DEFAULT_MAX_NODES", "Quiz", "QuizError", "quiz"]
+__all__ = ["DEFAULT_MAX_NODES", "Quiz", "QuizError"]
 
 KERNEL_GONE = "the kernel is not running: answers cannot be checked; re-run the cell"
 
 
-def quiz(root: object, **options: Any) -> Quiz:
-    """A fill-in quiz on `root`'s graph (see `Quiz` for the options).
-
-    >>> from autograd_viz import Value
-    >>> x, y = Value(2.0, label="x"), Value(3.0, label="y")
-    >>> z = (x + y) * y; z.label = "z"
-    >>> q = quiz(z)
-    >>> q.submit("∂z/∂y", "5+3")
-    True
-    """
-    return Quiz(root, **options)
-
-
-def _too_many(count: str, max_nodes: int, when: str = "") -> QuizError:
+def too_many(count: str, max_nodes: int, when: str = "") -> QuizError:
     return QuizError(
         f"this graph has {count} values (max_nodes={max_nodes}): a quiz draws every "
         f"value with a blank, too many to fill in by hand{when}. Quiz a sub-expression (an "
@@ -69,30 +55,31 @@ def _too_many(count: str, max_nodes: int, when: str = "") -> QuizError:
     )
 
 
-def opened(root: object, max_nodes: int) -> Graph:
-    """`root`'s graph opened at the door (a graph too big is refused before it is read), or
-    a QuizError for a leaf, which has nothing to fill in."""
-    graph = open_graph(
-        root, caller="quiz()", max_nodes=max_nodes, every_value=True,
-        too_large=lambda n: _too_many(f"more than {n}", n,
-                                      " (counting stopped there, before any work)"),
-        needs="a Value (an expression's output)",
-    )  # fmt: skip
+def checked(graph: Graph, max_nodes: int) -> Graph:
+    """`graph` (opened already, at the edge: `autograd_viz.quiz`), or a QuizError for a leaf,
+    which has nothing to fill in, or for more than `max_nodes` values."""
+    if not isinstance(graph, Graph):  # a Value is opened at the edge, never here
+        raise TypeError(
+            f"this Quiz asks about a graph opened already, got {type(graph).__name__}; for a "
+            "Value use autograd_viz.quiz(z), which opens it"
+        )
     if graph.root.is_leaf:
+        name = graph.root.label or "this value"
         raise QuizError(
-            f"nothing to quiz: {root!r} is a leaf. Build an expression first, "
-            "e.g. z = (x + y) * y, then quiz(z)."
+            f"nothing to quiz: {name} (= {graph.root.data:g}) is a leaf. Build an expression "
+            "first, e.g. z = (x + y) * y, then quiz(z)."
         )
     if len(graph) > max_nodes:
-        raise _too_many(str(len(graph)), max_nodes)
+        raise too_many(str(len(graph)), max_nodes)
     return graph
 
 
 class Quiz(anywidget.AnyWidget):
-    """The graph of `root` with blanks for a learner to fill in.
+    """A graph with blanks for a learner to fill in (`autograd_viz.quiz(z)` opens z's graph,
+    of any engine, once, and hands it here).
 
     Args:
-        root: the output Value of the expression.
+        graph: the graph of the expression's output, opened already.
         grads: which gradients are blanks: True (all, the default), False (none), or the
             names of the values whose gradient is asked (`["y", "x"]`).
         values: which values of operations are blanks: False (none, the default), True
@@ -104,7 +91,7 @@ class Quiz(anywidget.AnyWidget):
             `notation` (of the step equations); the quiz sets the others itself.
 
     Attributes:
-        graph: the snapshot of `root`'s graph (`autograd_viz.core.graph.Graph`), as `Player.graph`.
+        graph: the graph asked about (`autograd_viz.core.graph.Graph`), as `Player.graph`.
         blanks: the blanks, in the order Tab visits them.
         picture: the drawing as it shows now (SVG), the blanks filled in so far.
         feedback, progress, equation: the texts the quiz shows now.
@@ -130,7 +117,7 @@ class Quiz(anywidget.AnyWidget):
 
     def __init__(
         self,
-        root: object,
+        graph: Graph,
         *,
         grads: bool | Iterable[str] = True,
         values: bool | Iterable[str] = False,
@@ -141,7 +128,7 @@ class Quiz(anywidget.AnyWidget):
         if not is_number(max_nodes, int) or max_nodes < 1:
             raise QuizError(f"max_nodes must be a positive int, got {max_nodes!r}")
         check_options(draw_options)
-        self.graph = opened(root, max_nodes)  # the one read of the user's graph
+        self.graph = checked(graph, max_nodes)  # read once, at the edge
         self.digits = digits
         self._sheet = sheet = Sheet(self.graph, grads, values, digits, draw_options)
         self.blanks: list[Blank] = sheet.blanks
@@ -196,9 +183,9 @@ class Quiz(anywidget.AnyWidget):
         verdict on `text` is shown and returned (a blank already filled in is not filled in
         again, but `text` is still judged).
 
-        >>> from autograd_viz import Value
+        >>> from autograd_viz import Value, quiz
         >>> x = Value(2.0, label="x"); y = x * x; y.label = "y"
-        >>> Quiz(y).submit("∂y/∂x", "3")
+        >>> quiz(y).submit("∂y/∂x", "3")
         False
         """
         blank = self._sheet.blank(label)

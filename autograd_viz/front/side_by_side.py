@@ -21,7 +21,6 @@ from autograd_viz.core.errors import TorchGraphError, TorchNotInstalledError
 from autograd_viz.core.graph import Graph
 from autograd_viz.core.naming import expression_names
 from autograd_viz.core.ops import POWER_N, describe
-from autograd_viz.open.door import open_graph
 from autograd_viz.open.engines.torch_graph import is_tensor
 from autograd_viz.view.options import DrawOptions
 from autograd_viz.view.render import Drawing, drawing
@@ -142,33 +141,21 @@ def _cells(p: Pair) -> list[str]:
             number(p.data[1]), number(p.grad[1]), verdict]  # fmt: skip
 
 
-def side_by_side(value_root: object, tensor_root: object = None, **options: Any) -> SideBySide:
-    """Our graph of `value_root` and PyTorch's of `tensor_root` (None: the same expression,
-    built in PyTorch from `value_root`'s graph), drawn side by side and paired node for node.
-    Drawing options (`rankdir`, `font_size`, ...) apply to both pictures.
-
-    >>> from autograd_viz import Value
-    >>> x, y = Value(2.0, label="x"), Value(3.0, label="y")
-    >>> side_by_side((x + y) * y).ok  # doctest: +SKIP
-    True
-    """
-    if is_tensor(value_root):
-        raise TypeError(
-            "side_by_side(value_root, tensor_root): pass the kit's Value first, then the "
-            "PyTorch tensor (or nothing: PyTorch then builds the same expression)"
-        )
-    draw_options = DrawOptions.of(**options)
-    ours = open_graph(value_root, caller="side_by_side()", max_nodes=draw_options.max_nodes)
+def tensor_for(ours: Graph, tensor_root: object) -> tuple[object, dict[str, object] | None]:
+    """PyTorch's side: `tensor_root` as given (a tensor), or, None, the expression of `ours`
+    built again in PyTorch, with the labels that name its tensors."""
     if tensor_root is None:
-        tensor_root, names = _in_pytorch(ours)
-    elif not is_tensor(tensor_root):
+        return _in_pytorch(ours)
+    if not is_tensor(tensor_root):
         raise TypeError(
             f"side_by_side needs a PyTorch tensor second, got {type(tensor_root).__name__}"
         )
-    else:
-        names = None
-    theirs = open_graph(tensor_root, caller="side_by_side()", names=names,
-                        max_nodes=draw_options.max_nodes)  # fmt: skip
+    return tensor_root, None
+
+
+def side_by_side(ours: Graph, theirs: Graph, draw_options: DrawOptions) -> SideBySide:
+    """Our graph and PyTorch's (both opened already, at the edge: `autograd_viz.side_by_side`),
+    drawn side by side with the same options and paired node for node."""
     if ours.once is not None:  # our engine's gradients, from fresh ones
         ours = ours.with_grads(dict(enumerate(ours.once)))
     pairs, problems = pair(ours, theirs)

@@ -201,13 +201,13 @@ def widget_view(params: Mapping[str, str]) -> dict[str, Any]:
 
 
 def _quiz_of(root: Value) -> Any:
-    from autograd_viz.front.quiz import Quiz
+    from autograd_viz.api import quiz
 
-    return Quiz(root)
+    return quiz(root)
 
 
 def _explorer_of(text: str, values: dict[str, str]) -> Any:
-    from autograd_viz.front.explore import explore
+    from autograd_viz.api import explore
 
     expression = parse_expression(text)
     start = parse_inputs(expression.names, values)

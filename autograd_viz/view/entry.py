@@ -44,8 +44,10 @@ def _function(frame) -> tuple[str, list[str]] | None:
     code = frame.f_code
     owner = frame.f_locals.get("self")
     cls = frame.f_locals.get("cls")
-    if code.co_name == "__init__" and owner is not None:
-        function, name = type(owner), type(owner).__name__
+    if code.co_name == "__init__" and owner is not None:  # the class called; this __init__: options
+        inits = (vars(k).get("__init__") for k in type(owner).__mro__)
+        function = next((f for f in inits if getattr(f, "__code__", None) is code), type(owner))
+        name = type(owner).__name__
     elif code.co_name.startswith("_"):
         return None
     elif isinstance(cls, type):  # a classmethod: DrawOptions.of

@@ -1,5 +1,6 @@
 """Animation frames from one graphviz layout — every step of a trace as an SVG whose nodes never
-move: `Frames(root)` traces the opened graph, lays it out ONCE with every value and final
+move: `Frames(graph)` traces a graph opened already (`autograd_viz.frames.Frames(root)`, the
+public class, opens a Value first), lays it out ONCE with every value and final
 gradient filled in (on a copy: the user's graph is never written, and each cell already has
 its final width), and derives each step's frame from that SVG by changing only class
 attributes and cell texts (values not computed yet read `data ?`; pending, forward and
@@ -17,10 +18,9 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any, NamedTuple
 
 from autograd_viz.core._checks import is_number
-from autograd_viz.core.errors import LOOKS_FOR, FramesError
+from autograd_viz.core.errors import FramesError
 from autograd_viz.core.graph import Graph
 from autograd_viz.core.steps import Step, check_phase
-from autograd_viz.open.door import open_graph
 from autograd_viz.view import layout, render, svg
 from autograd_viz.view.collapse import collapse_view, has_neurons
 from autograd_viz.view.frame_slots import PLACEHOLDER, slot_changes, slot_filler, state_of
@@ -88,23 +88,24 @@ class Caption(NamedTuple):
 class Frames:
     """The frames of an animated trace, all from one layout.
 
-    `Frames(root, phase="both", digits=4, notation="blog", **draw_options)`: `root` is a
-    Value or a graph snapshot; `digits` and `notation` go to `autograd_viz.trace.trace`,
-    `by="neuron"` makes one frame per neuron of an `nn` network (`autograd_viz.view.network`,
-    drawn one box per neuron) instead of one per operation (`by="operation"`); left out, it
-    is "neuron" for a network drawn `collapse="neuron"` (MLP(2, [4, 4, 1]): 25 frames, not
-    198 that light up hidden values inside the boxes), else "operation";
-    `draw_options` are the drawing options (`autograd_viz.view.options`: rankdir, fmt,
-    font_size, ...; `states` and `show_grad` are the frames' own). `steps` is the trace;
-    `frame_svg(k)` is the picture after step k (one frame per step); `states(k)` the
-    value states of frame k in `render`'s vocabulary; `for_phase(p)` the same layout
-    with another phase's steps (no new `dot` run). `before_layout(frames)`, if given, runs
-    once the steps and the DOT source are ready, before `dot`: a size check there refuses
-    an animation before the expensive work.
+    `Frames(graph, phase="both", digits=4, notation="blog", **draw_options)`: `graph` is a graph
+    opened already (`autograd_viz.frames.Frames(root)` opens a Value); `digits` and `notation`
+    go to `autograd_viz.trace.trace`, `by="neuron"` makes one frame per neuron of an `nn`
+    network (`autograd_viz.view.network`, drawn one box per neuron) instead of one per operation
+    (`by="operation"`); left out, it is "neuron" for a network drawn `collapse="neuron"` (MLP(2,
+    [4, 4, 1]): 25 frames, not 198 that light up hidden values inside the boxes), else
+    "operation"; `draw_options` are the drawing options (`autograd_viz.view.options`: rankdir,
+    fmt, font_size, ...; `states` and `show_grad` are the frames' own). `steps` is the trace;
+    `frame_svg(k)` is the picture after step k (one frame per step); `states(k)` the value
+    states of frame k in `render`'s vocabulary; `for_phase(p)` the same layout with another
+    phase's steps (no new `dot` run). `before_layout(frames)`, if given, runs once the steps and
+    the DOT source are ready, before `dot`: a size check there refuses an animation before the
+    expensive work.
 
     >>> from autograd_viz import Value
+    >>> from autograd_viz.open.snapshot import snapshot
     >>> x, y = Value(2.0, label="x"), Value(3.0, label="y")
-    >>> frames = Frames((x + y) * y)
+    >>> frames = Frames(snapshot((x + y) * y))
     >>> len(frames) == len(frames.steps)
     True
     >>> frames.states(1)  # after "v2 = x + y = 2 + 3 = 5"
@@ -113,7 +114,7 @@ class Frames:
 
     def __init__(
         self,
-        root: object,
+        graph: Graph,
         phase: str = "both",
         *,
         digits: int = 4,
@@ -122,8 +123,11 @@ class Frames:
         before_layout: Callable[[Frames], None] | None = None,
         **draw_options: Any,
     ) -> None:
-        most = draw_options.get("max_nodes", DrawOptions.max_nodes)
-        graph = open_graph(root, caller="Frames", max_nodes=most)  # a snapshot passes as is
+        if not isinstance(graph, Graph):  # a Value is opened at the edge, never here
+            raise TypeError(
+                f"this Frames lays out a graph opened already, got {type(graph).__name__}; "
+                "for a Value use autograd_viz.frames.Frames(root), which opens it"
+            )
         check_phase(phase)
         if by is None:  # a picture of one box per neuron steps one neuron at a time
             neurons = draw_options.get("collapse") == "neuron" and has_neurons(graph)
@@ -165,12 +169,13 @@ class Frames:
 
         >>> from autograd_viz import Value
         >>> x = Value(2.0, label="x")
-        >>> both = Frames(x * x)
+        >>> from autograd_viz.open.snapshot import snapshot
+        >>> both = Frames(snapshot(x * x))
         >>> both.for_phase("backward").base_svg == both.base_svg
         True
         """
         check_phase(phase)
-        other = object.__new__(Frames)
+        other = object.__new__(type(self))
         other.__dict__.update(self.__dict__)
         other.phase = phase
         other.steps = _of_pass(self.all_steps, phase)
@@ -192,7 +197,8 @@ class Frames:
 
         >>> from autograd_viz import Value
         >>> x = Value(2.0, label="x")
-        >>> Frames(x * x).caption(3).text
+        >>> from autograd_viz.open.snapshot import snapshot
+        >>> Frames(snapshot(x * x)).caption(3).text
         'step 4 of 6 — backward pass · a local derivative'
         """
         step = self._check(k)
@@ -296,12 +302,12 @@ def _layer_members(graph: Graph, base_svg: str) -> dict[str, tuple[int, ...]]:
     return {b.key: b.members for b in collapse_view(graph, "layer").boxes}
 
 
-Source = Any  # a Value, a Graph snapshot or Frames
+Source = Any  # a Graph snapshot or Frames (`autograd_viz.export` opens a Value first)
 
 
 def frames_of(source: Source, phase: str | None, draw_options: dict[str, Any]) -> Frames:
-    """The Frames an export shows: `source` traced and laid out (a Value or a snapshot,
-    with `phase` and drawing options), or existing Frames (for another phase if asked)."""
+    """The Frames an export shows: a graph opened already, traced and laid out (with `phase`
+    and drawing options), or existing Frames (for another phase if asked)."""
     if isinstance(source, Frames):
         if draw_options:
             raise TypeError(
@@ -309,11 +315,9 @@ def frames_of(source: Source, phase: str | None, draw_options: dict[str, Any]) -
                 "these Frames are laid out already"
             )
         return source if phase in (None, source.phase) else source.for_phase(phase)
-    try:
-        return Frames(source, phase or "both", **draw_options)
-    except TypeError as err:
-        if isinstance(source, Graph) or "Frames needs a Value" not in str(err):
-            raise
+    if not isinstance(source, Graph):  # the export's entry (autograd_viz.export) opens a Value
         raise TypeError(
-            f"export needs a Value or Frames, got {type(source).__name__}: {source!r}. {LOOKS_FOR}."
-        ) from None
+            f"this export shows a graph opened already or Frames, got {type(source).__name__}; "
+            "for a Value use the function of the same name in autograd_viz.export, which opens it"
+        )
+    return Frames(source, phase or "both", **draw_options)

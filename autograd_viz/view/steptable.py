@@ -45,7 +45,7 @@ def step_table(
     steps) or None; `frames.phase` itself is always in the table (the caller checked it).
 
     >>> from autograd_viz import Value
-    >>> from autograd_viz.view.frames import Frames
+    >>> from autograd_viz.frames import Frames
     >>> x, y = Value(2.0, label="x"), Value(3.0, label="y")
     >>> table = step_table(Frames((x + y) * y))
     >>> [len(table["phases"][p]) for p in PHASES], len(table["text"])

@@ -399,7 +399,7 @@ def page(browser: object, request: pytest.FixtureRequest) -> Iterator[RecordedPa
 @pytest.fixture
 def opened(page: RecordedPage, tmp_path: Path):
     """Open `save_html(root, **options)`'s standalone player in `page`, at its first step."""
-    from autograd_viz.front.page import save_html
+    from autograd_viz.export import save_html
 
     def _open(root, **options):
         path = save_html(root, tmp_path / "p.html", **options)

@@ -33,8 +33,8 @@ def _page_html() -> str:
         m = m * Value(1.0 + k / 10, label=f"m{k}")
     small = animate(z, widgets=False)
     assert isinstance(small, InlinePlayer)
-    wide = InlinePlayer(w, phase="forward", projector=True)
-    medium = InlinePlayer(m, phase="forward")
+    wide = animate(w, widgets=False, phase="forward", projector=True)
+    medium = animate(m, widgets=False, phase="forward")
     outputs = "".join(f"<div class='output'>{p._repr_html_()}</div>" for p in (small, wide, medium))
     return (
         "<!doctype html><html><head><meta charset='utf-8'><title>no widgets here</title></head>"

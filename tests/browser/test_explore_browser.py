@@ -10,7 +10,8 @@ import nbformat
 import pytest
 from explore_harness import show, stop
 
-from autograd_viz.front.explore import KERNEL_GONE, explore
+from autograd_viz import explore
+from autograd_viz.front.explore import KERNEL_GONE
 from autograd_viz.view.palette import COLORS
 
 pytestmark = pytest.mark.browser

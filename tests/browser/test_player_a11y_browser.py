@@ -16,8 +16,8 @@ import pytest
 from examples import blog_z
 
 from autograd_viz import Value
+from autograd_viz.frames import Frames
 from autograd_viz.nn import MLP
-from autograd_viz.view.frames import Frames
 
 pytestmark = pytest.mark.browser
 

@@ -143,10 +143,10 @@ def page(chromium: object, site: str) -> Iterator[Page]:
 
 
 def _kit_player(text: str, values: dict[str, str], phase: str = "both") -> object:
-    from autograd_viz.front.inline import InlinePlayer
+    from autograd_viz import animate
     from autograd_viz.playground.expression import build
 
-    return InlinePlayer(build(text, values), phase=phase)
+    return animate(build(text, values), widgets=False, phase=phase)
 
 
 def test_a_link_with_plus_reads_as_plus_and_is_written_back_canonically(page: Page) -> None:
@@ -219,10 +219,10 @@ def test_a_quiz_blank_is_answered_with_the_kits_feedback(page: Page) -> None:
     blank.press("Enter")
     quiz.locator(".avz-quiz-offer").wait_for(state="visible")  # two misses
     quiz.locator(".avz-quiz-offer").click()
-    from autograd_viz.front.quiz import Quiz
+    from autograd_viz import quiz
     from autograd_viz.playground.expression import build
 
-    kit = Quiz(build("(x+y)*y", {"x": "2", "y": "3"})).step_equation("∂z/∂y")
+    kit = quiz(build("(x+y)*y", {"x": "2", "y": "3"})).step_equation("∂z/∂y")
     page.page.wait_for_function(
         "(t) => document.querySelector('.avz-quiz-equation').textContent === t", arg=kit)
     blank.fill("5+3")
