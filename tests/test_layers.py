@@ -397,3 +397,31 @@ def test_the_folders_import_only_down_the_pipeline():
     assert {"core", "open", "view", "front", "exports", "course", "playground"} <= {
         _folder(m) for m in _module_names()
     }
+
+
+def test_below_the_entries_a_value_is_refused_with_the_public_call_to_use():
+    """What lies below an entry takes the Graph its entry opened: handed a Value, it opens
+    nothing (no second door) and says which public call opens one."""
+    from autograd_viz import Value
+    from autograd_viz.exports.animation import svg_animation
+    from autograd_viz.exports.worksheet import worksheet
+    from autograd_viz.front.inline import InlinePlayer
+    from autograd_viz.front.player import Player
+    from autograd_viz.front.quiz import Quiz
+    from autograd_viz.view.frames import Frames
+
+    x, y = Value(2.0, label="x"), Value(3.0, label="y")
+    z = (x + y) * y
+    below = {
+        Frames: "autograd_viz.frames.Frames(root)",
+        Player: "autograd_viz.player.Player(root)",
+        Quiz: "autograd_viz.quiz(z)",
+        InlinePlayer: "autograd_viz.animate(z, widgets=False)",
+        worksheet: "autograd_viz.export.worksheet(root)",
+        svg_animation: "autograd_viz.export",
+    }
+    for view, public in below.items():
+        with pytest.raises(TypeError, match="opened already") as err:
+            view(z)
+        assert public in str(err.value), (view, str(err.value))
+    assert z.grad == 0 and x.grad == 0  # nothing ran backward on the learner's graph

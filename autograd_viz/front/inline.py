@@ -92,6 +92,11 @@ class InlinePlayer:
         from autograd_viz.view.frames import Frames
         from autograd_viz.view.steptable import step_table
 
+        if not isinstance(graph, Graph):  # a Value is opened at the edge, never here
+            raise TypeError(
+                f"this InlinePlayer plays a graph opened already, got {type(graph).__name__}; "
+                "for a Value use autograd_viz.animate(z, widgets=False), which opens it"
+            )
         if height is not None and (not is_number(height, int) or not 100 <= height <= 10_000):
             raise ValueError(f"height is in CSS pixels (100 to 10000), got {height!r}")
         if not isinstance(projector, bool):  # "no" would be true: projector mode, unasked
