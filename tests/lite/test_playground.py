@@ -219,10 +219,10 @@ def test_a_quiz_blank_is_answered_with_the_kits_feedback(page: Page) -> None:
     blank.press("Enter")
     quiz.locator(".avz-quiz-offer").wait_for(state="visible")  # two misses
     quiz.locator(".avz-quiz-offer").click()
-    from autograd_viz import quiz
+    from autograd_viz import quiz as kits_quiz
     from autograd_viz.playground.expression import build
 
-    kit = quiz(build("(x+y)*y", {"x": "2", "y": "3"})).step_equation("∂z/∂y")
+    kit = kits_quiz(build("(x+y)*y", {"x": "2", "y": "3"})).step_equation("∂z/∂y")
     page.page.wait_for_function(
         "(t) => document.querySelector('.avz-quiz-equation').textContent === t", arg=kit)
     blank.fill("5+3")
