@@ -50,6 +50,16 @@ NAMES_MOVED = {
     "graph": {"Edge": "core.graph", "CycleError": "core.errors"},
     "size": dict.fromkeys(("LayoutWork", "MAX_LAYOUT_WORK", "layout_work"), "view.layout"),
     "viz.ask": {"ask_table": "api"},
+    # the public calls that open a Value, which left the modules below for the entries
+    "viz.frames": {"Frames": "frames"},
+    "viz.player": {"Player": "player"},
+    "viz.quiz": {"quiz": "api"},
+    "viz.explore": {"explore": "api"},
+    "viz.side_by_side": {"side_by_side": "api"},
+    "viz.animation": dict.fromkeys(("save_gif", "save_svg_animation", "svg_animation"), "export"),
+    "viz.filmstrip": {"filmstrip": "export"},
+    "viz.page": dict.fromkeys(("save_html", "standalone_html"), "export"),
+    "viz.worksheet": dict.fromkeys(("save_worksheet", "worksheet"), "export"),
     # ... and in the restructuring before it
     "viz.render": dict.fromkeys(("draw", "roles", "to_dot"), "api"),
     "viz.network": {"frame_advice": "view.advice"},
