@@ -399,6 +399,20 @@ def test_the_folders_import_only_down_the_pipeline():
     }
 
 
+def test_no_module_below_the_entries_imports_one():
+    """The entries sit at the edge: a module in a folder that imported one (the quiz's sheet
+    took `trace.node_names`, which opens a graph, for the names) reached the door through it.
+    The playground sits on top, as a learner's code does, and calls the public ones."""
+    entries = {"autograd_viz." + m for m in ("api", "trace", "export", "frames", "player")}
+    below = sorted(
+        f"{module} imports {target}"
+        for module, targets in _graph().items()
+        for target in targets & entries
+        if _folder(module) not in ("", "playground")
+    )
+    assert below == []
+
+
 def test_below_the_entries_a_value_is_refused_with_the_public_call_to_use():
     """What lies below an entry takes the Graph its entry opened: handed a Value, it opens
     nothing (no second door) and says which public call opens one."""

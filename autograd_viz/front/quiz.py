@@ -21,6 +21,7 @@ import traitlets
 from autograd_viz.core._checks import is_number
 from autograd_viz.core.errors import QuizError
 from autograd_viz.core.graph import Graph
+from autograd_viz.core.steps import Step
 from autograd_viz.course import answers
 from autograd_viz.course.answers import graph_key
 from autograd_viz.course.grading import (
@@ -33,7 +34,6 @@ from autograd_viz.course.grading import (
 )
 from autograd_viz.course.teacher import answer_box, register
 from autograd_viz.front.static import module_text, static_text
-from autograd_viz.trace import Step
 from autograd_viz.view import quiz_hints as hints
 from autograd_viz.view.quiz_sheet import (
     DEFAULT_MAX_NODES,

@@ -18,7 +18,6 @@ from autograd_viz.core._numbers import format_number
 from autograd_viz.core.errors import QuizError
 from autograd_viz.core.graph import Graph
 from autograd_viz.core.naming import expression_names
-from autograd_viz.trace import node_names
 from autograd_viz.view.frames import Frames
 
 __all__ = ["DEFAULT_MAX_NODES", "Blank", "Numbers", "Sheet", "check_options"]
@@ -112,7 +111,7 @@ class Sheet:
         # a graph of tensors: PyTorch's gradients, which its door checked against the op table
         self.tensors = bool(getattr(graph, "shapes", ()))
         self.grads = {i: self._numbers(i, "grad", g) for i, g in self.backward[-1].grads.items()}
-        self.names = node_names(self.graded)
+        self.names = [e.text for e in expression_names(self.graded, 4)]  # as trace writes them
         self._eq_of = {e.text: e for e in expression_names(self.graded, digits)}
         self.uses = self.graded.consumers()
         self.root_name = self.names[-1]
