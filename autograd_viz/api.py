@@ -63,7 +63,7 @@ def draw(root: object, options: DrawOptions | None = None, /, *, check: bool | N
     options = DrawOptions.of(options, **changes)  # the one option check, before any reading
     graph = open_graph(root, caller="draw()", max_nodes=options.max_nodes, check=check,
                        timeout=_backward_timeout(options, changes), error=None,
-                       names=names)  # fmt: skip
+                       names=names, collapse=options.collapse)  # fmt: skip
     return drawing(graph, options)
 
 
@@ -278,7 +278,8 @@ def player_for(root: object, *, widgets: bool | None = None, **options: Any) -> 
 
     if widgets is not None and not isinstance(widgets, bool):
         raise FrontendError(f"widgets must be True, False or None (choose), got {widgets!r}")
-    graph = open_graph(root, caller="animate()", max_nodes=_limit(options))  # the one door
+    graph = open_graph(root, caller="animate()", max_nodes=_limit(options),
+                       collapse=options.get("collapse"))  # the one door: neurons counted too
     if widgets if widgets is not None else widgets_render():
         from autograd_viz.player import Player  # only here: anywidget and ipywidgets
 

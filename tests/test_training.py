@@ -115,3 +115,62 @@ def test_a_model_the_view_cannot_picture_is_refused_before_anything_is_shown(mod
 def test_a_bad_sample_is_refused_by_the_view_itself():
     with pytest.raises(IndexError, match=r"sample must be an index into xs \(0\.\.3\)"):
         TrainingView(MLP(2, [1], seed=0), XS, YS, steps=2, sample=4, show=False)
+
+
+def test_a_network_of_too_many_neurons_is_refused_before_its_graph_is_read(monkeypatch):
+    """One box per neuron: MLP(2, [256, 256, 1]) needs 513 boxes, over max_nodes=500. It was
+    refused only by the drawing, after a snapshot of its ~200,000 values and their whole
+    derivation (22.8 s here); the neurons are counted first now, and nothing is read."""
+    import autograd_viz.front.training as training
+    from autograd_viz.core.errors import GraphTooLargeError
+
+    def no_read(*args, **kwargs):
+        raise AssertionError("the graph was read before the count refused it")
+
+    monkeypatch.setattr(training, "snapshot", no_read)
+    with pytest.raises(GraphTooLargeError, match=r"more than 500 neurons .*collapse='layer'"):
+        draw_network(MLP(2, [256, 256, 1], seed=0), [[0, 0], [1, 1]], [0, 0])
+
+
+def test_draw_with_one_box_per_neuron_counts_the_neurons_before_the_read(monkeypatch):
+    """`draw(loss, collapse="neuron")` and `animate(..., collapse="neuron")` count the neurons
+    at the door too; a drawing by layer (one box each) is still let through."""
+    import autograd_viz.open.door as door
+    from autograd_viz import animate, draw
+    from autograd_viz.core.errors import GraphTooLargeError
+
+    loss = MLP(2, [32, 32, 1], seed=0)([1.0, 2.0])  # 65 neurons
+    read = door.snapshot
+    monkeypatch.setattr(door, "snapshot", lambda *a, **k: pytest.fail("read before the count"))
+    for call in (draw, lambda r, **o: animate(r, widgets=False, **o)):
+        with pytest.raises(GraphTooLargeError, match="more than 60 neurons"):
+            call(loss, collapse="neuron", max_nodes=60)
+    monkeypatch.setattr(door, "snapshot", read)
+    assert "layer" in draw(loss, collapse="layer", max_nodes=60).source
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_drawn_gradients_are_the_derivations_bit_for_bit(seed):
+    """The drawing takes each value's gradient from the one backward pass the snapshot ran,
+    not from a second derivation of the whole graph; the numbers are the same, and a
+    constant (the target) still shows none."""
+    from autograd_viz.core.derive import derive
+    from autograd_viz.front.training import _mark_dead, squared_error
+    from autograd_viz.open.snapshot import snapshot
+    from autograd_viz.view.options import DrawOptions
+    from autograd_viz.view.render import drawing
+
+    xs, ys = [[0, 0], [0, 1], [1, 0], [1, 1]], [0, 1, 1, 0]
+    model = MLP(2, [4, 4, 1], seed=seed)
+    for _ in range(3):  # a model mid-training: its own .grad fields hold old gradients
+        loss = sum(squared_error(model([float(v) for v in x]), t) for x, t in zip(xs, ys))
+        model.zero_grad()
+        loss.backward()
+        for p in model.parameters():
+            p.data -= 0.05 * p.grad
+    for sample in range(4):
+        graph = snapshot(squared_error(model([float(v) for v in xs[sample]]), ys[sample]))
+        graph = graph.with_grads(derive(graph, "backward")[-1].grads)
+        want = drawing(graph, DrawOptions.of(collapse="neuron", show_grad=True)).source
+        want = _mark_dead(want, graph, set(dead_neurons(model, xs)), len(xs))
+        assert draw_network(model, xs, ys, sample=sample).source == want

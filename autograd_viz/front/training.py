@@ -17,6 +17,7 @@ from autograd_viz.core._checks import is_number
 from autograd_viz.core._numbers import format_number
 from autograd_viz.core.derive import derive
 from autograd_viz.core.graph import Graph
+from autograd_viz.open.size import neurons_within
 from autograd_viz.open.snapshot import snapshot
 from autograd_viz.view import dot as _dot
 from autograd_viz.view.options import DrawOptions
@@ -78,9 +79,18 @@ def draw_network(
     """
     if not 0 <= sample < len(xs):
         raise IndexError(f"sample must be an index into xs (0..{len(xs) - 1}), got {sample!r}")
-    graph = snapshot(loss(model([float(v) for v in xs[sample]]), ys[sample]))
-    graph = graph.with_grads(derive(graph, "backward")[-1].grads)
-    drawn = drawing(graph, DrawOptions.of(**{"collapse": "neuron", "show_grad": True, **options}))
+    shown = DrawOptions.of(**{"collapse": "neuron", "show_grad": True, **options})
+    root = loss(model([float(v) for v in xs[sample]]), ys[sample])
+    read = neurons_within(root, shown.max_nodes)  # one box per neuron: too many refused here
+    graph = snapshot(root, read=read or None)
+    # the gradients one backward pass from the loss gives (the snapshot ran it once, on
+    # fresh gradients); derived again only where a rule had no finite value
+    if graph.once is not None:  # a constant's gradient is not drawn, as the derivation has none
+        graph = graph.with_grads({n.index: graph.once[n.index] for n in graph.nodes
+                                  if n.role != "const"})  # fmt: skip
+    else:
+        graph = graph.with_grads(derive(graph, "backward")[-1].grads)
+    drawn = drawing(graph, shown)
     dead = set(dead_neurons(model, xs))
     if dead:
         drawn.source = _mark_dead(drawn.source, graph, dead, len(xs))

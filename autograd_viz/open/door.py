@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from autograd_viz.core.errors import LOOKS_FOR, GraphError, GraphTooLargeError
 from autograd_viz.core.graph import Graph
 from autograd_viz.engine import Value
-from autograd_viz.open.size import check_size, read_within
+from autograd_viz.open.size import check_size, neurons_within, read_within
 from autograd_viz.open.snapshot import snapshot
 
 if TYPE_CHECKING:
@@ -44,6 +44,7 @@ def open_graph(
     needs: str = "a Value",
     probe: bool = False,
     names: Mapping[str, object] | None = None,
+    collapse: str | None = None,
 ) -> Graph:
     """The snapshot of the graph ending at `root`, opened once for the public call `caller`.
 
@@ -60,6 +61,8 @@ def open_graph(
     `probe`: the check also tries each method of their class on fresh values
     (`check_engine` only: a picture runs nothing of theirs but their backward(), once).
     `names` labels the tensors of a PyTorch graph ({"x": x}); tensors have no labels.
+    `collapse="neuron"` (a drawing of one box per neuron) also counts the neurons against
+    `max_nodes` before the read.
     """
     if not isinstance(root, (Graph, Value)):  # another engine's openers load only now
         from autograd_viz.open.engines.torch_graph import is_tensor
@@ -78,7 +81,10 @@ def open_graph(
     if isinstance(root, Graph):
         return root
     if isinstance(root, Value):
-        return snapshot(root, read=_count(root, max_nodes, every_value, too_large))
+        read = _count(root, max_nodes, every_value, too_large)
+        if collapse == "neuron" and not every_value:
+            read = neurons_within(root, max_nodes) or read  # each neuron a box: counted too
+        return snapshot(root, read=read)
     from autograd_viz.core.time_limits import DEFAULT_TIMEOUT, code_time_limit
     from autograd_viz.open.engines.node import is_graph, not_a_graph
     from autograd_viz.open.engines.replay import read_foreign

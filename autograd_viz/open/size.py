@@ -15,7 +15,10 @@ from autograd_viz.core._text import clean_label
 from autograd_viz.core.errors import GraphTooLargeError
 from autograd_viz.engine import Value
 
-__all__ = ["GraphTooLargeError", "check_size", "read_node", "read_operands", "read_within"]
+__all__ = [
+    "GraphTooLargeError", "check_size", "neurons_within", "read_node", "read_operands",
+    "read_within",
+]
 
 def check_size(root: object, max_nodes: int) -> dict[int, tuple[object, ...]]:
     """Raise GraphTooLargeError if more than `max_nodes` values would have to be drawn.
@@ -118,6 +121,46 @@ def _too_large(max_nodes: int, neurons: bool) -> GraphTooLargeError:
         "sub-expression (an intermediate Value), build it with autograd_viz.nn and pass "
         "collapse='neuron' or 'layer', or raise max_nodes (slow and hard to read)."
     )
+
+
+def neurons_within(root: object, max_nodes: int) -> dict[int, tuple[object, ...]]:
+    """The operands of every value behind `root`, by `id` (for `graph.snapshot(root,
+    read=...)`), for a drawing of one box per `nn` neuron (`collapse="neuron"`): every neuron
+    is a box of its own there, so a network of more than `max_nodes` neurons is refused with
+    GraphTooLargeError as soon as that many are found, before the snapshot and the layout
+    (`check_size` stops at a neuron, which a drawing by layer would hide in its layer's box).
+
+    >>> from autograd_viz.nn import MLP
+    >>> loss = MLP(2, [64, 64, 1], seed=0)([1.0, 2.0])
+    >>> neurons_within(loss, 100)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    autograd_viz.core.errors.GraphTooLargeError: this network has more than 100 neurons...
+    """
+    read: dict[int, tuple[object, ...]] = {}
+    if type(max_nodes) is not int or not isinstance(root, Value):
+        return read  # a bad max_nodes is refused with the options; another engine has no nn
+    neurons: set[str] = set()
+    seen = {id(root)}
+    stack = [root]
+    while stack:
+        v = stack.pop()
+        tag = read_node(v)[5]
+        if tag is not None and tag not in neurons:
+            neurons.add(tag)
+            if len(neurons) > max_nodes:
+                raise GraphTooLargeError(
+                    f"this network has more than {max_nodes} neurons (max_nodes={max_nodes}), "
+                    "and one box per neuron is too many to read in one picture (counting "
+                    "stopped there, before any work). Draw less: one sample's forward pass, "
+                    "a smaller network, collapse='layer', or raise max_nodes."
+                )
+        operands = read[id(v)] = read_operands(v)
+        for p in operands:
+            if id(p) not in seen:
+                seen.add(id(p))
+                stack.append(p)
+    return read
 
 
 def read_within(root: object, max_nodes: int) -> dict[int, tuple[object, ...]] | None:
