@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, TypeVar
 
 from autograd_viz.core.graph import Graph
@@ -82,14 +83,17 @@ def worksheet(root: object, *, max_nodes: int = DEFAULT_MAX_NODES, **options: An
     return _worksheet.worksheet(_sheet_graph(root, max_nodes), **options)
 
 
-def save_worksheet(root: object, path: Any, *, max_nodes: int = DEFAULT_MAX_NODES,
-                   **options: Any) -> Any:  # fmt: skip
+def save_worksheet(root: object, path: str | Path, *, max_nodes: int = DEFAULT_MAX_NODES,
+                   **options: Any) -> Path:  # fmt: skip
     """Write the worksheet (`key=True`: the answer key) of `root`'s graph to `path` (.pdf or
     .html); see `autograd_viz.exports.worksheet.save_worksheet`."""
     return _worksheet.save_worksheet(_sheet_graph(root, max_nodes), path, **options)
 
 
 def _sheet_graph(root: object, max_nodes: int) -> Graph:
-    if type(max_nodes) is not int or max_nodes < 1:
-        raise TypeError(f"max_nodes must be a positive int, got {max_nodes!r}")
+    if type(max_nodes) is not int or max_nodes < 1:  # checked before any reading
+        raise WorksheetError(
+            f"max_nodes is how many values a worksheet may have (a positive whole number, "
+            f"{DEFAULT_MAX_NODES} by default), got {max_nodes!r}"
+        )
     return open_graph(root, caller="save_worksheet", max_nodes=max_nodes)  # counted first

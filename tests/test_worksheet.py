@@ -224,3 +224,15 @@ def test_worksheet_lines_name_what_they_compute_as_the_notebooks_do():
     assert backprop.lines[0] == f"s = x + y = {BLANK}"
     assert any(line.startswith("∂z/∂x = ∂z/∂s · ∂s/∂x") for line in backprop.lines)
     assert not any("(x + y)" in line for line in backprop.lines[1:])
+
+
+@pytest.mark.parametrize("most", [0, -3, 2.5, "30", True])
+def test_a_max_nodes_that_is_not_a_count_is_refused_before_the_graph_is_read(most):
+    """It was ignored (the graph read whole, unlimited) where it was not an int."""
+    from autograd_viz.export import save_worksheet, worksheet
+
+    x, y = Value(2.0, label="x"), Value(3.0, label="y")
+    for call in (lambda: worksheet((x + y) * y, max_nodes=most),
+                 lambda: save_worksheet((x + y) * y, "never.html", max_nodes=most)):
+        with pytest.raises(WorksheetError, match="max_nodes is how many values"):
+            call()
