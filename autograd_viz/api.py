@@ -285,7 +285,6 @@ def player_for(root: object, *, widgets: bool | None = None, **options: Any) -> 
 
         return Player(graph, **options)
     options.pop("history", None)  # the page lists the whole derivation already
-    options.pop("max_frames", None)
     speed = options.pop("speed", None)
     if speed is not None:
         speed = check_speed(speed)

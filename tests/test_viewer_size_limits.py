@@ -79,10 +79,50 @@ def test_too_many_frames_is_refused_before_any_layout(no_dot):
 
 
 def test_too_many_bytes_is_refused_before_any_layout(no_dot, monkeypatch):
-    from autograd_viz.front import player as player_mod
+    from autograd_viz.view import advice
 
     L = _many_frames()
     n = len(L.topological_order())
-    monkeypatch.setattr(player_mod, "DEFAULT_MAX_BYTES", 200_000)  # its table is ~1 MB
+    monkeypatch.setattr(advice, "DEFAULT_MAX_BYTES", 200_000)  # its table is ~1 MB
     with pytest.raises(AnimationTooLargeError, match="MB"):
         L.animate(max_nodes=n, max_frames=100_000)
+
+
+def test_the_inline_player_and_every_export_refuse_too_many_frames_before_any_layout(no_dot):
+    """Where widgets do not render (Colab, VS Code, a static page) `animate()` is the inline
+    page, and it had no frame limit: MLP(2, [256, 256, 1])'s loss became a page of 399,114
+    frames and 188 MB after 74 s. The page, the exports and the widget share the limits now
+    (`view.advice`), checked before the layout."""
+    from autograd_viz import animate
+    from autograd_viz.export import filmstrip, save_html, standalone_html, svg_animation
+
+    loss = (MLP(2, [32, 32, 1], seed=0)([1.0, -1.0]) - 1.0) ** 2
+    n = len(loss.topological_order())  # ~1,200 values: over 5,000 steps
+    with pytest.raises(AnimationTooLargeError, match="max_frames=5000"):
+        animate(loss, widgets=False, max_nodes=n)
+    with pytest.raises(AnimationTooLargeError, match="max_frames=100"):
+        animate(_many_frames(), widgets=False, max_nodes=n, max_frames=100)
+    for export in (svg_animation, standalone_html, filmstrip):
+        with pytest.raises(AnimationTooLargeError, match="max_frames=5000"):
+            export(loss, max_nodes=n)
+    with pytest.raises(AnimationTooLargeError, match="max_frames=5000"):
+        save_html(loss, "never-written.html", max_nodes=n)
+
+
+def test_a_forward_pass_longer_than_max_frames_is_refused_before_the_trace(monkeypatch):
+    """The inputs and one step per operation are counted from the graph before any step is
+    traced: MLP(2, [256, 256, 1])'s 200,000 values were traced for a minute (widget 67 s,
+    inline page 74 s) before the frame count refused them. The count is a floor of the real
+    one (each of the forward pass's steps is one of them)."""
+    from autograd_viz import animate
+    from autograd_viz.view import frames as frames_mod
+
+    def no_trace(*args, **kwargs):
+        raise AssertionError("the steps were traced before the count refused them")
+
+    loss = (MLP(2, [32, 32, 1], seed=0)([1.0, -1.0]) - 1.0) ** 2
+    n = len(loss.topological_order())
+    monkeypatch.setattr(frames_mod, "steps_for", no_trace)
+    for widgets in (True, False):
+        with pytest.raises(AnimationTooLargeError, match=r"at least \d+ frames .*by='neuron'"):
+            animate(loss, widgets=widgets, max_nodes=n, max_frames=1000)

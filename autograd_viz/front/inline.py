@@ -22,8 +22,9 @@ import sys
 from typing import Any
 
 from autograd_viz.core._checks import is_number
-from autograd_viz.core.errors import FrontendError
+from autograd_viz.core.errors import FrontendError, PlayerError
 from autograd_viz.core.graph import Graph
+from autograd_viz.view.advice import DEFAULT_MAX_FRAMES, check_animation, check_saved_size
 
 __all__ = ["WIDGETS_ENV", "InlinePlayer", "inline_html", "widgets_render"]
 
@@ -75,6 +76,8 @@ class InlinePlayer:
         katex: write KaTeX into the page, so the equations are typeset where nothing
             around it has KaTeX (~0.4 MB); by default they use the KaTeX of the page around
             the frame (a slide deck, an offline notebook page), else show as text.
+        max_frames: refuse more steps than this, before the layout (as the widget does: each
+            step is a row of the page saved in the notebook).
         **options: the page's options (`title`, `interval`) and drawing options.
     """
 
@@ -86,11 +89,12 @@ class InlinePlayer:
         projector: bool = False,
         height: int | None = None,
         katex: bool = False,
+        max_frames: int = DEFAULT_MAX_FRAMES,
         **options: Any,
     ) -> None:
         from autograd_viz.front.page import PAGE_HISTORY
         from autograd_viz.view.frames import Frames
-        from autograd_viz.view.steptable import step_table
+        from autograd_viz.view.steptable import payload, step_table
 
         if not isinstance(graph, Graph):  # a Value is opened at the edge, never here
             raise TypeError(
@@ -101,18 +105,22 @@ class InlinePlayer:
             raise ValueError(f"height is in CSS pixels (100 to 10000), got {height!r}")
         if not isinstance(projector, bool):  # "no" would be true: projector mode, unasked
             raise ValueError(f"projector must be True or False, got {projector!r}")
+        if not is_number(max_frames, int) or max_frames < 1:
+            raise PlayerError(f"max_frames must be a positive int, got {max_frames!r}")
         title = options.pop("title", "Backpropagation, step by step")
         interval = options.pop("interval", 1.2)
         if not (isinstance(interval, (int, float)) and 0.05 <= interval <= 60):
             raise ValueError(f"interval must be seconds between 0.05 and 60, got {interval!r}")
         self.graph = graph
-        self.frames = Frames(graph, phase=phase, **options)
+        self.frames = Frames(graph, phase=phase, **options, max_frames=max_frames,
+                             before_layout=lambda f: check_animation(f, max_frames))  # fmt: skip
         self.projector = projector
         self.katex = bool(katex)
         self.table = step_table(
             self.frames, history=PAGE_HISTORY, interval=round(interval * 1000),
             projector=projector, title=title,
         )  # fmt: skip
+        check_saved_size(self.frames, len(payload(self.table).encode("utf-8")))
         self.height = height
 
     @property

@@ -24,19 +24,21 @@ from autograd_viz.core.errors import (
 from autograd_viz.core.graph import Graph
 from autograd_viz.core.steps import Step, check_phase
 from autograd_viz.front.static import katex_css, katex_js, module_text, static_text
-from autograd_viz.view.advice import bytes_advice, frame_advice
+from autograd_viz.view.advice import (
+    DEFAULT_MAX_BYTES,
+    DEFAULT_MAX_FRAMES,
+    check_animation,
+    check_saved_size,
+    too_many_frames,
+)
 from autograd_viz.view.frames import Frames
 from autograd_viz.view.options import check_speed
 from autograd_viz.view.steptable import payload, step_table
 
-__all__ = ["AnimationTooLargeError", "Player", "PlayerError"]
+__all__ = [
+    "DEFAULT_MAX_BYTES", "DEFAULT_MAX_FRAMES", "AnimationTooLargeError", "Player", "PlayerError",
+]
 
-DEFAULT_MAX_FRAMES = 5000
-DEFAULT_MAX_BYTES = 30_000_000  # the step table as saved in the notebook (the drawing once)
-# A step's row holds at least its equation twice (text and LaTeX) and ~40 bytes of caption and
-# numbers; the drawing is at least 3x the DOT source: a floor, so the estimate before the
-# layout never refuses what would fit.
-_LAYOUT_PER_DOT_BYTE, _STEP_OVERHEAD = 3, 40
 
 
 class Player(anywidget.AnyWidget):
@@ -115,19 +117,13 @@ class Player(anywidget.AnyWidget):
         self.projector = projector
         self.interval = int(min(4000, max(50, 50 * round(20 / speed))))  # ms a step is on show
         # the count and the size estimate come before the layout, and before any step is built
-        frames = Frames(graph, phase=phase, before_layout=self._check_size, **self.draw_options)
+        frames = Frames(graph, phase=phase, before_layout=self._check_size,
+                        max_frames=max_frames, **self.draw_options)  # fmt: skip
         table = step_table(
             frames, fits=self._refusal, history=history, interval=self.interval,
             projector=projector,
         )  # fmt: skip
-        size = len(payload(table).encode("utf-8"))
-        if size > DEFAULT_MAX_BYTES:
-            n = len(frames)
-            raise AnimationTooLargeError(
-                f"the {n} steps add up to {size / 1e6:.1f} MB of saved state (the limit is "
-                f"{DEFAULT_MAX_BYTES / 1e6:g} MB); a notebook that large is slow to open. "
-                + bytes_advice(frames, DEFAULT_MAX_BYTES * n // size)
-            )
+        check_saved_size(frames, len(payload(table).encode("utf-8")))
         self._frames = {phase: frames}
         self.frames = frames
         super().__init__(data=table, step=1, phase=phase)
@@ -221,43 +217,10 @@ class Player(anywidget.AnyWidget):
             self.send({"katex": katex_js(), "css": katex_css()})
 
     def _check_size(self, frames: Frames) -> None:
-        """Refuse an animation with no steps, more than max_frames, or an estimated size
-        over the limit — from the steps and the DOT alone, before `dot` or any step runs."""
-        n, phase = len(frames.steps), frames.phase
-        if n == 0:
-            raise PlayerError(
-                "nothing to animate: the graph has no operations. Build an expression first, "
-                "e.g. z = (x + y) * y, then call z.animate()."
-            )
-        why = self._refusal(frames)
-        if why:
-            raise AnimationTooLargeError(why)
-        drawing = _LAYOUT_PER_DOT_BYTE * len(frames.source)
-        rows = sum(len(s.text) + len(s.latex) + _STEP_OVERHEAD for s in frames.steps)
-        if drawing + rows > DEFAULT_MAX_BYTES:
-            per_step = rows / n
-            fit = max(0, int((DEFAULT_MAX_BYTES - drawing) / per_step))
-            raise AnimationTooLargeError(
-                f"the {n} steps would add up to at least {(drawing + rows) / 1e6:.1f} MB of "
-                f"saved state (the limit is {DEFAULT_MAX_BYTES / 1e6:g} MB, phase={phase!r})"
-                f": at most {fit} steps of this drawing fit, and a notebook that large is slow "
-                f"to open. {bytes_advice(frames, fit // 3)}"
-            )
+        check_animation(frames, self.max_frames)  # before the layout
 
     def _refusal(self, frames: Frames) -> str | None:
-        """Why `frames` has too many steps for max_frames, or None if it fits."""
-        n = len(frames.steps)
-        if n <= self.max_frames:
-            return None
-        per_step = sum(len(s.text) + len(s.latex) + _STEP_OVERHEAD for s in frames.steps) / n
-        fit = int((DEFAULT_MAX_BYTES - _LAYOUT_PER_DOT_BYTE * len(frames.source)) / per_step)
-        return (
-            f"{n} frames (phase={frames.phase!r}) is more than max_frames={self.max_frames}; "
-            "each step is a row of the step table saved in the notebook. "
-            + frame_advice(
-                frames.graph, frames.phase, frames.by, self.max_frames, fit=fit, frames=n
-            )
-        )
+        return too_many_frames(frames, self.max_frames)
 
     def _check_step(self, number: object) -> int:
         n = self.n_frames

@@ -1,13 +1,15 @@
-"""What to do about an animation too large to play or to save, offering only what would work
-for this graph: one frame per neuron (for an `nn` network, drawn one box per neuron), one phase
-alone, a smaller graph, or a larger `max_frames` where every frame would still fit the player's
-size limit. The player asks here when it refuses an animation, before any `dot` run.
+"""The limits of an animation, and what to do about one too large to play or to save, offering
+only what would work for this graph: one frame per neuron (for an `nn` network, drawn one box per
+neuron), one phase alone, a smaller graph, or a larger `max_frames` where every frame would still
+fit the size limit. Both players (the widget and the inline page) check here, before any `dot`
+run: an animation over the limits is refused, never saved as a page of hundreds of megabytes.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from autograd_viz.core.errors import AnimationTooLargeError, PlayerError
 from autograd_viz.core.graph import Graph
 from autograd_viz.view.collapse import has_neurons
 from autograd_viz.view.network import count_neuron_steps
@@ -15,7 +17,83 @@ from autograd_viz.view.network import count_neuron_steps
 if TYPE_CHECKING:
     from autograd_viz.view.frames import Frames
 
-__all__ = ["bytes_advice", "frame_advice"]
+__all__ = [
+    "DEFAULT_MAX_BYTES", "DEFAULT_MAX_FRAMES", "bytes_advice", "check_animation",
+    "check_least_frames", "check_saved_size", "frame_advice", "too_many_frames",
+]
+
+DEFAULT_MAX_FRAMES = 5000
+DEFAULT_MAX_BYTES = 30_000_000  # the step table as saved in the notebook (the drawing once)
+# A step's row holds at least its equation twice (text and LaTeX) and ~40 bytes of caption and
+# numbers; the drawing is at least 3x the DOT source: a floor, so the estimate before the
+# layout never refuses what would fit.
+_LAYOUT_PER_DOT_BYTE, _STEP_OVERHEAD = 3, 40
+
+
+def check_animation(frames: Frames, max_frames: int) -> None:
+    """Refuse an animation with no steps, more than `max_frames`, or an estimated size over
+    the limit — from the steps and the DOT alone, before `dot` or any step runs (a Frames'
+    `before_layout`)."""
+    n, phase = len(frames.steps), frames.phase
+    if n == 0:
+        raise PlayerError(
+            "nothing to animate: the graph has no operations. Build an expression first, "
+            "e.g. z = (x + y) * y, then call z.animate()."
+        )
+    why = too_many_frames(frames, max_frames)
+    if why:
+        raise AnimationTooLargeError(why)
+    drawing = _LAYOUT_PER_DOT_BYTE * len(frames.source)
+    rows = sum(len(s.text) + len(s.latex) + _STEP_OVERHEAD for s in frames.steps)
+    if drawing + rows > DEFAULT_MAX_BYTES:
+        per_step = rows / n
+        fit = max(0, int((DEFAULT_MAX_BYTES - drawing) / per_step))
+        raise AnimationTooLargeError(
+            f"the {n} steps would add up to at least {(drawing + rows) / 1e6:.1f} MB of "
+            f"saved state (the limit is {DEFAULT_MAX_BYTES / 1e6:g} MB, phase={phase!r})"
+            f": at most {fit} steps of this drawing fit, and a notebook that large is slow "
+            f"to open. {bytes_advice(frames, fit // 3)}"
+        )
+
+
+def check_least_frames(graph: Graph, phase: str, by: str, max_frames: int) -> None:
+    """Refuse, before the trace, an animation one frame per operation whose forward pass
+    alone (the inputs, then one step per operation) has more than `max_frames` steps: tracing
+    MLP(2, [256, 256, 1])'s 200,000 values took a minute before the count refused them."""
+    if by != "operation" or phase == "backward":
+        return  # a step per neuron, or the backward pass: counted once traced
+    least = sum(1 for node in graph.nodes if not node.is_leaf) + 1
+    if least > max_frames:
+        raise AnimationTooLargeError(
+            f"at least {least} frames (phase={phase!r}) is more than max_frames={max_frames}; "
+            "each step is a row of the step table saved in the notebook. "
+            + frame_advice(graph, phase, by, max_frames, frames=least)
+        )
+
+
+def too_many_frames(frames: Frames, max_frames: int) -> str | None:
+    """Why `frames` has too many steps for `max_frames`, or None if it fits."""
+    n = len(frames.steps)
+    if n <= max_frames:
+        return None
+    per_step = sum(len(s.text) + len(s.latex) + _STEP_OVERHEAD for s in frames.steps) / n
+    fit = int((DEFAULT_MAX_BYTES - _LAYOUT_PER_DOT_BYTE * len(frames.source)) / per_step)
+    return (
+        f"{n} frames (phase={frames.phase!r}) is more than max_frames={max_frames}; "
+        "each step is a row of the step table saved in the notebook. "
+        + frame_advice(frames.graph, frames.phase, frames.by, max_frames, fit=fit, frames=n)
+    )
+
+
+def check_saved_size(frames: Frames, size: int) -> None:
+    """Refuse a step table of `size` bytes, as it would be saved, over the limit."""
+    if size > DEFAULT_MAX_BYTES:
+        n = len(frames)
+        raise AnimationTooLargeError(
+            f"the {n} steps add up to {size / 1e6:.1f} MB of saved state (the limit is "
+            f"{DEFAULT_MAX_BYTES / 1e6:g} MB); a notebook that large is slow to open. "
+            + bytes_advice(frames, DEFAULT_MAX_BYTES * n // size)
+        )
 
 
 def frame_advice(

@@ -121,6 +121,7 @@ class Frames:
         notation: str = "blog",
         by: str | None = None,
         before_layout: Callable[[Frames], None] | None = None,
+        max_frames: int | None = None,
         **draw_options: Any,
     ) -> None:
         if not isinstance(graph, Graph):  # a Value is opened at the edge, never here
@@ -137,6 +138,10 @@ class Frames:
                 raise TypeError(f"Frames sets {option!r} itself; leave it out of the options")
         draw_options = with_by(by, draw_options)  # one frame per neuron: one box per neuron
         self.options = DrawOptions.of(**draw_options)
+        if max_frames is not None:  # counted before the trace: a huge one takes minutes
+            from autograd_viz.view.advice import check_least_frames
+
+            check_least_frames(graph, phase, by, max_frames)
         self.graph = graph
         self.phase = phase
         self.digits = digits
@@ -320,4 +325,8 @@ def frames_of(source: Source, phase: str | None, draw_options: dict[str, Any]) -
             f"this export shows a graph opened already or Frames, got {type(source).__name__}; "
             "for a Value use the function of the same name in autograd_viz.export, which opens it"
         )
-    return Frames(source, phase or "both", **draw_options)
+    from autograd_viz.view.advice import DEFAULT_MAX_FRAMES, check_animation  # the players' limits
+
+    return Frames(source, phase or "both", **draw_options,  # too many frames: refused unlaid
+                  max_frames=DEFAULT_MAX_FRAMES,
+                  before_layout=lambda f: check_animation(f, DEFAULT_MAX_FRAMES))
