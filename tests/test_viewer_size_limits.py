@@ -126,3 +126,35 @@ def test_a_forward_pass_longer_than_max_frames_is_refused_before_the_trace(monke
     for widgets in (True, False):
         with pytest.raises(AnimationTooLargeError, match=r"at least \d+ frames .*by='neuron'"):
             animate(loss, widgets=widgets, max_nodes=n, max_frames=1000)
+
+
+def test_the_count_before_the_trace_never_exceeds_the_real_one():
+    """`check_least_frames` refuses only what the trace would refuse too: its floor (the
+    inputs and one step per operation) is at most the forward pass's real steps, on 120 random
+    expressions and 5 networks, both notations."""
+    import random
+
+    from autograd_viz.open.snapshot import snapshot
+    from autograd_viz.view import advice
+
+    rng = random.Random(7)
+    ops = [lambda a, b: a + b, lambda a, b: a * b, lambda a, b: a - b, lambda a, b: a.tanh(),
+           lambda a, b: a.relu(), lambda a, b: a**2, lambda a, b: a / (b * b + 1)]  # fmt: skip
+    roots = []
+    for _ in range(120):
+        made = [Value(rng.uniform(-2, 2), label=name) for name in "abc"] + [Value(3.0)]
+        for _ in range(rng.randint(1, 20)):
+            made.append(rng.choice(ops)(rng.choice(made), rng.choice(made)))
+        roots.append(made[-1])
+    roots += [(MLP(2, [4, 4, 1], seed=s)([1.0, -1.0]) - 1.0) ** 2 for s in range(5)]
+    for root in roots:
+        graph = snapshot(root)
+        if graph.root.is_leaf:
+            continue
+        least = sum(1 for node in graph.nodes if not node.is_leaf) + 1
+        with pytest.raises(AnimationTooLargeError):
+            advice.check_least_frames(graph, "forward", "operation", least - 1)
+        advice.check_least_frames(graph, "both", "operation", least)  # at the floor: passes
+        for notation in ("blog", "adjoint"):
+            frames = Frames(graph, "forward", notation=notation, max_nodes=len(graph))
+            assert len(frames.steps) >= least, (notation, len(frames.steps), least)
