@@ -8,7 +8,7 @@ looks inside one of our Values: the count reads with them first, `snapshot` afte
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from autograd_viz.core._text import clean_label
@@ -52,24 +52,37 @@ def check_size(root: object, max_nodes: int) -> dict[int, tuple[object, ...]]:
         if found is None:
             raise _too_large(max_nodes, False)
         return found  # a snapshot ({}) is counted where it is drawn
-    seen = {id(root)}
-    stack = [root]
     visible = 0
     neurons = False
-    while stack:
-        v = stack.pop()
-        if read_node(v)[5] is not None:  # an nn neuron's output: drawn as a box, or not at all
+    for tag in _walk(root, read, into_neurons=False):
+        if tag is not None:  # an nn neuron's output: drawn as a box, or not at all
             neurons = True
             continue
         visible += 1
         if visible > max_nodes:
             raise _too_large(max_nodes, neurons)
+    return read
+
+
+def _walk(
+    root: Value, read: dict[int, tuple[object, ...]], *, into_neurons: bool
+) -> Iterator[str | None]:
+    """Each value behind `root` once, depth first, as the `nn` neuron tag it carries (None for
+    most): the caller counts it before its operands are read into `read` (by `id`); the walk
+    stops at a neuron's output unless `into_neurons`."""
+    seen = {id(root)}
+    stack = [root]
+    while stack:
+        v = stack.pop()
+        tag = read_node(v)[5]
+        yield tag
+        if tag is not None and not into_neurons:
+            continue
         operands = read[id(v)] = read_operands(v)
         for p in operands:
             if id(p) not in seen:
                 seen.add(id(p))
                 stack.append(p)
-    return read
 
 
 def _foreign_within(root: object, max_nodes: int) -> dict | None:
@@ -141,11 +154,7 @@ def neurons_within(root: object, max_nodes: int) -> dict[int, tuple[object, ...]
     if type(max_nodes) is not int or not isinstance(root, Value):
         return read  # a bad max_nodes is refused with the options; another engine has no nn
     neurons: set[str] = set()
-    seen = {id(root)}
-    stack = [root]
-    while stack:
-        v = stack.pop()
-        tag = read_node(v)[5]
+    for tag in _walk(root, read, into_neurons=True):
         if tag is not None and tag not in neurons:
             neurons.add(tag)
             if len(neurons) > max_nodes:
@@ -155,11 +164,6 @@ def neurons_within(root: object, max_nodes: int) -> dict[int, tuple[object, ...]
                     "stopped there, before any work). Draw less: one sample's forward pass, "
                     "a smaller network, collapse='layer', or raise max_nodes."
                 )
-        operands = read[id(v)] = read_operands(v)
-        for p in operands:
-            if id(p) not in seen:
-                seen.add(id(p))
-                stack.append(p)
     return read
 
 
