@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from autograd_viz.core._checks import check_count
 from autograd_viz.core.derive import MAX_NODES
 from autograd_viz.core.errors import TraceError
 from autograd_viz.core.graph import Graph
@@ -124,8 +125,7 @@ def ask_table(
     >>> table["edges"]["v0-op2-0"]["text"]
     '∂s/∂x = 1'
     """
-    if type(max_nodes) is not int or max_nodes < 1:
-        raise TraceError(f"max_nodes must be a positive int, got {max_nodes!r}")
+    check_count(max_nodes, "max_nodes", TraceError)
     graph = open_graph(root, caller="ask_table()", max_nodes=max_nodes, every_value=True,
                        too_large=too_large_to_ask)  # fmt: skip
     return ask_of(graph, digits=digits, steps=steps, latex=latex)
@@ -213,8 +213,7 @@ def explore(
     check_f(f, inputs)
     start = {name: number_input(name, value) for name, value in inputs.items()}
     most = MAX_EXPLORE_NODES if max_nodes is None else max_nodes
-    if not is_number(most, int) or most < 1:
-        raise ExploreError(f"explore(): max_nodes must be a positive int, got {most!r}")
+    check_count(most, "explore(): max_nodes", ExploreError)
     if not is_number(timeout) or not 0 < timeout <= 3600:
         raise ExploreError(
             f"explore(): timeout is the seconds f may run on each change, a number > 0 and at "

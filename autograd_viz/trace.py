@@ -10,7 +10,7 @@ from the engine's own backward pass, so the gradients agree bit for bit with `ba
 
 from __future__ import annotations
 
-from autograd_viz.core._checks import is_number
+from autograd_viz.core._checks import check_count
 from autograd_viz.core._numbers import format_number
 from autograd_viz.core.derive import MAX_NODES, NOTATIONS, derive, local_equations
 from autograd_viz.core.errors import GraphTooLargeError, TraceError
@@ -68,8 +68,7 @@ def trace(
     ȳ via the sum = ∂z/∂s · ∂s/∂y = 3 · 1 = 3
     ∂z/∂y = 5 + 3 = 8
     """
-    if not is_number(max_nodes, int) or max_nodes < 1:
-        raise TraceError(f"max_nodes must be a positive int, got {max_nodes!r}")
+    check_count(max_nodes, "max_nodes", TraceError)
     graph = open_graph(root, caller="trace()", max_nodes=max_nodes, every_value=True,
                        too_large=_too_large, error=TraceError)  # fmt: skip
     return derive(graph, phase, digits=digits, notation=notation)

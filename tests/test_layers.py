@@ -439,3 +439,22 @@ def test_below_the_entries_a_value_is_refused_with_the_public_call_to_use():
             view(z)
         assert public in str(err.value), (view, str(err.value))
     assert z.grad == 0 and x.grad == 0  # nothing ran backward on the learner's graph
+
+
+@pytest.mark.parametrize(
+    "words, home",
+    [
+        ("opened already, got", "core/graph.py"),  # `opened`: the refusal below an entry
+        ("must be a positive int", "core/_checks.py"),  # `check_count`; nn.py words its own
+    ],
+)
+def test_a_refusal_said_in_many_places_is_written_once(words, home):
+    """The refusal of a Value below an entry and the check of a count (`max_nodes`,
+    `max_frames`) are each written once and called where needed, so their wording cannot drift
+    apart (`nn.py`, the lesson's engine, keeps its own, which names the layer's argument)."""
+    writers = sorted(
+        str(p.relative_to(PACKAGE))
+        for p in PACKAGE.rglob("*.py")
+        if words in p.read_text(encoding="utf-8") and p.name != "nn.py"
+    )
+    assert writers == [home], writers

@@ -1,6 +1,7 @@
 """One check for "a number, not a bool" (`is_number`), asked wherever an option or an input must be
 a number: Python's `True` is an `int`, so `max_nodes=True` would pass a plain `isinstance` check
-and quietly mean 1. Each check keeps its own message. Standard library only, so the engine's
+and quietly mean 1. Each check keeps its own message, but for the counts (`check_count`), which
+all say the same. Standard library only, so the engine's
 neighbours (gradcheck) and the teacher's answers reader (classroom) use it too.
 """
 
@@ -8,7 +9,7 @@ from __future__ import annotations
 
 import numbers
 
-__all__ = ["is_number"]
+__all__ = ["check_count", "is_number"]
 
 
 def is_number(x: object, kind: type | tuple[type, ...] = numbers.Real) -> bool:
@@ -19,3 +20,18 @@ def is_number(x: object, kind: type | tuple[type, ...] = numbers.Real) -> bool:
     (True, True, False, False, False)
     """
     return isinstance(x, kind) and not isinstance(x, bool)
+
+
+def check_count(value: object, name: str, error: type[Exception] = ValueError) -> int:
+    """`value` if it counts something (`max_nodes`, `max_frames`): an int of at least 1, not a
+    bool; else `error` saying so, e.g. `max_frames must be a positive int, got 2.5`.
+
+    >>> check_count(30, "max_nodes")
+    30
+    >>> check_count(True, "max_nodes")
+    Traceback (most recent call last):
+    ValueError: max_nodes must be a positive int, got True
+    """
+    if not is_number(value, int) or value < 1:
+        raise error(f"{name} must be a positive int, got {value!r}")
+    return value

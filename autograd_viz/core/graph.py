@@ -16,7 +16,7 @@ from typing import NamedTuple, TypeVar
 from autograd_viz.core._text import clip
 from autograd_viz.core.ops import describe
 
-__all__ = ["ROLES", "Edge", "Graph", "Node", "Share", "with_numbers"]
+__all__ = ["ROLES", "Edge", "Graph", "Node", "Share", "opened", "with_numbers"]
 
 ROLES = ("input", "param", "const", "value", "output")
 G = TypeVar("G", bound="Graph")
@@ -53,6 +53,11 @@ class Node(NamedTuple):
     @property
     def is_leaf(self) -> bool:
         return not self.operands
+
+    @property
+    def shown(self) -> str:
+        """The value as a message names it, by its label and number: `x (= 2)`."""
+        return f"{self.label or 'this value'} (= {self.data:g})"
 
 
 class Edge(NamedTuple):
@@ -158,6 +163,19 @@ class Graph:
 
 
 Share = Callable[[int, float], tuple[float, ...]]
+
+
+def opened(graph: object, this: str, public: str) -> Graph:
+    """`graph`, if it is a Graph. What lies below an entry is handed the Graph its entry
+    opened: given a Value instead, it opens nothing (no second door) and raises a TypeError
+    that says which public call opens one, e.g. `this Quiz asks about a graph opened already,
+    got Value; for a Value use autograd_viz.quiz(z), which opens it`."""
+    if not isinstance(graph, Graph):
+        raise TypeError(
+            f"{this} a graph opened already, got {type(graph).__name__}; for a Value use "
+            f"{public}, which opens it"
+        )
+    return graph
 
 
 def with_numbers(graph: G, share: Share, order: Sequence[int] | None = None) -> G:

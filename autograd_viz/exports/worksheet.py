@@ -18,7 +18,7 @@ from typing import Any
 
 from autograd_viz.core.derive import derive
 from autograd_viz.core.errors import WorksheetError
-from autograd_viz.core.graph import Graph
+from autograd_viz.core.graph import Graph, opened
 from autograd_viz.core.outpath import output_path, write_output
 from autograd_viz.core.steps import Step, check_phase
 from autograd_viz.view import render
@@ -189,11 +189,7 @@ def worksheet(
     >>> worksheet(snapshot(z), key=True).lines[0]
     'x + y = 2 + 3 = 5'
     """
-    if not isinstance(graph, Graph):  # a Value is opened at the edge, never here
-        raise TypeError(
-            f"this worksheet shows a graph opened already, got {type(graph).__name__}; for a "
-            "Value use autograd_viz.export.worksheet(root), which opens it"
-        )
+    graph = opened(graph, "this worksheet shows", "autograd_viz.export.worksheet(root)")
     if not isinstance(key, bool):
         raise TypeError(f"key must be True (the answer key) or False, got {key!r}")
     if paper not in PAPERS:

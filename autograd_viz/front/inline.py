@@ -21,9 +21,9 @@ import os
 import sys
 from typing import Any
 
-from autograd_viz.core._checks import is_number
+from autograd_viz.core._checks import check_count, is_number
 from autograd_viz.core.errors import FrontendError, PlayerError
-from autograd_viz.core.graph import Graph
+from autograd_viz.core.graph import Graph, opened
 from autograd_viz.view.advice import DEFAULT_MAX_FRAMES, check_animation, check_saved_size
 
 __all__ = ["WIDGETS_ENV", "InlinePlayer", "inline_html", "widgets_render"]
@@ -96,17 +96,12 @@ class InlinePlayer:
         from autograd_viz.view.frames import Frames
         from autograd_viz.view.steptable import payload, step_table
 
-        if not isinstance(graph, Graph):  # a Value is opened at the edge, never here
-            raise TypeError(
-                f"this InlinePlayer plays a graph opened already, got {type(graph).__name__}; "
-                "for a Value use autograd_viz.animate(z, widgets=False), which opens it"
-            )
+        graph = opened(graph, "this InlinePlayer plays", "autograd_viz.animate(z, widgets=False)")
         if height is not None and (not is_number(height, int) or not 100 <= height <= 10_000):
             raise ValueError(f"height is in CSS pixels (100 to 10000), got {height!r}")
         if not isinstance(projector, bool):  # "no" would be true: projector mode, unasked
             raise ValueError(f"projector must be True or False, got {projector!r}")
-        if not is_number(max_frames, int) or max_frames < 1:
-            raise PlayerError(f"max_frames must be a positive int, got {max_frames!r}")
+        check_count(max_frames, "max_frames", PlayerError)
         title = options.pop("title", "Backpropagation, step by step")
         interval = options.pop("interval", 1.2)
         if not (isinstance(interval, (int, float)) and 0.05 <= interval <= 60):

@@ -16,12 +16,12 @@ from collections.abc import Sequence
 import anywidget
 import traitlets
 
-from autograd_viz.core._checks import is_number
+from autograd_viz.core._checks import check_count, is_number
 from autograd_viz.core.errors import (
     AnimationTooLargeError,
     PlayerError,
 )
-from autograd_viz.core.graph import Graph
+from autograd_viz.core.graph import Graph, opened
 from autograd_viz.core.steps import Step, check_phase
 from autograd_viz.front.static import katex_css, katex_js, module_text, static_text
 from autograd_viz.view.advice import (
@@ -92,20 +92,16 @@ class Player(anywidget.AnyWidget):
         history: int = 3,
         **draw_options: object,
     ) -> None:
-        if not isinstance(graph, Graph):  # a Value is opened at the edge, never here
-            raise TypeError(
-                f"this Player plays a graph opened already, got {type(graph).__name__}; for "
-                "a Value use autograd_viz.player.Player(root) or z.animate(), which open it"
-            )
+        public = "autograd_viz.player.Player(root) or z.animate()"
+        graph = opened(graph, "this Player plays", public)
         if graph.root.is_leaf:
             raise PlayerError(
-                f"nothing to animate: {_leaf(graph)} is a leaf with no operations behind it. "
+                f"nothing to animate: {graph.root.shown} is a leaf with no operations behind it. "
                 "Build an expression first, e.g. z = (x + y) * y, then call z.animate()."
             )
         check_phase(phase)
         speed = check_speed(speed, PlayerError)
-        if not is_number(max_frames, int) or max_frames < 1:
-            raise PlayerError(f"max_frames must be a positive int, got {max_frames!r}")
+        check_count(max_frames, "max_frames", PlayerError)
         if not is_number(history, int) or history < 0:
             raise PlayerError(f"history is a number of lines (0 or more), got {history!r}")
         if not isinstance(projector, bool):  # "no" would be true: projector mode, unasked
@@ -265,9 +261,3 @@ def _frame_page(frames: Frames, index: int, earlier: Sequence[Step], history: in
         f'<div class="avz-frame-body" data-step="{k}">'
         f"{caption_html}{graph}{past}{equation}{pad}</div>"
     )
-
-
-def _leaf(graph: Graph) -> str:
-    """How a one-value graph is named in the message that refuses it: `x (= 2)`."""
-    node = graph.root
-    return f"{node.label or 'this value'} (= {node.data:g})"

@@ -18,9 +18,9 @@ from typing import Any
 import anywidget
 import traitlets
 
-from autograd_viz.core._checks import is_number
+from autograd_viz.core._checks import check_count, is_number
 from autograd_viz.core.errors import QuizError
-from autograd_viz.core.graph import Graph
+from autograd_viz.core.graph import Graph, opened
 from autograd_viz.core.steps import Step
 from autograd_viz.course import answers
 from autograd_viz.course.answers import graph_key
@@ -58,15 +58,10 @@ def too_many(count: str, max_nodes: int, when: str = "") -> QuizError:
 def checked(graph: Graph, max_nodes: int) -> Graph:
     """`graph` (opened already, at the edge: `autograd_viz.quiz`), or a QuizError for a leaf,
     which has nothing to fill in, or for more than `max_nodes` values."""
-    if not isinstance(graph, Graph):  # a Value is opened at the edge, never here
-        raise TypeError(
-            f"this Quiz asks about a graph opened already, got {type(graph).__name__}; for a "
-            "Value use autograd_viz.quiz(z), which opens it"
-        )
+    graph = opened(graph, "this Quiz asks about", "autograd_viz.quiz(z)")
     if graph.root.is_leaf:
-        name = graph.root.label or "this value"
         raise QuizError(
-            f"nothing to quiz: {name} (= {graph.root.data:g}) is a leaf. Build an expression "
+            f"nothing to quiz: {graph.root.shown} is a leaf. Build an expression "
             "first, e.g. z = (x + y) * y, then quiz(z)."
         )
     if len(graph) > max_nodes:
@@ -125,8 +120,7 @@ class Quiz(anywidget.AnyWidget):
         max_nodes: int = DEFAULT_MAX_NODES,
         **draw_options: Any,
     ) -> None:
-        if not is_number(max_nodes, int) or max_nodes < 1:
-            raise QuizError(f"max_nodes must be a positive int, got {max_nodes!r}")
+        check_count(max_nodes, "max_nodes", QuizError)
         check_options(draw_options)
         self.graph = checked(graph, max_nodes)  # read once, at the edge
         self.digits = digits

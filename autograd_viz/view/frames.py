@@ -19,7 +19,7 @@ from typing import Any, NamedTuple
 
 from autograd_viz.core._checks import is_number
 from autograd_viz.core.errors import FramesError
-from autograd_viz.core.graph import Graph
+from autograd_viz.core.graph import Graph, opened
 from autograd_viz.core.steps import Step, check_phase
 from autograd_viz.view import layout, render, svg
 from autograd_viz.view.collapse import collapse_view, has_neurons
@@ -124,11 +124,7 @@ class Frames:
         max_frames: int | None = None,
         **draw_options: Any,
     ) -> None:
-        if not isinstance(graph, Graph):  # a Value is opened at the edge, never here
-            raise TypeError(
-                f"this Frames lays out a graph opened already, got {type(graph).__name__}; "
-                "for a Value use autograd_viz.frames.Frames(root), which opens it"
-            )
+        graph = opened(graph, "this Frames lays out", "autograd_viz.frames.Frames(root)")
         check_phase(phase)
         if by is None:  # a picture of one box per neuron steps one neuron at a time
             neurons = draw_options.get("collapse") == "neuron" and has_neurons(graph)
@@ -320,11 +316,8 @@ def frames_of(source: Source, phase: str | None, draw_options: dict[str, Any]) -
                 "these Frames are laid out already"
             )
         return source if phase in (None, source.phase) else source.for_phase(phase)
-    if not isinstance(source, Graph):  # the export's entry (autograd_viz.export) opens a Value
-        raise TypeError(
-            f"this export shows a graph opened already or Frames, got {type(source).__name__}; "
-            "for a Value use the function of the same name in autograd_viz.export, which opens it"
-        )
+    public = "the function of the same name in autograd_viz.export"  # the entry opens a Value
+    source = opened(source, "this export shows Frames or", public)
     from autograd_viz.view.advice import DEFAULT_MAX_FRAMES, check_animation  # the players' limits
 
     return Frames(source, phase or "both", **draw_options,  # too many frames: refused unlaid

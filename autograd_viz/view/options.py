@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from autograd_viz.core._checks import is_number
+from autograd_viz.core._checks import check_count, is_number
 from autograd_viz.view.entry import unknown_option
 
 __all__ = ["COLLAPSE_MODES", "RANKDIRS", "STATES", "DrawOptions", "check_speed"]
@@ -83,8 +83,7 @@ class DrawOptions:
         if not is_number(size, (int, float)) or not 4 <= size <= 96:
             raise ValueError(f"font_size must be a number of points from 4 to 96, got {size!r}")
         n = self.max_nodes
-        if not is_number(n, int) or n < 1:
-            raise ValueError(f"max_nodes must be a positive int, got {n!r}")
+        check_count(n, "max_nodes")
         if self.legend not in (False, True, "animation"):
             raise ValueError(f"legend must be True, False or 'animation', got {self.legend!r}")
         if self.show_grad not in (None, True, False):
