@@ -125,7 +125,7 @@ def ask_table(
     >>> table["edges"]["v0-op2-0"]["text"]
     '∂s/∂x = 1'
     """
-    check_count(max_nodes, "max_nodes", TraceError)
+    max_nodes = check_count(max_nodes, "max_nodes", TraceError)
     graph = open_graph(root, caller="ask_table()", max_nodes=max_nodes, every_value=True,
                        too_large=too_large_to_ask)  # fmt: skip
     return ask_of(graph, digits=digits, steps=steps, latex=latex)
@@ -213,7 +213,7 @@ def explore(
     check_f(f, inputs)
     start = {name: number_input(name, value) for name, value in inputs.items()}
     most = MAX_EXPLORE_NODES if max_nodes is None else max_nodes
-    check_count(most, "explore(): max_nodes", ExploreError)
+    most = check_count(most, "explore(): max_nodes", ExploreError)
     if not is_number(timeout) or not 0 < timeout <= 3600:
         raise ExploreError(
             f"explore(): timeout is the seconds f may run on each change, a number > 0 and at "

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
+from autograd_viz.core._checks import check_count
 from autograd_viz.core.graph import Graph
 from autograd_viz.exports import animation
 from autograd_viz.exports import filmstrip as _filmstrip
@@ -91,9 +92,5 @@ def save_worksheet(root: object, path: str | Path, *, max_nodes: int = DEFAULT_M
 
 
 def _sheet_graph(root: object, max_nodes: int) -> Graph:
-    if type(max_nodes) is not int or max_nodes < 1:  # checked before any reading
-        raise WorksheetError(
-            f"max_nodes is how many values a worksheet may have (a positive whole number, "
-            f"{DEFAULT_MAX_NODES} by default), got {max_nodes!r}"
-        )
+    max_nodes = check_count(max_nodes, "max_nodes", WorksheetError)  # before any reading
     return open_graph(root, caller="save_worksheet", max_nodes=max_nodes)  # counted first

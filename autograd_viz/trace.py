@@ -68,7 +68,7 @@ def trace(
     ȳ via the sum = ∂z/∂s · ∂s/∂y = 3 · 1 = 3
     ∂z/∂y = 5 + 3 = 8
     """
-    check_count(max_nodes, "max_nodes", TraceError)
+    max_nodes = check_count(max_nodes, "max_nodes", TraceError)
     graph = open_graph(root, caller="trace()", max_nodes=max_nodes, every_value=True,
                        too_large=_too_large, error=TraceError)  # fmt: skip
     return derive(graph, phase, digits=digits, notation=notation)

@@ -234,5 +234,5 @@ def test_a_max_nodes_that_is_not_a_count_is_refused_before_the_graph_is_read(mos
     x, y = Value(2.0, label="x"), Value(3.0, label="y")
     for call in (lambda: worksheet((x + y) * y, max_nodes=most),
                  lambda: save_worksheet((x + y) * y, "never.html", max_nodes=most)):
-        with pytest.raises(WorksheetError, match="max_nodes is how many values"):
+        with pytest.raises(WorksheetError, match="max_nodes must be a positive int"):
             call()

@@ -23,15 +23,17 @@ def is_number(x: object, kind: type | tuple[type, ...] = numbers.Real) -> bool:
 
 
 def check_count(value: object, name: str, error: type[Exception] = ValueError) -> int:
-    """`value` if it counts something (`max_nodes`, `max_frames`): an int of at least 1, not a
-    bool; else `error` saying so, e.g. `max_frames must be a positive int, got 2.5`.
+    """`value` as an int if it counts something (`max_nodes`, `max_frames`): a whole number of
+    at least 1 (numpy's too: a count computed with numpy is still a count), not a bool; else
+    `error` saying so, e.g. `max_frames must be a positive int, got 2.5`.
 
-    >>> check_count(30, "max_nodes")
-    30
+    >>> import numpy as np
+    >>> check_count(30, "max_nodes"), check_count(np.int64(30), "max_nodes")
+    (30, 30)
     >>> check_count(True, "max_nodes")
     Traceback (most recent call last):
     ValueError: max_nodes must be a positive int, got True
     """
-    if not is_number(value, int) or value < 1:
+    if not is_number(value, numbers.Integral) or value < 1:
         raise error(f"{name} must be a positive int, got {value!r}")
-    return value
+    return int(value)

@@ -101,7 +101,7 @@ class InlinePlayer:
             raise ValueError(f"height is in CSS pixels (100 to 10000), got {height!r}")
         if not isinstance(projector, bool):  # "no" would be true: projector mode, unasked
             raise ValueError(f"projector must be True or False, got {projector!r}")
-        check_count(max_frames, "max_frames", PlayerError)
+        max_frames = check_count(max_frames, "max_frames", PlayerError)
         title = options.pop("title", "Backpropagation, step by step")
         interval = options.pop("interval", 1.2)
         if not (isinstance(interval, (int, float)) and 0.05 <= interval <= 60):

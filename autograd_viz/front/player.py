@@ -101,7 +101,7 @@ class Player(anywidget.AnyWidget):
             )
         check_phase(phase)
         speed = check_speed(speed, PlayerError)
-        check_count(max_frames, "max_frames", PlayerError)
+        max_frames = check_count(max_frames, "max_frames", PlayerError)
         if not is_number(history, int) or history < 0:
             raise PlayerError(f"history is a number of lines (0 or more), got {history!r}")
         if not isinstance(projector, bool):  # "no" would be true: projector mode, unasked

@@ -120,7 +120,7 @@ class Quiz(anywidget.AnyWidget):
         max_nodes: int = DEFAULT_MAX_NODES,
         **draw_options: Any,
     ) -> None:
-        check_count(max_nodes, "max_nodes", QuizError)
+        max_nodes = check_count(max_nodes, "max_nodes", QuizError)
         check_options(draw_options)
         self.graph = checked(graph, max_nodes)  # read once, at the edge
         self.digits = digits

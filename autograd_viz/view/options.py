@@ -70,6 +70,8 @@ class DrawOptions:
             raise TypeError(f"options must be DrawOptions, got {type(base).__name__}")
         out = dataclasses.replace(base, **changes) if changes else base
         out.check()
+        if type(out.max_nodes) is not int:  # numpy's count, shown as a plain number in advice
+            out = dataclasses.replace(out, max_nodes=int(out.max_nodes))
         return out
 
     def check(self) -> None:
@@ -82,8 +84,7 @@ class DrawOptions:
         size = self.font_size
         if not is_number(size, (int, float)) or not 4 <= size <= 96:
             raise ValueError(f"font_size must be a number of points from 4 to 96, got {size!r}")
-        n = self.max_nodes
-        check_count(n, "max_nodes")
+        check_count(self.max_nodes, "max_nodes")
         if self.legend not in (False, True, "animation"):
             raise ValueError(f"legend must be True, False or 'animation', got {self.legend!r}")
         if self.show_grad not in (None, True, False):

@@ -1,0 +1,53 @@
+"""The options that count things (`max_nodes`, `max_frames`) are checked by one helper: a whole
+number of at least 1, numpy's too, never a bool or a fraction, each refused with the same words
+before any graph is read, and a numpy count is shown as a plain number in the advice."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import autograd_viz
+from autograd_viz import Value
+from autograd_viz.api import ask_table
+from autograd_viz.export import worksheet
+from autograd_viz.trace import trace
+from autograd_viz.view.render import GraphTooLargeError
+
+
+def _z() -> Value:
+    x, y = Value(2.0, label="x"), Value(3.0, label="y")
+    return (x + y) * y
+
+
+COUNTED = {
+    "draw": lambda n: autograd_viz.draw(_z(), max_nodes=n),
+    "trace": lambda n: trace(_z(), max_nodes=n),
+    "ask_table": lambda n: ask_table(_z(), max_nodes=n),
+    "quiz": lambda n: autograd_viz.quiz(_z(), max_nodes=n),
+    "explore": lambda n: autograd_viz.explore(lambda x, y: (x + y) * y, x=2.0, y=3.0, max_nodes=n),
+    "animate": lambda n: autograd_viz.animate(_z(), max_frames=n),
+    "animate, inline": lambda n: autograd_viz.animate(_z(), widgets=False, max_frames=n),
+    "worksheet": lambda n: worksheet(_z(), max_nodes=n),
+}
+
+
+@pytest.mark.parametrize("call", COUNTED.values(), ids=COUNTED.keys())
+def test_a_numpy_count_is_a_count(call):
+    """It was refused: "max_frames must be a positive int, got np.int64(50)"."""
+    assert call(np.int64(50)) is not None
+    assert call(np.int32(50)) is not None
+
+
+@pytest.mark.parametrize("call", COUNTED.values(), ids=COUNTED.keys())
+@pytest.mark.parametrize("bad", [0, -3, 2.5, np.float64(50.0), True, np.bool_(True), "50"])
+def test_what_is_not_a_count_is_refused_with_the_same_words(call, bad):
+    with pytest.raises(Exception, match=r"max_(nodes|frames) must be a positive int, got "):
+        call(bad)
+
+
+def test_a_numpy_count_reads_as_a_plain_number_in_the_advice():
+    with pytest.raises(GraphTooLargeError) as refused:
+        autograd_viz.draw(_z(), max_nodes=np.int64(3))
+    assert "np.int64" not in str(refused.value)
+    assert "max_nodes=3" in str(refused.value) or "more than 3" in str(refused.value)
