@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from autograd_viz.core._checks import check_count
+from autograd_viz.core._checks import as_count, check_count
 from autograd_viz.core.derive import MAX_NODES
 from autograd_viz.core.errors import TraceError
 from autograd_viz.core.graph import Graph
@@ -147,11 +147,8 @@ def animate(
         root = open_graph(root, caller="animate()", max_nodes=_limit(options), names=names)
     if isinstance(root, (Value, Graph)):
         return player_for(root, **options)  # ours: opened there, once
-    most = options.get("max_nodes", DrawOptions.max_nodes)
-    if type(most) is not int or most < 1:
-        DrawOptions.of(max_nodes=most)  # says what is wrong, before any reading
-    limit = options.get("max_frames", DEFAULT_MAX_FRAMES)
-    limit = limit if type(limit) is int else DEFAULT_MAX_FRAMES  # Player says what is wrong
+    most = check_count(options.get("max_nodes", DrawOptions.max_nodes), "max_nodes")  # first
+    limit = as_count(options.get("max_frames")) or DEFAULT_MAX_FRAMES  # Player says what is wrong
     timeout = options.get("timeout", DEFAULT_TIMEOUT)
     graph = open_graph(root, caller="animate()", max_nodes=most, check=check, check_up_to=limit,
                        timeout=timeout, error=None)  # fmt: skip
@@ -172,7 +169,7 @@ def quiz(root: object, *, names: Mapping[str, object] | None = None, **options: 
     from autograd_viz.front.quiz import DEFAULT_MAX_NODES, Quiz, too_many  # lazily: ipywidgets
 
     most = options.get("max_nodes", DEFAULT_MAX_NODES)
-    most = most if type(most) is int and most > 0 else None  # else the Quiz says what is wrong
+    most = as_count(most)  # None: not a count, and the Quiz says what is wrong
     graph = open_graph(
         root, caller="quiz()", max_nodes=most, every_value=True, names=names,
         too_large=lambda n: too_many(f"more than {n}", n,
@@ -263,8 +260,7 @@ def side_by_side(value_root: object, tensor_root: object = None, **options: Any)
 
 def _limit(options: Mapping[str, Any]) -> int | None:
     """The `max_nodes` option where it is a usable one (else the viewer's check says why)."""
-    most = options.get("max_nodes", DrawOptions.max_nodes)
-    return most if type(most) is int and most > 0 else None
+    return as_count(options.get("max_nodes", DrawOptions.max_nodes))
 
 
 def player_for(root: object, *, widgets: bool | None = None, **options: Any) -> Any:

@@ -51,3 +51,42 @@ def test_a_numpy_count_reads_as_a_plain_number_in_the_advice():
         autograd_viz.draw(_z(), max_nodes=np.int64(3))
     assert "np.int64" not in str(refused.value)
     assert "max_nodes=3" in str(refused.value) or "more than 3" in str(refused.value)
+
+
+def _chain(make, n: int):
+    x = make(0.5)
+    for _ in range(n):
+        x = x * 1.0000001
+    return x
+
+
+def _entries(root, n) -> dict:
+    from autograd_viz.export import filmstrip, svg_animation
+    from autograd_viz.frames import Frames
+    from autograd_viz.player import Player
+
+    return {
+        "draw": lambda: autograd_viz.draw(root, max_nodes=n),
+        "animate": lambda: autograd_viz.animate(root, max_nodes=n),
+        "animate, inline": lambda: autograd_viz.animate(root, max_nodes=n, widgets=False),
+        "trace": lambda: trace(root, max_nodes=n),
+        "ask_table": lambda: ask_table(root, max_nodes=n),
+        "quiz": lambda: autograd_viz.quiz(root, max_nodes=n),
+        "worksheet": lambda: worksheet(root, max_nodes=n),
+        "Frames": lambda: Frames(root, max_nodes=n),
+        "Player": lambda: Player(root, max_nodes=n),
+        "svg_animation": lambda: svg_animation(root, max_nodes=n),
+        "filmstrip": lambda: filmstrip(root, max_nodes=n),
+    }
+
+
+@pytest.mark.parametrize("engine", ["ours", "micrograd"])
+def test_a_numpy_max_nodes_refuses_a_large_graph_before_it_is_read(engine):
+    """The door counted only a plain int: with max_nodes=np.int64(100) a 601-value graph was
+    read whole, then refused ("this graph has 601 values"), by every entry but draw."""
+    make = Value if engine == "ours" else pytest.importorskip("micrograd.engine").Value
+    root = _chain(make, 300)  # 601 values
+    for name, call in _entries(root, np.int64(100)).items():
+        with pytest.raises(Exception, match="more than 100 values") as refused:
+            call()
+        assert "601" not in str(refused.value), (name, str(refused.value))

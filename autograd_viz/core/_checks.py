@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numbers
 
-__all__ = ["check_count", "is_number"]
+__all__ = ["as_count", "check_count", "is_number"]
 
 
 def is_number(x: object, kind: type | tuple[type, ...] = numbers.Real) -> bool:
@@ -34,6 +34,20 @@ def check_count(value: object, name: str, error: type[Exception] = ValueError) -
     Traceback (most recent call last):
     ValueError: max_nodes must be a positive int, got True
     """
-    if not is_number(value, numbers.Integral) or value < 1:
+    count = as_count(value)
+    if count is None:
         raise error(f"{name} must be a positive int, got {value!r}")
+    return count
+
+
+def as_count(value: object) -> int | None:
+    """The int that `value` stands for if it is a count (as `check_count` takes it), else None:
+    for a guard that must count with the same number the option check later accepts.
+
+    >>> import numpy as np
+    >>> as_count(np.int64(30)), as_count(30.0), as_count(0)
+    (30, None, None)
+    """
+    if not is_number(value, numbers.Integral) or value < 1:
+        return None
     return int(value)

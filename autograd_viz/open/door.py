@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
+from autograd_viz.core._checks import as_count
 from autograd_viz.core.errors import LOOKS_FOR, GraphError, GraphTooLargeError
 from autograd_viz.core.graph import Graph
 from autograd_viz.engine import Value
@@ -64,13 +65,15 @@ def open_graph(
     `collapse="neuron"` (a drawing of one box per neuron) also counts the neurons against
     `max_nodes` before the read.
     """
+    if as_count(max_nodes) is not None:  # numpy's 100 counts as 100 (not a count: the caller's)
+        max_nodes = as_count(max_nodes)
     if not isinstance(root, (Graph, Value)):  # another engine's openers load only now
         from autograd_viz.open.engines.torch_graph import is_tensor
 
         if is_tensor(root):  # PyTorch's graph: read, and its backward run once with hooks
             from autograd_viz.open.engines.torch_run import torch_snapshot  # imports torch
 
-            limit = max_nodes if type(max_nodes) is int else None
+            limit = as_count(max_nodes)
             return torch_snapshot(root, names=names, max_nodes=limit, caller=caller,
                                   too_large=too_large if every_value else None)  # fmt: skip
     if names is not None:
