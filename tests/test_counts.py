@@ -11,6 +11,7 @@ import autograd_viz
 from autograd_viz import Value
 from autograd_viz.api import ask_table
 from autograd_viz.export import worksheet
+from autograd_viz.frames import Frames
 from autograd_viz.trace import trace
 from autograd_viz.view.render import GraphTooLargeError
 
@@ -29,6 +30,7 @@ COUNTED = {
     "animate": lambda n: autograd_viz.animate(_z(), max_frames=n),
     "animate, inline": lambda n: autograd_viz.animate(_z(), widgets=False, max_frames=n),
     "worksheet": lambda n: worksheet(_z(), max_nodes=n),
+    "Frames": lambda n: Frames(_z(), max_frames=n),
 }
 
 
@@ -62,7 +64,6 @@ def _chain(make, n: int):
 
 def _entries(root, n) -> dict:
     from autograd_viz.export import filmstrip, svg_animation
-    from autograd_viz.frames import Frames
     from autograd_viz.player import Player
 
     return {

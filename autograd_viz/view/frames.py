@@ -17,7 +17,7 @@ import hashlib
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, NamedTuple
 
-from autograd_viz.core._checks import is_number
+from autograd_viz.core._checks import check_count, is_number
 from autograd_viz.core.errors import FramesError
 from autograd_viz.core.graph import Graph, opened
 from autograd_viz.core.steps import Step, check_phase
@@ -137,6 +137,7 @@ class Frames:
         if max_frames is not None:  # counted before the trace: a huge one takes minutes
             from autograd_viz.view.advice import check_least_frames
 
+            max_frames = check_count(max_frames, "max_frames", FramesError)
             check_least_frames(graph, phase, by, max_frames)
         self.graph = graph
         self.phase = phase
