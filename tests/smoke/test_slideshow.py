@@ -163,12 +163,12 @@ _UNDRAWN_OUTPUTS = """() => {
 
 def _wait_for_saved_widgets(server: LabServer, page, name: str) -> None:
     """Until every saved widget of `name` is drawn, which takes 0-3 s here, also with both
-    cores busy. Once, on CI (deck 12, 2026-12-04), one was not drawn in 120 s; what the page
-    showed was not kept. A race known upstream fits it: ipywidgets' manager reads the saved state
-    while the new kernel connects, and a view then says "model not found" or stays loading until
-    the page is reloaded (jupyter-widgets/ipywidgets issues 3823 and 2549). A teacher reloads; so
-    does this wait, once, and says so in the log with what the widget outputs showed; a second
-    failure fails with that text."""
+    cores busy. Twice, on a loaded machine, some were never drawn: deck 12 waited past 120 s on
+    CI, and deck 11's three widgets said "Error displaying widget: model not found", which a
+    reload mended. That is a race known upstream: ipywidgets' manager reads the saved state while
+    the new kernel connects (jupyter-widgets/ipywidgets issues 3823 and 2549). A teacher reloads
+    (docs/teachers_guide.md says so); so does this wait, once, and says so in the log with what
+    the widget outputs showed; a second failure fails with that text."""
     saved = _committed_widget_outputs(ROOT / "notebooks" / name)
     for attempt in range(2):
         try:
