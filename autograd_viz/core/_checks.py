@@ -1,8 +1,8 @@
 """One check for "a number, not a bool" (`is_number`), asked wherever an option or an input must be
 a number: Python's `True` is an `int`, so `max_nodes=True` would pass a plain `isinstance` check
-and quietly mean 1. Each check keeps its own message, but for the counts (`check_count`), which
-all say the same. Standard library only, so the engine's
-neighbours (gradcheck) and the teacher's answers reader (classroom) use it too.
+and quietly mean 1. Each check keeps its own message, but the counts (`max_nodes`, `max_frames`:
+`check_count`, `as_count`) all say the same. Standard library only, so the engine's neighbours
+(gradcheck) and the teacher's answers reader (classroom) use it too.
 """
 
 from __future__ import annotations
