@@ -31,11 +31,20 @@ __all__ = ["LEAVE_GRADS", "PACKAGE_DIR", "Watch", "touched_grads", "watching"]
 # the kit's own files: code under it is the kit's, never the learner's (`_theirs`, the time
 # limit, the graders, a warning's stack level, the unknown-option check)
 PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
-_LIBRARIES = tuple(
-    os.path.abspath(p) + os.sep
-    for key in ("stdlib", "platstdlib", "purelib", "platlib")
-    if (p := sysconfig.get_paths().get(key))
-)
+
+
+def _library_dirs() -> tuple[str, ...]:
+    """The folders of the standard library and installed packages: sysconfig's, and the one
+    the standard library is really loaded from. In the browser edition that is a zip
+    (/lib/python314.zip) that sysconfig does not name; counted as the learner's, contextlib's
+    `__exit__` got the time limit's `_TimeUp` outside the limit's own handler."""
+    paths = sysconfig.get_paths()
+    found = [paths.get(key) for key in ("stdlib", "platstdlib", "purelib", "platlib")]
+    found.append(os.path.dirname(contextlib.__file__))
+    return tuple(dict.fromkeys(os.path.abspath(p) + os.sep for p in found if p))
+
+
+_LIBRARIES = _library_dirs()
 
 
 def _theirs(frame: types.FrameType) -> bool:
