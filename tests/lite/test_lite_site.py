@@ -212,8 +212,31 @@ _RUN_DONE_JS = """() => {
     (c) => c.model.type === 'code' && c.model.executionState === 'running'));
 }"""
 
+# The widget roots a cell's outputs show: ipywidgets' views carry .jupyter-widgets; the kit's
+# anywidgets (player, explorer, quiz) their own root, drawn by their module once the view rendered.
+_WIDGET_ROOTS_JS = """(cell) =>
+  cell.node.querySelectorAll('.jp-OutputArea-output .jupyter-widgets').length
+  + cell.node.querySelectorAll('.jp-OutputArea-output :is(.avz-player, .avz-explore,'
+    + ' .avz-quiz):not(.jupyter-widgets *)').length"""
+
+# Done when every widget view the cells' outputs hold (in the model) is drawn on the page, or
+# says why not. The kernel is idle before the widget manager has made the last views: on a
+# loaded machine, the last cell's output area was still empty when the page was read.
+_WIDGETS_DRAWN_JS = """() => {
+  const roots = __ROOTS__;
+  const panel = window.jupyterapp.shell.currentWidget;
+  return panel.content.widgets.every((cell) => {
+    if (cell.model.type !== 'code') return true;
+    const views = cell.model.outputs.toJSON().filter((o) => o.data
+      && o.data['__VIEW__'] && o.data['__VIEW__'].model_id).length;
+    return views === 0 || roots(cell) >= views
+      || cell.node.innerText.includes('Error displaying widget');
+  });
+}""".replace("__ROOTS__", _WIDGET_ROOTS_JS).replace("__VIEW__", WIDGET_VIEW)
+
 # Per cell: its outputs (model) and what the page shows (DOM), for the checks below.
 _READ_JS = """() => {
+  const roots = __ROOTS__;
   const panel = window.jupyterapp.shell.currentWidget;
   return panel.content.widgets.map((cell) => {
     if (cell.model.type !== 'code') return null;
@@ -227,15 +250,11 @@ _READ_JS = """() => {
       svgs: outs.filter((o) => (o.matches('.jp-RenderedSVG')
           && [...o.querySelectorAll('img')].some((img) => img.naturalWidth > 0))
         || (o.matches('.jp-RenderedHTMLCommon') && o.querySelector('svg'))).length,
-      // ipywidgets' views carry .jupyter-widgets; the kit's anywidgets (player, explorer,
-      // quiz) their own root, drawn by their module once the view rendered
-      widgets: cell.node.querySelectorAll('.jp-OutputArea-output .jupyter-widgets').length
-        + cell.node.querySelectorAll('.jp-OutputArea-output :is(.avz-player, .avz-explore,'
-          + ' .avz-quiz):not(.jupyter-widgets *)').length,
+      widgets: roots(cell),
       texts: outs.map((o) => (o.innerText || '').trim().slice(0, 200)),
     };
   });
-}"""
+}""".replace("__ROOTS__", _WIDGET_ROOTS_JS)
 
 # Node texts that run out of their box (Graphviz-WASM's font metrics vs the browser's fonts):
 # every drawing the notebook shows, the SVG outputs (drawn as <img>, so measured from their
@@ -351,6 +370,8 @@ def run_notebook(browser: Browser, notebook: str) -> tuple[list[dict | None], di
             " && [...document.images].every((img) => img.complete)",
             timeout=30_000,
         )
+    with contextlib.suppress(Exception):  # what is still missing is reported by the checks
+        browser.page.wait_for_function(_WIDGETS_DRAWN_JS, timeout=60_000, polling=250)
     return browser.page.evaluate(_READ_JS), patches
 
 
@@ -384,9 +405,10 @@ def _problems(notebook: str, read: list[dict | None], patches: dict[int, str]) -
             problems.append(f"{where}: {want_svg} drawing(s) expected, {got['svgs']} shown")
         if got["widgets"] < want_widgets:
             shown = [t for t in got["texts"] if t][:2]
+            held = [o["mimes"] for o in got["outputs"]]
             problems.append(
                 f"{where}: {want_widgets} widget(s) expected, {got['widgets']} rendered "
-                f"(the page shows {shown})"
+                f"(the page shows {shown}; the cell's outputs hold {held})"
             )
     return problems
 
