@@ -65,8 +65,7 @@ def open_graph(
     `collapse="neuron"` (a drawing of one box per neuron) also counts the neurons against
     `max_nodes` before the read.
     """
-    if as_count(max_nodes) is not None:  # numpy's 100 counts as 100 (not a count: the caller's)
-        max_nodes = as_count(max_nodes)
+    max_nodes = as_count(max_nodes) or max_nodes  # numpy's 100 is 100; not a count: the caller's
     if not isinstance(root, (Graph, Value)):  # another engine's openers load only now
         from autograd_viz.open.engines.torch_graph import is_tensor
 
