@@ -219,18 +219,22 @@ _WIDGET_ROOTS_JS = """(cell) =>
   + cell.node.querySelectorAll('.jp-OutputArea-output :is(.avz-player, .avz-explore,'
     + ' .avz-quiz):not(.jupyter-widgets *)').length"""
 
-# Done when every widget view the cells' outputs hold (in the model) is drawn on the page, or
-# says why not. The kernel is idle before the widget manager has made the last views: on a
-# loaded machine, the last cell's output area was still empty when the page was read.
-_WIDGETS_DRAWN_JS = """() => {
+# Done when the page shows every output the cells hold (in the model): an output area per
+# output, its images loaded, each widget view drawn or saying why not. The kernel is idle before
+# the page has caught up: on a loaded machine, the last cell's output area was still empty when
+# the page was read.
+_OUTPUTS_DRAWN_JS = """() => {
   const roots = __ROOTS__;
   const panel = window.jupyterapp.shell.currentWidget;
   return panel.content.widgets.every((cell) => {
     if (cell.model.type !== 'code') return true;
-    const views = cell.model.outputs.toJSON().filter((o) => o.data
+    const outputs = cell.model.outputs.toJSON();
+    const views = outputs.filter((o) => o.data
       && o.data['__VIEW__'] && o.data['__VIEW__'].model_id).length;
-    return views === 0 || roots(cell) >= views
-      || cell.node.innerText.includes('Error displaying widget');
+    return cell.node.querySelectorAll('.jp-OutputArea-child').length >= outputs.length
+      && [...cell.node.querySelectorAll('img')].every((img) => img.complete)
+      && (views === 0 || roots(cell) >= views
+          || cell.node.innerText.includes('Error displaying widget'));
   });
 }""".replace("__ROOTS__", _WIDGET_ROOTS_JS).replace("__VIEW__", WIDGET_VIEW)
 
@@ -371,7 +375,7 @@ def run_notebook(browser: Browser, notebook: str) -> tuple[list[dict | None], di
             timeout=30_000,
         )
     with contextlib.suppress(Exception):  # what is still missing is reported by the checks
-        browser.page.wait_for_function(_WIDGETS_DRAWN_JS, timeout=60_000, polling=250)
+        browser.page.wait_for_function(_OUTPUTS_DRAWN_JS, timeout=60_000, polling=250)
     return browser.page.evaluate(_READ_JS), patches
 
 
