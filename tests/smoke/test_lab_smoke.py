@@ -197,6 +197,20 @@ _READ_PAGE_JS = """
 """
 _WIDGET_FAILURES = ("Loading widget", "Error displaying widget")
 
+# Done when the page holds `want` widget outputs (the committed notebook's count) and each shows
+# its view or says why not. The kernel is idle before the widget manager has made the last
+# views, and an output area not yet drawn shows no "Loading widget" text to wait out.
+_WIDGETS_SHOWN_JS = """(want) => {
+  const nb = document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook');
+  const outs = [...nb.querySelectorAll('.jp-OutputArea-output')].filter((o) =>
+    o.getAttribute('data-mime-type') === null
+    && o.parentElement.closest('.jupyter-widgets') === null);
+  return outs.length >= want && outs.every((o) =>
+    o.querySelectorAll('.jupyter-widgets, .avz-player .avz-graph svg').length > 0
+    || o.classList.contains('jupyter-widgets')
+    || (o.innerText || '').includes('Error displaying widget'));
+}"""
+
 
 def _read_page(page, widget_names: Sequence[str]) -> RunReport:
     raw = page.evaluate(_READ_PAGE_JS)
@@ -286,9 +300,9 @@ def _run_all(page) -> None:
                 raise
 
 
-def run_all_cells(browser, server: LabServer, notebook: str) -> RunReport:
+def run_all_cells(browser, server: LabServer, notebook: str, widgets: int = 0) -> RunReport:
     """Open `notebook` (a path under the server root) in `browser` (a Playwright Browser), run
-    all cells and read the page."""
+    all cells and read the page, once it shows the `widgets` widget outputs expected."""
     widget_names = _widget_class_names()
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
     try:
@@ -333,6 +347,8 @@ def run_all_cells(browser, server: LabServer, notebook: str) -> RunReport:
             page.wait_for_function(
                 "() => !document.body.innerText.includes('Loading widget')", timeout=30_000
             )
+        with contextlib.suppress(Exception):  # what is still missing, the checks report
+            page.wait_for_function(_WIDGETS_SHOWN_JS, arg=widgets, timeout=60_000, polling=250)
         untypeset = """() => [...document.querySelectorAll('.avz-player .avz-eq')]
             .filter(e => !e.querySelector('.katex')).map(e => e.getAttribute('data-text'))"""
         with contextlib.suppress(Exception):  # KaTeX comes from the kernel, once per page
@@ -380,7 +396,7 @@ def test_start_notebook_runs_all_cells_in_chromium_without_errors(lab, chromium)
     path = ROOT / START_NOTEBOOK
     assert path.is_file(), f"{START_NOTEBOOK} is missing: it is what lab.sh opens"
     try:
-        report = run_all_cells(chromium, lab, START_NOTEBOOK)
+        report = run_all_cells(chromium, lab, START_NOTEBOOK, _committed_widget_outputs(path))
     finally:
         # The committed outputs are nbval's reference: the run must never write them back.
         saves = [line for line in lab.log_text().splitlines() if "Saving file at" in line]
