@@ -773,3 +773,19 @@ def test_notebook_runs_in_the_browser_offline(fresh, notebook):
     assert not overflow["bad"], f"{notebook}: labels outside their boxes: {overflow['bad'][:10]}"
     if steps is not None:  # Next ▶ goes one step on
         assert steps[0] and steps[1] == str(int(steps[0]) + 1), f"{notebook}: player {steps}"
+
+
+def test_the_page_is_read_only_once_it_shows_every_output_the_cells_hold(fresh):
+    """The kernel is idle before the page has drawn the last outputs: notebook 06's last widget
+    was once read as '0 rendered' on a loaded machine. The read waits for every output the
+    model holds; an output area not drawn yet shows no 'Loading widget' text to wait out."""
+    run_notebook(fresh, "02_chain_rule.ipynb")
+    assert fresh.page.evaluate(_OUTPUTS_DRAWN_JS)
+    fresh.page.evaluate(  # the last widget's output area, as the page had not drawn it yet
+        """() => {
+          const cells = window.jupyterapp.shell.currentWidget.content.widgets;
+          for (const n of cells[26].node.querySelectorAll('.jp-OutputArea-child')) n.remove();
+        }"""
+    )
+    assert not fresh.page.evaluate(_OUTPUTS_DRAWN_JS)
+    assert not fresh.page.evaluate("() => document.body.innerText.includes('Loading widget')")
