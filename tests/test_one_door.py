@@ -401,6 +401,9 @@ def _entries(folder):
         "worksheet": export.worksheet,
         "save_worksheet": lambda z: export.save_worksheet(z, folder / "sheet.html"),
         "trace": trace,
+        "autograd_viz.draw": autograd_viz.draw,
+        "autograd_viz.animate": autograd_viz.animate,
+        "autograd_viz.quiz": autograd_viz.quiz,
     }
 
 
@@ -410,7 +413,8 @@ def test_every_public_entry_opens_the_graph_once(entry, tmp_path):
     follow = Follow(z)
     follow.run(lambda: _entries(tmp_path)[entry](z))
     drawn = {"option check": 1, "DOT built": 1} if entry != "trace" else {}
-    traced = {"trace": 1} if entry != "Value.draw" else {}  # every derivation, traced once
+    drawing = entry in ("Value.draw", "autograd_viz.draw")
+    traced = {} if drawing else {"trace": 1}  # every derivation, traced once
     assert follow.work == {"size check": 1, "graph read": 1, **drawn, **traced}
     assert sorted(follow.parents_read.values()) == [1, 1, 1, 1]
     assert _calls_back_up(follow) == []
