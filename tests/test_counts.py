@@ -1,6 +1,8 @@
 """The options that count things (`max_nodes`, `max_frames`) are checked by one helper: a whole
 number of at least 1, numpy's too, never a bool or a fraction, each refused with the same words
-before any graph is read, and a numpy count is shown as a plain number in the advice."""
+before any graph is read, and a numpy count is shown as a plain number in the advice. The other
+whole-number options (a player's history and step, a frame's index, columns, digits, a width or
+height, a training view's steps) take numpy's integers too, and keep them as Python's own."""
 
 from __future__ import annotations
 
@@ -91,3 +93,65 @@ def test_a_numpy_max_nodes_refuses_a_large_graph_before_it_is_read(engine):
         with pytest.raises(Exception, match="more than 100 values") as refused:
             call()
         assert "601" not in str(refused.value), (name, str(refused.value))
+
+
+# ---- the other whole-number options: numpy's integers taken, and kept as Python's own ----------
+
+
+def _whole_options(n, tmp_path) -> dict:
+    """Each option that takes a whole number, with `n`, and what it kept of `n` (an int)."""
+    from autograd_viz import MLP
+    from autograd_viz.core.derive import derive
+    from autograd_viz.export import filmstrip, save_gif
+    from autograd_viz.front.inline import InlinePlayer
+    from autograd_viz.front.training import TrainingView
+    from autograd_viz.open.snapshot import snapshot
+    from autograd_viz.player import Player
+
+    def training(option):
+        view = TrainingView(MLP(2, [2, 1], seed=1), [[0, 0], [1, 1]], [0, 1], show=False,
+                            **{"steps": 4, "every": 2, option: n})  # fmt: skip
+        return getattr(view, option)
+
+    def stepped():
+        player = Player(_z())
+        player.step = n
+        return player.step
+
+    return {
+        "Player history": lambda: Player(_z(), history=n).history,
+        "Player step": stepped,
+        "Frames caption index": lambda: Frames(_z()).caption(n).text,
+        "filmstrip columns": lambda: filmstrip(_z(), columns=n).columns,
+        "derive digits": lambda: derive(snapshot(_z()), "backward", digits=n)[-1].text,
+        "TrainingView steps": lambda: training("steps"),
+        "TrainingView every": lambda: training("every"),
+        "InlinePlayer height": lambda: InlinePlayer(snapshot(_z()), height=n).height,
+        "save_gif width": lambda: save_gif(_z(), tmp_path / "z.gif", width=n).stat().st_size,
+    }
+
+
+_PIXELS = {"InlinePlayer height": 200, "save_gif width": 200}  # the others take 2
+
+
+@pytest.mark.parametrize("option", list(_whole_options(2, None)))
+def test_a_numpy_whole_number_is_taken_as_the_same_plain_int(option, tmp_path):
+    """They were refused ("columns must be a positive whole number, got np.int64(2)") or, for
+    a frame's index, said the frame did not exist."""
+    if option == "save_gif width":
+        pytest.importorskip("cairosvg")
+    good = _PIXELS.get(option, 2)
+    plain = _whole_options(good, tmp_path)[option]()
+    for n in (np.int64(good), np.int32(good)):
+        kept = _whole_options(n, tmp_path)[option]()
+        assert kept == plain and type(kept) is type(plain), (option, kept, plain)
+
+
+@pytest.mark.parametrize("option", list(_whole_options(2, None)))
+@pytest.mark.parametrize("bad", [lambda g: g + 0.5, np.float64, lambda g: True, str],
+                         ids=["a fraction", "numpy float", "True", "a string"])
+def test_what_is_not_a_whole_number_is_still_refused(option, bad, tmp_path):
+    if option == "save_gif width":
+        pytest.importorskip("cairosvg")
+    with pytest.raises((ValueError, TypeError, IndexError)):
+        _whole_options(bad(_PIXELS.get(option, 2)), tmp_path)[option]()

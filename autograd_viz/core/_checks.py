@@ -1,15 +1,16 @@
 """One check for "a number, not a bool" (`is_number`), asked wherever an option or an input must be
 a number: Python's `True` is an `int`, so `max_nodes=True` would pass a plain `isinstance` check
 and quietly mean 1. Each check keeps its own message, but the counts (`max_nodes`, `max_frames`:
-`check_count`, `as_count`) all say the same. Standard library only, so the engine's neighbours
-(gradcheck) and the teacher's answers reader (classroom) use it too.
+`check_count`, `as_count`) all say the same, and every whole-number option (`whole`) takes numpy's
+integers as Python's own. Standard library only, so the engine's neighbours (gradcheck) and the
+teacher's answers reader (classroom) use it too.
 """
 
 from __future__ import annotations
 
 import numbers
 
-__all__ = ["as_count", "check_count", "is_number"]
+__all__ = ["as_count", "check_count", "is_number", "whole"]
 
 
 def is_number(x: object, kind: type | tuple[type, ...] = numbers.Real) -> bool:
@@ -48,6 +49,17 @@ def as_count(value: object) -> int | None:
     >>> as_count(np.int64(30)), as_count(30.0), as_count(0)
     (30, None, None)
     """
-    if not is_number(value, numbers.Integral) or value < 1:
-        return None
-    return int(value)
+    count = whole(value)
+    return count if count is not None and count >= 1 else None
+
+
+def whole(value: object) -> int | None:
+    """`value` as a plain int if it is a whole number (numpy's too, not a bool), else None: for
+    options that count or measure in whole units (`history`, `columns`, `width`), so that a
+    number computed with numpy is taken and stored as Python's own.
+
+    >>> import numpy as np
+    >>> whole(np.int32(3)), whole(3), whole(3.0), whole(True)
+    (3, 3, None, None)
+    """
+    return int(value) if is_number(value, numbers.Integral) else None

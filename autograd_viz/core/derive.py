@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from autograd_viz.core._checks import is_number
+from autograd_viz.core._checks import as_count
 from autograd_viz.core._equations import Eq, chain
 from autograd_viz.core.chain_rule import _Backward, _forward_eq, _noted, value_eq
 from autograd_viz.core.chain_rule import local_equations as _local_equations
@@ -39,8 +39,9 @@ def derive(graph: Graph, phase: str = "both", *, digits: int = 4,
     '∂(x · x)/∂x = 2 + 2 = 4'
     """
     check_phase(phase)
-    if not is_number(digits, int) or digits < 1:
+    if as_count(digits) is None:
         raise TraceError(f"digits must be a whole number >= 1, got {digits!r}")
+    digits = as_count(digits)
     if notation not in NOTATIONS:
         raise TraceError(f"notation must be 'blog' or 'adjoint', got {notation!r}")
     names = expression_names(graph, digits)

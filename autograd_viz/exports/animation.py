@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from autograd_viz.core._checks import is_number
+from autograd_viz.core._checks import is_number, whole
 from autograd_viz.core.errors import ExportError
 from autograd_viz.core.outpath import output_path, replacing, write_output
 from autograd_viz.exports.compose import Captions, frame_size, nested, renamed
@@ -177,8 +177,10 @@ def save_gif(
     '.gif'
     """
     path = output_path(path, "save_gif", (".gif",))  # before the work
-    if not is_number(width, int) or not 100 <= width <= 4000:
+    pixels = whole(width)
+    if pixels is None or not 100 <= pixels <= 4000:
         raise ValueError(f"width must be a whole number of pixels from 100 to 4000, got {width!r}")
+    width = pixels
     _check_seconds(seconds_per_step)
     if sys.platform == "emscripten":  # JupyterLite: the Cairo library does not exist in a browser
         raise ExportError(

@@ -9,7 +9,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from autograd_viz.core._checks import is_number
+from autograd_viz.core._checks import as_count
 from autograd_viz.core.outpath import output_path, write_output
 from autograd_viz.exports.compose import Captions, frame_size, nested, renamed
 from autograd_viz.view.frames import Frames, Source, frames_of
@@ -118,8 +118,9 @@ def filmstrip(
     >>> strip.indices
     [0, 2, 8]
     """
-    if not is_number(columns, int) or columns < 1:
+    if as_count(columns) is None:
         raise ValueError(f"columns must be a positive whole number, got {columns!r}")
+    columns = as_count(columns)
     chosen = None if steps is None else _step_list(steps)  # before the work
     frames = frames_of(source, phase, draw_options)
     n = len(frames)

@@ -21,7 +21,7 @@ import os
 import sys
 from typing import Any
 
-from autograd_viz.core._checks import check_count, is_number
+from autograd_viz.core._checks import check_count, whole
 from autograd_viz.core.errors import FrontendError, PlayerError
 from autograd_viz.core.graph import Graph, opened
 from autograd_viz.view.advice import DEFAULT_MAX_FRAMES, check_animation, check_saved_size
@@ -97,8 +97,9 @@ class InlinePlayer:
         from autograd_viz.view.steptable import payload, step_table
 
         graph = opened(graph, "this InlinePlayer plays", "autograd_viz.animate(z, widgets=False)")
-        if height is not None and (not is_number(height, int) or not 100 <= height <= 10_000):
+        if height is not None and (whole(height) is None or not 100 <= height <= 10_000):
             raise ValueError(f"height is in CSS pixels (100 to 10000), got {height!r}")
+        height = height if height is None else whole(height)
         if not isinstance(projector, bool):  # "no" would be true: projector mode, unasked
             raise ValueError(f"projector must be True or False, got {projector!r}")
         max_frames = check_count(max_frames, "max_frames", PlayerError)

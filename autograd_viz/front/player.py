@@ -16,7 +16,7 @@ from collections.abc import Sequence
 import anywidget
 import traitlets
 
-from autograd_viz.core._checks import check_count, is_number
+from autograd_viz.core._checks import check_count, whole
 from autograd_viz.core.errors import (
     AnimationTooLargeError,
     PlayerError,
@@ -102,8 +102,10 @@ class Player(anywidget.AnyWidget):
         check_phase(phase)
         speed = check_speed(speed, PlayerError)
         max_frames = check_count(max_frames, "max_frames", PlayerError)
-        if not is_number(history, int) or history < 0:
+        lines = whole(history)
+        if lines is None or lines < 0:
             raise PlayerError(f"history is a number of lines (0 or more), got {history!r}")
+        history = lines
         if not isinstance(projector, bool):  # "no" would be true: projector mode, unasked
             raise PlayerError(f"projector must be True or False, got {projector!r}")
         self.history = history
@@ -220,9 +222,10 @@ class Player(anywidget.AnyWidget):
 
     def _check_step(self, number: object) -> int:
         n = self.n_frames
-        if not is_number(number, int) or not 1 <= number <= n:
+        step = whole(number)
+        if step is None or not 1 <= step <= n:
             raise PlayerError(f"steps are numbered 1 to {n}, got {number!r}")
-        return number
+        return step
 
 
 def _frame_page(frames: Frames, index: int, earlier: Sequence[Step], history: int) -> str:

@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from autograd_viz.core._checks import is_number
+from autograd_viz.core._checks import as_count, whole
 from autograd_viz.core._numbers import format_number
 from autograd_viz.core.derive import derive
 from autograd_viz.core.graph import Graph
@@ -159,10 +159,11 @@ class TrainingView:
     ) -> None:
         import ipywidgets as widgets
 
-        if not is_number(steps, int) or steps < 1:
+        if as_count(steps) is None:
             raise ValueError(f"steps is the number of training steps (>= 1), got {steps!r}")
-        if not is_number(every, int) or every < 1:
+        if as_count(every) is None:
             raise ValueError(f"every is a number of steps (>= 1), got {every!r}")
+        steps, every = as_count(steps), as_count(every)
         if not callable(model):
             raise TypeError(
                 f"TrainingView needs the model to call on each point (e.g. an MLP), got "
@@ -243,7 +244,7 @@ class TrainingView:
 def _check_two_inputs_one_output(model: Callable[..., Any], xs: Sequence[Any], sample: int) -> None:
     """Refuse, before anything is shown, a model the view cannot picture: the decision
     boundary is a map of the plane (two inputs) coloured by one output."""
-    if not is_number(sample, int) or not 0 <= sample < len(xs):
+    if whole(sample) is None or not 0 <= sample < len(xs):
         raise IndexError(f"sample must be an index into xs (0..{len(xs) - 1}), got {sample!r}")
     nin = getattr(model, "nin", None)
     if isinstance(nin, int) and nin != 2:

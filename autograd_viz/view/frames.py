@@ -17,7 +17,7 @@ import hashlib
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, NamedTuple
 
-from autograd_viz.core._checks import check_count, is_number
+from autograd_viz.core._checks import check_count, whole
 from autograd_viz.core.errors import FramesError
 from autograd_viz.core.graph import Graph, opened
 from autograd_viz.core.steps import Step, check_phase
@@ -190,9 +190,10 @@ class Frames:
         return f"<Frames: {len(self)} frames of phase {self.phase!r}, one layout>"
 
     def _check(self, k: int) -> Step:
-        if not is_number(k, int) or not 0 <= k < len(self.steps):
+        index = whole(k)
+        if index is None or not 0 <= index < len(self.steps):
             raise IndexError(f"frame {k!r} does not exist; frames are 0..{len(self.steps) - 1}")
-        return self.steps[k]
+        return self.steps[index]
 
     def caption(self, k: int) -> Caption:
         """What frame k's caption says (counted from 1 for the reader).
