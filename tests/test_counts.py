@@ -109,7 +109,7 @@ def _whole_options(n, tmp_path) -> dict:
     from autograd_viz.player import Player
 
     def training(option):
-        view = TrainingView(MLP(2, [2, 1], seed=1), [[0, 0], [1, 1]], [0, 1], show=False,
+        view = TrainingView(MLP(2, [2, 1], seed=1), [[0, 0], [1, 1], [0, 1]], [0, 1, 1], show=False,
                             **{"steps": 4, "every": 2, option: n})  # fmt: skip
         return getattr(view, option)
 
@@ -118,8 +118,16 @@ def _whole_options(n, tmp_path) -> dict:
         player.step = n
         return player.step
 
+    def network():
+        from autograd_viz.front.training import draw_network
+
+        return draw_network(MLP(2, [2, 1], seed=1), [[0, 0], [1, 1], [0, 1]], [0, 1, 1],
+                            sample=n).source  # fmt: skip
+
     return {
         "Player history": lambda: Player(_z(), history=n).history,
+        "TrainingView sample": lambda: training("sample"),
+        "draw_network sample": network,
         "Player step": stepped,
         "Frames caption index": lambda: Frames(_z()).caption(n).text,
         "filmstrip columns": lambda: filmstrip(_z(), columns=n).columns,

@@ -77,8 +77,7 @@ def draw_network(
     >>> "dead" in d.source
     True
     """
-    if not 0 <= sample < len(xs):
-        raise IndexError(f"sample must be an index into xs (0..{len(xs) - 1}), got {sample!r}")
+    sample = _sample_index(xs, sample)
     shown = DrawOptions.of(**{"collapse": "neuron", "show_grad": True, **options})
     root = loss(model([float(v) for v in xs[sample]]), ys[sample])
     read = neurons_within(root, shown.max_nodes)  # one box per neuron: too many refused here
@@ -174,6 +173,7 @@ class TrainingView:
                 f"xs and ys pair up, one target per point: got {len(xs)} points and {len(ys)} "
                 "targets. Pass both lists whole, e.g. xs=[[0, 0], [0, 1]], ys=[0, 1]"
             )
+        sample = _sample_index(xs, sample)
         _check_two_inputs_one_output(model, xs, sample)
         self.model, self.xs, self.ys = model, xs, ys
         self.steps, self.sample, self.every, self.loss, self.title = (
@@ -241,11 +241,19 @@ class TrainingView:
         return fig
 
 
+def _sample_index(xs: Sequence[Any], sample: object) -> int:
+    """`sample` as an index into `xs` (a whole number, numpy's too; not a bool, which Python
+    would take as 0 or 1), else an IndexError naming the indices there are."""
+    index = whole(sample)
+    if index is None or not 0 <= index < len(xs):
+        raise IndexError(f"sample must be an index into xs (0..{len(xs) - 1}), got {sample!r}")
+    return index
+
+
 def _check_two_inputs_one_output(model: Callable[..., Any], xs: Sequence[Any], sample: int) -> None:
     """Refuse, before anything is shown, a model the view cannot picture: the decision
-    boundary is a map of the plane (two inputs) coloured by one output."""
-    if whole(sample) is None or not 0 <= sample < len(xs):
-        raise IndexError(f"sample must be an index into xs (0..{len(xs) - 1}), got {sample!r}")
+    boundary is a map of the plane (two inputs) coloured by one output (`sample`: an index
+    `_sample_index` has checked)."""
     nin = getattr(model, "nin", None)
     if isinstance(nin, int) and nin != 2:
         raise ValueError(
