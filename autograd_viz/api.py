@@ -144,7 +144,8 @@ def animate(
     from autograd_viz.front.player import DEFAULT_MAX_FRAMES  # lazily: ipywidgets
 
     if names is not None:  # a tensor's graph, labelled: opened here (the door refuses others)
-        root = open_graph(root, caller="animate()", max_nodes=_limit(options), names=names)
+        most = options.get("max_nodes", DrawOptions.max_nodes)
+        root = open_graph(root, caller="animate()", max_nodes=most, names=names)
     if isinstance(root, (Value, Graph)):
         return player_for(root, **options)  # ours: opened there, once
     most = check_count(options.get("max_nodes", DrawOptions.max_nodes), "max_nodes")  # first
@@ -168,8 +169,7 @@ def quiz(root: object, *, names: Mapping[str, object] | None = None, **options: 
     """
     from autograd_viz.front.quiz import DEFAULT_MAX_NODES, Quiz, too_many  # lazily: ipywidgets
 
-    most = options.get("max_nodes", DEFAULT_MAX_NODES)
-    most = as_count(most)  # None: not a count, and the Quiz says what is wrong
+    most = options.get("max_nodes", DEFAULT_MAX_NODES)  # not a count: the Quiz says what is wrong
     graph = open_graph(
         root, caller="quiz()", max_nodes=most, every_value=True, names=names,
         too_large=lambda n: too_many(f"more than {n}", n,
@@ -258,11 +258,6 @@ def side_by_side(value_root: object, tensor_root: object = None, **options: Any)
     return sbs.side_by_side(ours, theirs, draw_options)
 
 
-def _limit(options: Mapping[str, Any]) -> int | None:
-    """The `max_nodes` option where it is a usable one (else the viewer's check says why)."""
-    return as_count(options.get("max_nodes", DrawOptions.max_nodes))
-
-
 def player_for(root: object, *, widgets: bool | None = None, **options: Any) -> Any:
     """The player for `root` (a Value of ours or a graph opened already), opened here once:
     the widget where widgets render, else the inline page.
@@ -273,7 +268,8 @@ def player_for(root: object, *, widgets: bool | None = None, **options: Any) -> 
 
     if widgets is not None and not isinstance(widgets, bool):
         raise FrontendError(f"widgets must be True, False or None (choose), got {widgets!r}")
-    graph = open_graph(root, caller="animate()", max_nodes=_limit(options),
+    graph = open_graph(root, caller="animate()",
+                       max_nodes=options.get("max_nodes", DrawOptions.max_nodes),
                        collapse=options.get("collapse"))  # the one door: neurons counted too
     if widgets if widgets is not None else widgets_render():
         from autograd_viz.player import Player  # only here: anywidget and ipywidgets

@@ -163,3 +163,40 @@ def test_what_is_not_a_whole_number_is_still_refused(option, bad, tmp_path):
         pytest.importorskip("cairosvg")
     with pytest.raises((ValueError, TypeError, IndexError)):
         _whole_options(bad(_PIXELS.get(option, 2)), tmp_path)[option]()
+
+
+# ---- the door takes a count or nothing: a bad max_nodes reaches the option check on every path --
+
+
+def _door_paths() -> dict:
+    from autograd_viz import MLP
+
+    loss = MLP(2, [3, 1], seed=1)([1.0, 2.0])
+    neurons = {"collapse": "neuron"}
+    paths = {
+        "animate, neurons counted": lambda n: autograd_viz.animate(loss, **neurons, max_nodes=n),
+        "animate inline, neurons counted": lambda n: autograd_viz.animate(
+            loss, **neurons, widgets=False, max_nodes=n
+        ),
+        "quiz": lambda n: autograd_viz.quiz(_z(), max_nodes=n),
+    }
+    try:
+        import torch
+    except ImportError:  # PyTorch is optional
+        return paths
+    x = torch.tensor(2.0, requires_grad=True)
+    y = torch.tensor(3.0, requires_grad=True)
+    z = (x + y) * y
+    for name in ("animate", "quiz", "draw"):
+        call = getattr(autograd_viz, name)
+        paths[f"{name}, a PyTorch tensor"] = (
+            lambda n, call=call: call(z, names={"x": x, "y": y}, max_nodes=n)
+        )
+    return paths
+
+
+@pytest.mark.parametrize("path", list(_door_paths()))
+@pytest.mark.parametrize("bad", ["x", 2.5, True, 0])
+def test_a_bad_max_nodes_is_refused_in_the_options_words_on_every_path_through_the_door(path, bad):
+    with pytest.raises(Exception, match=r"max_nodes must be a positive int, got "):
+        _door_paths()[path](bad)

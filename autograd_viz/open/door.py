@@ -50,30 +50,28 @@ def open_graph(
     """The snapshot of the graph ending at `root`, opened once for the public call `caller`.
 
     `max_nodes`: refuse (GraphTooLargeError) a graph with more values to draw than this,
-    counting before any other work (None: no limit; a value that is not an int is left for
-    the caller's option check). `every_value` counts through `nn` neurons too (a viewer
-    with no collapsed boxes: the quiz, a derivation); then `too_large(max_nodes)` is the
-    error raised. `check` (another engine's graph): run the engine check and keep its
-    findings (None: if the graph holds gradients, i.e. its backward pass has run), for a
-    graph of at most `check_up_to` values; their backward() may run `timeout` seconds
-    (None: `time_limits.DEFAULT_TIMEOUT`).
-    What is not a graph raises `error` naming `caller` and what the kit looks for (None:
-    the reader's own `NotAGraphError`, with a hint for a tensor, a number, a list).
-    `probe`: the check also tries each method of their class on fresh values
-    (`check_engine` only: a picture runs nothing of theirs but their backward(), once).
-    `names` labels the tensors of a PyTorch graph ({"x": x}); tensors have no labels.
+    counting before any other work (None: no limit; numpy's integers count too, and a value that
+    is no count is left for the caller's option check). `every_value` counts through `nn`
+    neurons too (a viewer with no collapsed boxes: the quiz, a derivation); then
+    `too_large(max_nodes)` is the error raised. `check` (another engine's graph): run the engine
+    check and keep its findings (None: if the graph holds gradients, i.e. its backward pass has
+    run), for a graph of at most `check_up_to` values; their backward() may run `timeout`
+    seconds (None: `time_limits.DEFAULT_TIMEOUT`). What is not a graph raises `error` naming
+    `caller` and what the kit looks for (None: the reader's own `NotAGraphError`, with a hint
+    for a tensor, a number, a list). `probe`: the check also tries each method of their class on
+    fresh values (`check_engine` only: a picture runs nothing of theirs but their backward(),
+    once). `names` labels the tensors of a PyTorch graph ({"x": x}); tensors have no labels.
     `collapse="neuron"` (a drawing of one box per neuron) also counts the neurons against
     `max_nodes` before the read.
     """
-    max_nodes = as_count(max_nodes) or max_nodes  # numpy's 100 is 100; not a count: the caller's
+    max_nodes = as_count(max_nodes)  # numpy's 100 is 100; None: no count (the caller's check)
     if not isinstance(root, (Graph, Value)):  # another engine's openers load only now
         from autograd_viz.open.engines.torch_graph import is_tensor
 
         if is_tensor(root):  # PyTorch's graph: read, and its backward run once with hooks
             from autograd_viz.open.engines.torch_run import torch_snapshot  # imports torch
 
-            limit = as_count(max_nodes)
-            return torch_snapshot(root, names=names, max_nodes=limit, caller=caller,
+            return torch_snapshot(root, names=names, max_nodes=max_nodes, caller=caller,
                                   too_large=too_large if every_value else None)  # fmt: skip
     if names is not None:
         raise TypeError(
@@ -127,7 +125,7 @@ def _count(
     too_large: Callable[[int], Exception] | None,
 ) -> dict | None:
     """What the size check read (for the snapshot), after refusing a graph too large."""
-    if max_nodes is None or type(max_nodes) is not int:
+    if max_nodes is None:
         return None  # no limit, or a bad one: the caller's option check says what is wrong
     if not every_value:
         return check_size(root, max_nodes) or None
