@@ -39,9 +39,10 @@ def derive(graph: Graph, phase: str = "both", *, digits: int = 4,
     '∂(x · x)/∂x = 2 + 2 = 4'
     """
     check_phase(phase)
-    if as_count(digits) is None:
+    count = as_count(digits)
+    if count is None:
         raise TraceError(f"digits must be a whole number >= 1, got {digits!r}")
-    digits = as_count(digits)
+    digits = count
     if notation not in NOTATIONS:
         raise TraceError(f"notation must be 'blog' or 'adjoint', got {notation!r}")
     names = expression_names(graph, digits)

@@ -118,9 +118,10 @@ def filmstrip(
     >>> strip.indices
     [0, 2, 8]
     """
-    if as_count(columns) is None:
+    count = as_count(columns)
+    if count is None:
         raise ValueError(f"columns must be a positive whole number, got {columns!r}")
-    columns = as_count(columns)
+    columns = count
     chosen = None if steps is None else _step_list(steps)  # before the work
     frames = frames_of(source, phase, draw_options)
     n = len(frames)

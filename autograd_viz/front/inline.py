@@ -97,9 +97,10 @@ class InlinePlayer:
         from autograd_viz.view.steptable import payload, step_table
 
         graph = opened(graph, "this InlinePlayer plays", "autograd_viz.animate(z, widgets=False)")
-        if height is not None and (whole(height) is None or not 100 <= height <= 10_000):
+        pixels = None if height is None else whole(height)
+        if height is not None and (pixels is None or not 100 <= pixels <= 10_000):
             raise ValueError(f"height is in CSS pixels (100 to 10000), got {height!r}")
-        height = height if height is None else whole(height)
+        height = pixels
         if not isinstance(projector, bool):  # "no" would be true: projector mode, unasked
             raise ValueError(f"projector must be True or False, got {projector!r}")
         max_frames = check_count(max_frames, "max_frames", PlayerError)

@@ -158,11 +158,12 @@ class TrainingView:
     ) -> None:
         import ipywidgets as widgets
 
-        if as_count(steps) is None:
+        total, each = as_count(steps), as_count(every)
+        if total is None:
             raise ValueError(f"steps is the number of training steps (>= 1), got {steps!r}")
-        if as_count(every) is None:
+        if each is None:
             raise ValueError(f"every is a number of steps (>= 1), got {every!r}")
-        steps, every = as_count(steps), as_count(every)
+        steps, every = total, each
         if not callable(model):
             raise TypeError(
                 f"TrainingView needs the model to call on each point (e.g. an MLP), got "
