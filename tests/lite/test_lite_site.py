@@ -220,19 +220,20 @@ _WIDGET_ROOTS_JS = """(cell) =>
     + ' .avz-quiz):not(.jupyter-widgets *)').length"""
 
 # Done when the page shows every output the cells hold (in the model): an output area per
-# output, its images loaded, each widget view drawn or saying why not. The kernel is idle before
-# the page has caught up: on a loaded machine, the last cell's output area was still empty when
-# the page was read.
+# output, every image loaded, each widget view drawn or saying why not (none still "Loading
+# widget"). The kernel is idle before the page has caught up: on a loaded machine, the last
+# cell's output area was still empty when the page was read.
 _OUTPUTS_DRAWN_JS = """() => {
   const roots = __ROOTS__;
   const panel = window.jupyterapp.shell.currentWidget;
+  if (document.body.innerText.includes('Loading widget')
+      || ![...document.images].every((img) => img.complete)) return false;
   return panel.content.widgets.every((cell) => {
     if (cell.model.type !== 'code') return true;
     const outputs = cell.model.outputs.toJSON();
     const views = outputs.filter((o) => o.data
       && o.data['__VIEW__'] && o.data['__VIEW__'].model_id).length;
     return cell.node.querySelectorAll('.jp-OutputArea-child').length >= outputs.length
-      && [...cell.node.querySelectorAll('img')].every((img) => img.complete)
       && (views === 0 || roots(cell) >= views
           || cell.node.innerText.includes('Error displaying widget'));
   });
@@ -368,14 +369,8 @@ def run_notebook(browser: Browser, notebook: str) -> tuple[list[dict | None], di
     browser.open(notebook)
     browser.page.evaluate(_RUN_ALL_JS, {str(k): v for k, v in patches.items()})
     browser.page.wait_for_function(_RUN_DONE_JS, timeout=RUN_ALL_TIMEOUT_S * 1000, polling=250)
-    with contextlib.suppress(Exception):  # widget views render once their models arrive
-        browser.page.wait_for_function(
-            "() => !document.body.innerText.includes('Loading widget')"
-            " && [...document.images].every((img) => img.complete)",
-            timeout=30_000,
-        )
     with contextlib.suppress(Exception):  # what is still missing is reported by the checks
-        browser.page.wait_for_function(_OUTPUTS_DRAWN_JS, timeout=60_000, polling=250)
+        browser.page.wait_for_function(_OUTPUTS_DRAWN_JS, timeout=90_000, polling=250)
     return browser.page.evaluate(_READ_JS), patches
 
 

@@ -172,6 +172,10 @@ def _widget_class_names() -> list[str]:
     return sorted(names)
 
 
+# What a widget output holds once its view is drawn: an ipywidgets view, or the player (an
+# anywidget: its view is the drawn .avz-player).
+_VIEWS = "'.jupyter-widgets, .avz-player .avz-graph svg'"
+
 # Output elements in JupyterLab: rendered MIME outputs carry `data-mime-type` (stderr and error
 # tracebacks both render as application/vnd.jupyter.stderr); the ipywidgets renderer does not,
 # and holds the widget view (`.jupyter-widgets`; the player, an anywidget, draws `.avz-player`)
@@ -189,27 +193,28 @@ _READ_PAGE_JS = """
       text: text(o),
       nested: o.parentElement.closest('.jupyter-widgets') !== null,
       // an ipywidgets view, or the player (an anywidget: its view is the drawn .avz-player)
-      widgetViews: o.querySelectorAll('.jupyter-widgets, .avz-player .avz-graph svg').length
+      widgetViews: o.querySelectorAll(__VIEWS__).length
         + (o.classList.contains('jupyter-widgets') ? 1 : 0),
     })),
   };
 }
-"""
+""".replace("__VIEWS__", _VIEWS)
 _WIDGET_FAILURES = ("Loading widget", "Error displaying widget")
 
 # Done when the page holds `want` widget outputs (the committed notebook's count) and each shows
-# its view or says why not. The kernel is idle before the widget manager has made the last
-# views, and an output area not yet drawn shows no "Loading widget" text to wait out.
+# its view or says why not (none still "Loading widget"). The kernel is idle before the widget
+# manager has made the last views, and an output area not yet drawn shows no text to wait out.
 _WIDGETS_SHOWN_JS = """(want) => {
+  if (document.body.innerText.includes('Loading widget')) return false;
   const nb = document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook');
   const outs = [...nb.querySelectorAll('.jp-OutputArea-output')].filter((o) =>
     o.getAttribute('data-mime-type') === null
     && o.parentElement.closest('.jupyter-widgets') === null);
   return outs.length >= want && outs.every((o) =>
-    o.querySelectorAll('.jupyter-widgets, .avz-player .avz-graph svg').length > 0
+    o.querySelectorAll(__VIEWS__).length > 0
     || o.classList.contains('jupyter-widgets')
     || (o.innerText || '').includes('Error displaying widget'));
-}"""
+}""".replace("__VIEWS__", _VIEWS)
 
 
 def _read_page(page, widget_names: Sequence[str]) -> RunReport:
@@ -342,13 +347,10 @@ def run_all_cells(browser, server: LabServer, notebook: str, widgets: int = 0) -
                 f"screenshot: {shot}; server log: {server.log}"
             ) from exc
         _wait_for_kernel_idle(page, RUN_ALL_TIMEOUT * 1000)
-        # Widget views render asynchronously once their models arrive.
+        # Widget views render asynchronously once their models arrive; what is still missing
+        # after the wait, the checks report.
         with contextlib.suppress(Exception):
-            page.wait_for_function(
-                "() => !document.body.innerText.includes('Loading widget')", timeout=30_000
-            )
-        with contextlib.suppress(Exception):  # what is still missing, the checks report
-            page.wait_for_function(_WIDGETS_SHOWN_JS, arg=widgets, timeout=60_000, polling=250)
+            page.wait_for_function(_WIDGETS_SHOWN_JS, arg=widgets, timeout=90_000, polling=250)
         untypeset = """() => [...document.querySelectorAll('.avz-player .avz-eq')]
             .filter(e => !e.querySelector('.katex')).map(e => e.getAttribute('data-text'))"""
         with contextlib.suppress(Exception):  # KaTeX comes from the kernel, once per page
