@@ -306,3 +306,34 @@ def test_fourteen_says_a_derivative_that_is_not_a_number_is_not_one():
     code = "def dual_div(a, b):\n    return Dual(a.val / b.val, None)"
     verdict = exercise.check(_defined(exercise, code))
     assert not verdict.ok and "der = None, not a number" in verdict.message
+
+
+def test_twelves_reference_gradient_is_softmax_minus_one_hot_on_every_score_vector():
+    # the check's own backward() against p − y worked at 50 digits (mpmath), and PyTorch's
+    import mpmath
+
+    from autograd_viz.course import number_checks
+
+    for z, c in number_checks._SCORES:
+        with mpmath.workdps(50):
+            exps = [mpmath.exp(mpmath.mpf(v)) for v in z]
+            want = [float(e / mpmath.fsum(exps)) - (k == c) for k, e in enumerate(exps)]
+        assert number_checks._backward_gradient(z, c) == pytest.approx(want, abs=1e-12)
+    torch = pytest.importorskip("torch")
+    for z, c in number_checks._SCORES:
+        t = torch.tensor(z, dtype=torch.float64, requires_grad=True)
+        torch.nn.functional.cross_entropy(t[None], torch.tensor([c])).backward()
+        assert number_checks._backward_gradient(z, c) == pytest.approx(t.grad.tolist(), abs=1e-12)
+
+
+@pytest.mark.parametrize("shift", ["min(z)", "sum(z) / len(z)", "z[0]", "z[c]"])
+def test_twelve_refuses_every_shift_but_the_largest_scores(shift):
+    # exp(z − shift) overflows on scores 2,000 apart unless the shift is max z
+    ex, _ = _exercise("12", "ce_task")
+    code = f"""def cross_entropy_grad(z, c):
+    shift = {shift}
+    exps = [math.exp(zk - shift) for zk in z]
+    return [e / sum(exps) - (k == c) for k, e in enumerate(exps)]"""
+    verdict = ex.grade(ex._run_source(code, shift, None))
+    assert not verdict.ok
+    assert "subtract the largest score before exp" in str(verdict)

@@ -107,6 +107,20 @@ CROSS_ENTROPY_GRAD = {  # 12: p − y
     return [e / sum(exps) - (k == c) for k, e in enumerate(exps)]""",
             "subtract the largest score",
         ),
+        "the smallest score subtracted: exp still overflows": (
+            """def cross_entropy_grad(z, c):
+    low = min(z)
+    exps = [math.exp(zk - low) for zk in z]
+    return [e / sum(exps) - (k == c) for k, e in enumerate(exps)]""",
+            "subtract the largest score",
+        ),
+        "the mean subtracted: exp still overflows": (
+            """def cross_entropy_grad(z, c):
+    mean = sum(z) / len(z)
+    exps = [math.exp(zk - mean) for zk in z]
+    return [e / sum(exps) - (k == c) for k, e in enumerate(exps)]""",
+            "subtract the largest score",
+        ),
         "only the correct class's entry": (
             """def cross_entropy_grad(z, c):
     top = max(z)

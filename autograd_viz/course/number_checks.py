@@ -124,32 +124,34 @@ def by_hand_backward_check(f: Callable, name: str = "my_backward") -> Verdict:
 
 # ---- 12: the gradient of softmax with cross-entropy ---------------------------------------------
 
+# the third: scores 2,000 apart, where exp overflows after any shift but the largest score's (no
+# shift, the smallest, the mean, the first, the correct class's), and the correct class's p is 0
 _SCORES = (
     ([2.0, 1.0, -1.0], 0),
     ([0.5, -1.5, 3.0, 0.0], 2),
-    ([1000.0, 999.0, 997.0], 1),
+    ([-1000.0, 1000.0, 999.0, -1000.0], 3),
     ([1.0, 1.0, -2.0], 1),
     ([-0.5], 0),
 )
 
 
 def _backward_gradient(z: list[float], c: int) -> list[float]:
-    """dL/dz from backward() on L = −log softmax(z)[c], built here from Values (shifted by
-    max z, so exp cannot overflow): the check's own softmax, not a notebook's."""
+    """dL/dz from backward() on L = −log softmax(z)[c], built here from Values as
+    log Σ exp(z − max z) + max z − z[c]: no exp overflows, and a correct class whose softmax
+    is 0 in floats takes no log of 0. The check's own softmax, not a notebook's."""
     zv = [Value(v) for v in z]
     top = max(z)
-    exps = [(v - top).exp() for v in zv]
-    total = exps[0]
-    for e in exps[1:]:
-        total = total + e
-    (-(exps[c] / total).log()).backward()
+    total = (zv[0] - top).exp()
+    for v in zv[1:]:
+        total = total + (v - top).exp()
+    (total.log() + top - zv[c]).backward()
     return [v.grad for v in zv]
 
 
 def cross_entropy_grad_check(f: Callable, name: str = "cross_entropy_grad") -> Verdict:
     """Compare f(z, c) with backward()'s gradient of −log softmax(z)[c] on five score
-    vectors: three classes, four, scores near 1000 (exp overflows unless max z is
-    subtracted), a tie, and a single class."""
+    vectors: three classes, four, scores 2,000 apart (exp overflows unless the largest score
+    is subtracted), a tie, and a single class."""
     for z, c in _SCORES:
         want = _backward_gradient(z, c)
         where = f"z = {[float(v) for v in z]}, c = {c}"
@@ -158,9 +160,9 @@ def cross_entropy_grad_check(f: Callable, name: str = "cross_entropy_grad") -> V
         except OverflowError:
             return Verdict(
                 False,
-                f"For {where} your `{name}` overflowed: math.exp({max(z):g}) is too large for a "
-                "float.",
-                "subtract the largest score before exp.",
+                f"For {where} your `{name}` overflowed: exp of a number above 709.78 is too "
+                "large for a float.",
+                "subtract the largest score before exp: every exponent is then 0 or less.",
             )
         except Exception as err:
             return raised(name, err, where)
