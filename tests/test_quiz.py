@@ -525,6 +525,10 @@ def _times(w: float, digits: int = 4) -> Quiz:
         (-24.0, "−24", True, ""),  # the Unicode minus the drawings print
         (-24.0, "–24", True, ""),  # an en dash
         (-24.0, "24", False, ""),
+        (0.005, "0.01", False, "Close: give at least 4 significant digits"),
+        (0.005, "0", False, ""),  # a typed zero is not "close" to a small number
+        (0.2, "0.0", False, ""),
+        (-0.125, "-0", False, ""),
     ],
 )
 def test_the_quiz_gives_the_exercises_verdict_and_note(answer, typed, right, note):
@@ -533,6 +537,8 @@ def test_the_quiz_gives_the_exercises_verdict_and_note(answer, typed, right, not
     assert q.submit("∂z/∂x", typed) is right is ex.submit(typed)
     if note:
         assert note in q.feedback and note in ex.feedback.value, q.feedback
+    else:
+        assert "Close" not in q.feedback and "Close" not in ex.feedback.value, q.feedback
 
 
 def test_an_unreadable_answer_is_told_the_exercises_words():

@@ -169,7 +169,9 @@ class AnswerKey:
                     f"{reading.value:g}: {reading.why}."
                 )
             return False, f"(I read {shown!r} as {reading.value:g}: {reading.why}.)"
-        rounded = reading.digits is not None and self.tol is None
+        # a typed 0 says the answer is zero, not a rounding of it: never "close" (a vanishing
+        # gradient, 0.005, is not 0 given to too few digits)
+        rounded = reading.digits is not None and self.tol is None and reading.value != 0
         if rounded and any(abs(reading.value - n) <= _slack(reading.half_unit) for n in expected):
             return False, (
                 f"Close: give at least {self.digits} significant digits, as the drawings "
