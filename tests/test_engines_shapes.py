@@ -11,7 +11,7 @@ import pytest
 import autograd_viz
 from autograd_viz import check_engine, quiz
 from autograd_viz.open.engines.read import read_graph
-from autograd_viz.trace import derivation, trace
+from autograd_viz.trace import TraceError, derivation, trace
 
 
 def _final_grads(root) -> dict[int, float]:
@@ -286,3 +286,133 @@ def test_a_picture_runs_each_rule_of_theirs_once(picture):
     _CountsRules.calls = 0
     picture(z)
     assert _CountsRules.calls == 1  # was 7 here: the probes of 2 * x, 2 / x, ... in every picture
+
+
+# ---- 7. an engine whose rules the kit cannot see ------------------------------------------------
+
+
+class ForwardOnly:
+    """A learner's class before its backward pass is written: operands and ops, no rules."""
+
+    def __init__(self, data, children=(), op="", label=""):
+        self.data, self.grad, self._prev, self._op, self.label = data, 0.0, children, op, label
+
+    def __add__(self, other):
+        return ForwardOnly(self.data + other.data, (self, other), "+")
+
+    def __mul__(self, other):
+        return ForwardOnly(self.data * other.data, (self, other), "*")
+
+
+class RulesAsMethods:
+    """One subclass per operation, each with its rule as a method `_back` (no `_backward`),
+    and a backward() that calls them: right gradients the kit has no way to watch."""
+
+    def __init__(self, data, parents=(), label=""):
+        self.data, self.grad, self.parents, self.label = data, 0.0, parents, label
+
+    def __add__(self, other):
+        return _Sum(self, other)
+
+    def __mul__(self, other):
+        return _Product(self, other)
+
+    def _back(self):
+        pass
+
+    def backward(self):
+        order, seen, stack = [], set(), [(self, False)]
+        while stack:
+            v, placed = stack.pop()
+            if placed:
+                order.append(v)
+            elif id(v) not in seen:
+                seen.add(id(v))
+                stack += [(v, True)] + [(p, False) for p in v.parents]
+        self.grad = 1.0
+        for v in reversed(order):
+            v._back()
+
+
+class _Sum(RulesAsMethods):
+    def __init__(self, a, b):
+        super().__init__(a.data + b.data, (a, b))
+
+    def _back(self):
+        for p in self.parents:
+            p.grad += self.grad
+
+
+class _Product(RulesAsMethods):
+    def __init__(self, a, b):
+        super().__init__(a.data * b.data, (a, b))
+
+    def _back(self):
+        a, b = self.parents
+        a.grad += b.data * self.grad
+        b.grad += a.data * self.grad
+
+
+def _unseen(cls):
+    x, y = cls(2.0, label="x"), cls(3.0, label="y")
+    return x, y, (x + y) * y
+
+
+def _showing_a_backward_pass():
+    from autograd_viz import api, export
+    from autograd_viz.frames import Frames
+    from autograd_viz.player import Player
+
+    return {
+        "trace": trace,
+        "derivation": derivation,
+        "animate": autograd_viz.animate,
+        "animate, widget-free": lambda z: autograd_viz.animate(z, widgets=False),
+        "Player": Player,
+        "Frames": Frames,
+        "filmstrip": export.filmstrip,
+        "standalone_html": export.standalone_html,
+        "ask_table": api.ask_table,
+    }
+
+
+@pytest.mark.parametrize("cls", [ForwardOnly, RulesAsMethods])
+@pytest.mark.parametrize("viewer", list(_showing_a_backward_pass()))
+def test_a_backward_pass_whose_rules_the_kit_cannot_see_is_refused_not_shown_as_zeros(cls, viewer):
+    # before: every share 0, in equations such as "∂out/∂(x + y) = y = 3 = 0"
+    *_, z = _unseen(cls)
+    with pytest.raises(TraceError) as err:
+        _showing_a_backward_pass()[viewer](z)
+    said = str(err.value)
+    assert said.startswith("the backward pass of your graph cannot be shown: no operation's "
+                           "output has a `_backward`")  # fmt: skip
+    changed = "your backward() changed the gradients another way"
+    assert (changed in said) is (cls is RulesAsMethods), said
+    assert "trace(root, 'forward')" in said
+
+
+@pytest.mark.parametrize("cls", [ForwardOnly, RulesAsMethods])
+def test_what_needs_no_rule_of_theirs_still_works_on_such_an_engine(cls):
+    x, y, z = _unseen(cls)
+    assert [s.text for s in trace(z, "forward")] == [
+        "inputs: x = 2, y = 3", "x + y = 2 + 3 = 5", "out = (x + y) · y = 5 · 3 = 15",
+    ]  # fmt: skip
+    q = quiz(z)  # graded by the op table, not by their rules
+    assert q.submit("∂out/∂y", "8") and not q.submit("∂out/∂x", "8")
+    if cls is RulesAsMethods:
+        z.backward()  # their own backward(): the drawing shows the grads it left
+        assert (x.grad, y.grad) == (3.0, 8.0)
+        source = autograd_viz.draw(z).source
+        assert "grad 3<" in source and "grad 8<" in source
+    else:
+        assert "grad ?<" in autograd_viz.draw(z).source  # no backward pass has run
+
+
+def test_a_backward_that_calls_no_rule_of_its_graph_is_still_shown_as_it_ran():
+    # their rules exist, their backward() calls none: the zeros are what their engine did
+    class NeverCalls(oe.BlogValue):
+        def backward(self):
+            self.grad = 1.0
+
+    *_, z = _unseen(NeverCalls)
+    assert trace(z, "backward")[-1].text == "∂out/∂y = 0 + 0 = 0"

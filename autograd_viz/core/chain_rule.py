@@ -71,6 +71,9 @@ class _Backward:
     """
 
     def __init__(self, graph: Graph, names: list[Eq], digits: int, notation: str) -> None:
+        unseen = getattr(graph, "unseen_rules", "")  # a learner's engine with no rule to record
+        if unseen:
+            raise TraceError(unseen)
         self.graph, self.names, self.digits = graph, names, digits
         self.adjoint = notation == "adjoint"
         self.r = len(graph.nodes) - 1  # the root is last in topological order

@@ -263,6 +263,35 @@ class ForeignSnapshot(Graph):
         return None if found is None else (found.message, found.hint)
 
     @property
+    def unseen_rules(self) -> str:
+        """Why the backward pass of their graph cannot be shown, where no operation has a rule
+        the kit can record — neither a `_backward` nor stored local gradients — so what each
+        operation sent is unknown (not 0, which is what a pass that ran no rule would show);
+        '' elsewhere, and for a graph opened to grade against (a quiz needs no rule of theirs)."""
+        run, source = self.run, self.source
+        if run is None or source is None or run.calls:
+            return ""
+        if any(local is not None for local in source.local_grads):
+            return ""
+        operations = [i for i, operands in enumerate(source.operands) if operands]
+        if not operations or any(
+            callable(getattr(source.nodes[i], "_backward", None)) for i in operations
+        ):
+            return ""
+        start = "the backward pass of your graph cannot be shown: no operation's output has a "
+        start += "`_backward` (the rule micrograd leaves on it) or its local gradients stored as "
+        start += "`_local_grads` (as microgpt does)"
+        fix = "Give each output its rule as `_backward`. Meanwhile, "
+        fix += "autograd_viz.trace.trace(root, 'forward') writes the forward pass, and "
+        fix += "autograd_viz.draw(root) draws the graph"
+        if run.order == "your backward()" and any(g != 0 for g in run.grads[:-1]):
+            return (
+                f"{start}; your backward() changed the gradients another way, so which "
+                f"operation sent what is unknown. {fix} with the grads your backward() left."
+            )
+        return f"{start}, so there is no backward pass to show yet. {fix}."
+
+    @property
     def engine_grads(self) -> tuple[float, ...] | None:
         """Every value's gradient after the one run of *their* backward() from fresh
         gradients, for the derivation to say where it differs from the numbers it derives
