@@ -57,7 +57,7 @@ def _opening(export: Export) -> Export:
         if not isinstance(source, (Graph, Frames)):
             most = options.get("max_nodes", DrawOptions.max_nodes)
             source = open_graph(source, caller=f"{export.__name__}()", max_nodes=most,
-                                needs="a Value or Frames")  # fmt: skip
+                                needs="a Value or Frames", check=True)  # fmt: skip
         return export(source, *args, **options)
 
     return entry  # type: ignore[return-value]

@@ -27,5 +27,6 @@ class Frames(_frames.Frames):
 
     def __init__(self, root: object, phase: str = "both", **options: Any) -> None:
         most = options.get("max_nodes", DrawOptions.max_nodes)
-        graph = open_graph(root, caller="Frames", max_nodes=most)  # a snapshot passes as is
+        # a snapshot passes as is; a learner's engine is checked, so a wrong rule is said
+        graph = open_graph(root, caller="Frames", max_nodes=most, check=True)
         super().__init__(graph, phase, **options)

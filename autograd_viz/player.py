@@ -29,5 +29,6 @@ class Player(_player.Player):
 
     def __init__(self, root: object, phase: str = "both", **options: Any) -> None:
         most = options.get("max_nodes", DrawOptions.max_nodes)
-        graph = open_graph(root, caller="Player", max_nodes=most)  # a snapshot passes as is
+        # a snapshot passes as is; a learner's engine is checked, so a wrong rule is said
+        graph = open_graph(root, caller="Player", max_nodes=most, check=True)
         super().__init__(graph, phase, **options)

@@ -70,7 +70,7 @@ def trace(
     """
     max_nodes = check_count(max_nodes, "max_nodes", TraceError)
     graph = open_graph(root, caller="trace()", max_nodes=max_nodes, every_value=True,
-                       too_large=_too_large, error=TraceError)  # fmt: skip
+                       too_large=_too_large, error=TraceError, check=True)  # fmt: skip
     return derive(graph, phase, digits=digits, notation=notation)
 
 

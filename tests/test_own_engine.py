@@ -552,3 +552,37 @@ def test_the_order_their_backward_ran_in_is_checked_in_one_pass_over_the_uses():
     finally:
         sys.setprofile(None)
     assert graph.backward_order is not None and len(listed) == 1
+
+
+def _player_text(root) -> str:
+    from autograd_viz.player import Player
+
+    player = Player(root)
+    try:
+        return "\n".join(s.text for s in player.steps)
+    finally:
+        player.close()
+
+
+def _derivations():
+    from autograd_viz import export
+    from autograd_viz.frames import Frames
+    from autograd_viz.trace import derivation, trace
+
+    return {
+        "trace": lambda root: "\n".join(s.text for s in trace(root)),
+        "derivation": derivation,
+        "Frames": lambda root: "\n".join(s.text for s in Frames(root).steps),
+        "Player": _player_text,
+        "standalone_html": export.standalone_html,
+        "filmstrip": lambda root: export.filmstrip(root).html(),
+    }
+
+
+@pytest.mark.parametrize("entry", list(_derivations()))
+def test_a_derivation_of_a_learners_wrong_rule_says_so_before_their_backward_has_run(entry):
+    # before, only animate() checked a fresh graph: trace, Player, Frames and the exports
+    # wrote "∂L/∂a = 14 · b = 14 · 3 = 28" with nothing to say it is not so
+    root = oe.square_of_ab_plus_c(oe.SwappedMul)  # no backward() yet: every grad is 0
+    shown = _derivations()[entry](root)
+    assert "your `__mul__` sent 28 to a; the product rule gives 42" in shown

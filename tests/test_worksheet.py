@@ -236,3 +236,38 @@ def test_a_max_nodes_that_is_not_a_count_is_refused_before_the_graph_is_read(mos
                  lambda: save_worksheet((x + y) * y, "never.html", max_nodes=most)):
         with pytest.raises(WorksheetError, match="max_nodes must be a positive int"):
             call()
+
+
+# ---- a learner's engine: the key is the maths', not their rules' ------------------------------
+
+
+@pytest.mark.parametrize("cls", ["SwappedMul", "AssignInsteadOfAdd", "ForgotOutGrad", "BlogValue"])
+def test_the_key_of_a_learners_engine_gives_the_right_numbers_not_their_rules(cls):
+    # before: SwappedMul's key read "∂L/∂a = 14 · b = 14 · 3 = 28" (the right answer is 42)
+    import own_engines as oe
+
+    theirs = worksheet(oe.square_of_ab_plus_c(getattr(oe, cls)), key=True)
+    ours = worksheet(oe.square_of_ab_plus_c(Value), key=True)
+    assert theirs.lines == ours.lines
+    assert "∂L/∂a = ∂L/∂d · ∂d/∂a = 14 · b = 14 · 3 = 42" in theirs.lines
+    assert "∂L/∂b = ∂L/∂d · ∂d/∂b = 14 · a = 14 · 2 = 28" in theirs.lines
+
+
+def test_a_learners_operation_with_no_derivative_to_be_found_gets_no_key():
+    import own_engines as oe
+
+    class OnlyAtTwo(oe.BlogValue):
+        def twist(self):  # runs at x = 2 only: no central difference can be taken
+            if self.data != 2.0:
+                raise ValueError("only at 2")
+            out = type(self)(self.data**2 + 1, (self,), "zz")
+
+            def _backward():
+                self.grad += 2 * self.data * out.grad
+
+            out._backward = _backward
+            return out
+
+    x = OnlyAtTwo(2.0, label="x")
+    with pytest.raises(WorksheetError, match="operation 'zz' is one the kit knows no derivative"):
+        worksheet(x.twist() * x, key=True)

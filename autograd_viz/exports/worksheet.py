@@ -190,6 +190,15 @@ def worksheet(
     'x + y = 2 + 3 = 5'
     """
     graph = opened(graph, "this worksheet shows", "autograd_viz.export.worksheet(root)")
+    # a learner's engine: the key gives the maths' numbers (the op table's), never their rules'
+    graph, unknown, _ = graph.graded()
+    if unknown:
+        ops = ", ".join(sorted({repr(graph.nodes[i].op) for i in unknown}))
+        raise WorksheetError(
+            f"this graph's operation {ops} is one the kit knows no derivative for, so an "
+            "answer key could not be trusted. Make the worksheet of an expression built "
+            "from +, −, ·, /, powers, exp, log, tanh, ReLU and the other operations the kit knows."
+        )
     if not isinstance(key, bool):
         raise TypeError(f"key must be True (the answer key) or False, got {key!r}")
     if paper not in PAPERS:
