@@ -127,7 +127,7 @@ def ask_table(
     """
     max_nodes = check_count(max_nodes, "max_nodes", TraceError)
     graph = open_graph(root, caller="ask_table()", max_nodes=max_nodes, every_value=True,
-                       too_large=too_large_to_ask)  # fmt: skip
+                       too_large=too_large_to_ask, check=True)  # fmt: skip
     return ask_of(graph, digits=digits, steps=steps, latex=latex)
 
 

@@ -170,3 +170,23 @@ def test_ask_table_answers_for_a_micrograd_graph_as_for_ours():
     table = ask_table(oe.sum_times_y(mg.Value))
     assert table["nodes"]["v1"]["sum"] == "∂z/∂y = ȳ via the product + ȳ via the sum = 5 + 3 = 8"
     assert table["nodes"]["v0"]["sum"] == "∂z/∂x = ∂z/∂s · ∂s/∂x = 3 · 1 = 3"
+
+
+def test_a_learners_wrong_rule_is_said_in_the_panel_not_only_in_one_caption():
+    # before: the panel stripped the trace's "✗" sentence, so clicking a showed
+    # "∂L/∂a = 14 · b = 14 · 3 = 28" (3 · 14 is 42) with nothing to say their rule did it
+    import own_engines as oe
+
+
+    table = ask_table(oe.square_of_ab_plus_c(oe.SwappedMul))  # no backward() run before
+    a, b = table["nodes"]["v0"], table["nodes"]["v1"]
+    assert (a["name"], a["grad"], b["name"], b["grad"]) == ("a", "28", "b", "42")
+    assert a["sum"] == (
+        "∂L/∂a = ∂L/∂d · ∂d/∂a = 14 · b = 14 · 3 = 28   ✗ your `__mul__` sent 28 to a; the "
+        "product rule gives 42 — it sent what the other operand should get: operands swapped "
+        "in the rule?"
+    )
+    assert "✗ your `__mul__` sent 42 to b; the product rule gives 28" in b["terms"][0]["text"]
+    assert b["terms"][0]["value"] == "42"
+    assert not any("✗" in n["latex"] for n in table["nodes"].values())
+    assert not any("✗" in n["sum"] for k, n in table["nodes"].items() if k not in ("v0", "v1"))

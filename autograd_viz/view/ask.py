@@ -4,7 +4,8 @@ with one term per use (each term with the SVG edge ids it travels) and, for ever
 local derivative written the autodiff way, as a JSON-able dict the front end (`front/static/ask.js`)
 shows; every line is one the kit's own trace writes (its blog-notation steps for the sums,
 `local_equations` for the edges), nothing recomputed, so the panel can never disagree with the
-player, the worksheet or `backward()`."""
+player, the worksheet or `backward()`; where a learner's rule went wrong, a line's text keeps the
+trace's "✗" sentence (its LaTeX stays the maths)."""
 
 from __future__ import annotations
 
@@ -77,7 +78,8 @@ def ask_of(
             entry["why"] = f"{names[i]} is used once: one chain-rule term"
         else:
             continue
-        entry["grad"] = entry["sum"].rsplit(_EQ, 1)[-1]  # the trace's number, as it wrote it
+        # the trace's number, as it wrote it (before any "✗" sentence)
+        entry["grad"] = entry["sum"].split(_FLAG, 1)[0].rsplit(_EQ, 1)[-1]
         nodes[f"v{i}"] = entry
 
     edges = {
@@ -112,8 +114,15 @@ def _times(n: int) -> str:
 
 
 def _unflagged(step: Step) -> tuple[str, str]:
-    """A step's text and LaTeX without a learner-engine flag (said in the caption instead)."""
+    """A step's text without a learner-engine flag (to read its parts), and its LaTeX."""
     return step.text.split(_FLAG, 1)[0], step.latex
+
+
+def _flag(step: Step) -> str:
+    """The trace's "   ✗ …" sentence at the end of a step's text, where a learner's rule went
+    wrong ('' elsewhere): the panel says it too, or its line would state false arithmetic."""
+    text = step.text
+    return text[text.index(_FLAG):] if _FLAG in text else ""
 
 
 def _onward_edges(graph) -> list[list[str]]:
@@ -134,7 +143,7 @@ def _term(step: Step, onward: list[list[str]]) -> dict[str, Any]:
     parts = text.split(_EQ)
     lparts = latex.split(_EQ)
     return {
-        "text": text,
+        "text": text + _flag(step),
         "latex": latex,
         "lhs": parts[0],
         "lhs_latex": lparts[0],
@@ -146,7 +155,7 @@ def _term(step: Step, onward: list[list[str]]) -> dict[str, Any]:
 
 def _plain(step: Step) -> dict[str, str]:
     text, latex = _unflagged(step)
-    return {"total": text.split(_EQ)[0], "sum": text, "latex": latex}
+    return {"total": text.split(_EQ)[0], "sum": text + _flag(step), "latex": latex}
 
 
 def _summed(step: Step, terms: list[dict[str, Any]]) -> dict[str, str]:
@@ -159,6 +168,6 @@ def _summed(step: Step, terms: list[dict[str, Any]]) -> dict[str, str]:
     lnamed = " + ".join(t["lhs_latex"] for t in terms)
     return {
         "total": head,
-        "sum": f"{head}{_EQ}{named}{_EQ}{numbers}",
+        "sum": f"{head}{_EQ}{named}{_EQ}{numbers}{_flag(step)}",
         "latex": f"{lhead}{_EQ}{lnamed}{_EQ}{lnumbers}",
     }

@@ -214,7 +214,7 @@ def check_graph(
         if right_sent[i] is None:
             right_sent[i] = verdict.right
         if verdict.finding is not None:
-            findings.append((position, verdict.finding))
+            findings += [(position, f) for f in (verdict.finding, *verdict.also)]
             row["detail"] = row["detail"] or verdict.finding.message
     failed = dict(run.errors)
     stores = [local is not None for local in graph.local_grads] or [False] * len(graph)
@@ -277,6 +277,7 @@ class _Verdict:
     how: str
     finding: Finding | None = None
     right: dict[int, float] | None = None
+    also: tuple[Finding, ...] = ()  # the call's other wrong operands: each line says its own
 
 
 def _check_call(
@@ -309,6 +310,7 @@ def _check_call(
         right[p] = right.get(p, 0.0) + partials[k] * g
     if g == 0 and all(call.sent[p] == 0 for p in right):
         return _Verdict(UNCHECKED, _AT_ZERO, None, right)  # 0 · anything: nothing learnt
+    wrong: list[Finding] = []
     for p in dict.fromkeys(positions):
         sent, expected = call.sent[p], right[p]
         if _close(sent, expected, tol):
@@ -329,8 +331,9 @@ def _check_call(
                 "its `_backward` is still the do-nothing one from `__init__`: set "
                 "`out._backward = _backward` in the method"
             )
-        finding = Finding(i, names[i], shown, message, hint, p, sent, expected)
-        return _Verdict(WRONG, how, finding, right)
+        wrong.append(Finding(i, names[i], shown, message, hint, p, sent, expected))
+    if wrong:
+        return _Verdict(WRONG, how, wrong[0], right, tuple(wrong[1:]))
     return _Verdict(RIGHT, how, None, right)
 
 
