@@ -190,15 +190,6 @@ def worksheet(
     'x + y = 2 + 3 = 5'
     """
     graph = opened(graph, "this worksheet shows", "autograd_viz.export.worksheet(root)")
-    # a learner's engine: the key gives the maths' numbers (the op table's), never their rules'
-    graph, unknown, _ = graph.graded()
-    if unknown:
-        ops = ", ".join(sorted({repr(graph.nodes[i].op) for i in unknown}))
-        raise WorksheetError(
-            f"this graph's operation {ops} is one the kit knows no derivative for, so an "
-            "answer key could not be trusted. Make the worksheet of an expression built "
-            "from +, −, ·, /, powers, exp, log, tanh, ReLU and the other operations the kit knows."
-        )
     if not isinstance(key, bool):
         raise TypeError(f"key must be True (the answer key) or False, got {key!r}")
     if paper not in PAPERS:
@@ -214,6 +205,15 @@ def worksheet(
         raise WorksheetError(
             "this is a single value with no operation behind it: nothing to work out. Make "
             "a worksheet of an expression built from it, e.g. (x + y) * y."
+        )
+    # a learner's engine: the key gives the maths' numbers (the op table's), never their rules'
+    graph, unknown, _ = graph.graded()
+    if unknown:
+        ops = ", ".join(sorted({repr(graph.nodes[i].op) for i in unknown}))
+        raise WorksheetError(
+            f"this graph's operation {ops} is one the kit knows no derivative for, so an "
+            "answer key could not be trusted. Make the worksheet of an expression built "
+            "from +, −, ·, /, powers, exp, log, tanh, ReLU and the other operations the kit knows."
         )
     steps = derive(graph, "both", digits=digits)  # one trace: the lines, inputs, grads, title
     given = [s for s in steps if s.kind == "value" and s.text.startswith("inputs:")]

@@ -143,7 +143,7 @@ def _term(step: Step, onward: list[list[str]]) -> dict[str, Any]:
     parts = text.split(_EQ)
     lparts = latex.split(_EQ)
     return {
-        "text": text + _flag(step),
+        "text": step.text,  # with a learner-engine flag, if any: the panel says it too
         "latex": latex,
         "lhs": parts[0],
         "lhs_latex": lparts[0],
@@ -155,7 +155,7 @@ def _term(step: Step, onward: list[list[str]]) -> dict[str, Any]:
 
 def _plain(step: Step) -> dict[str, str]:
     text, latex = _unflagged(step)
-    return {"total": text.split(_EQ)[0], "sum": text + _flag(step), "latex": latex}
+    return {"total": text.split(_EQ)[0], "sum": step.text, "latex": latex}
 
 
 def _summed(step: Step, terms: list[dict[str, Any]]) -> dict[str, str]:
