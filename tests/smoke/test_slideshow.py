@@ -486,8 +486,9 @@ def _walk(page, name: str, sizes: tuple[dict, ...] = (PROJECTOR, FULL_HD)) -> di
     slide (the remote steps the player, and never traps the presenter: the walk reaches the
     last slide).
 
-    A press that only moves the deck's active cell within a slide shows nothing new; the state
-    compared includes the active cell, so it is still seen as a move."""
+    A press waits for what is shown to change; one that only moves the deck's active cell within
+    a slide shows nothing new, and after the wait it is still seen as a move (the state compared
+    includes the active cell)."""
     _no_old_deck_keys(page, name)
     label = {id(size): f"{size['width']}x{size['height']}" for size in sizes}
     if _presented_cells(name)[0] not in page.evaluate(_MEASURE_LIVE)["cells"]:
@@ -535,14 +536,20 @@ def _walk(page, name: str, sizes: tuple[dict, ...] = (PROJECTOR, FULL_HD)) -> di
         for _attempt in range(3):
             page.keyboard.press("PageDown")
             try:
+                # wait for what the room sees to change (a step, a fragment, a slide): a press
+                # whose first move only changed the active cell goes on by itself a moment
+                # later, later still on a busy machine, and a view measured in between would be
+                # followed by a press that skips the view it goes on to
                 page.wait_for_function(
-                    f"(before) => ({_MEASURE_LIVE})().state !== before", arg=s["state"],
-                    timeout=3_000,
+                    f"(before) => {{ const s = ({_MEASURE_LIVE})().state; "
+                    "return s.slice(s.indexOf('>') + 1) !== before; }",
+                    arg=s["state"].split(">", 1)[1], timeout=3_000,
                 )  # fmt: skip
                 break
             except Exception:
                 # a slow machine may land the move late: press again only if it did not (a
-                # second press would skip a view), with the keys back on the notebook
+                # second press would skip a view), with the keys back on the notebook; a move
+                # of the active cell alone is a move too
                 if _settled(page)["state"] != s["state"]:
                     break
                 _focus_notebook(page)
